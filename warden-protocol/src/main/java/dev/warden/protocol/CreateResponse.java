@@ -1,0 +1,13 @@
+package dev.warden.protocol;
+
+/** Wire record CreateResponse (jute). */
+public record CreateResponse(String path) implements Record {
+    @Override
+    public void writeTo(JuteWriter out) {
+        out.writeString(path);
+    }
+
+    public static CreateResponse read(JuteReader in) {
+        return new CreateResponse(in.readString());
+    }
+}
