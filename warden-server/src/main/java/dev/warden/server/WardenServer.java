@@ -1,24 +1,203 @@
 package dev.warden.server;
 
+import dev.warden.protocol.DeleteContainerRequest;
+import dev.warden.protocol.OpCode;
+import dev.warden.server.net.ClientTransport;
+import dev.warden.server.net.ConnectionRegistry;
+import dev.warden.server.net.ServerContext;
+import dev.warden.server.net.ServerStats;
+import dev.warden.server.pipeline.PendingState;
+import dev.warden.server.pipeline.Pipeline;
+import dev.warden.server.pipeline.PipelineListener;
+import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.Request;
+import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.session.SessionTracker;
+import dev.warden.server.tree.DataNode;
+import dev.warden.server.tree.DataTree;
+import dev.warden.server.tree.NodeOwner;
+import dev.warden.server.watch.WatchManager;
+import dev.warden.storage.SnapshotStore;
+import dev.warden.storage.TxnLog;
+import dev.warden.storage.TxnLogOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.security.SecureRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
- * A standalone Warden server: data tree, sessions, watches, durable log and snapshots, and the
- * client port. Several may run in one JVM. (Being filled in: this revision fixes the API only.)
+ * A standalone Warden server: recovers from its data directory, then serves the client port.
+ * Several may run in one JVM: nothing here is static.
  */
 public final class WardenServer implements AutoCloseable {
-    private final ServerConfig config;
+    private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
 
-    private WardenServer(ServerConfig config) {
+    private final ServerConfig config;
+    private final Clock clock;
+    private final TxnLog txnLog;
+    private final SnapshotStore snapshots;
+    private final StateMachine stateMachine;
+    private final Pipeline pipeline;
+    private final ConnectionRegistry registry;
+    private final ScheduledExecutorService timers;
+    /** Its own thread: a snapshot of a large tree must not delay session expiry ticks. */
+    private final java.util.concurrent.ExecutorService snapshotter;
+    private final AtomicBoolean snapshotRunning = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private ClientTransport transport;
+
+    private WardenServer(ServerConfig config, Clock clock) throws IOException {
         this.config = config;
+        this.clock = clock;
+        Files.createDirectories(config.dataDir());
+        Files.createDirectories(config.dataLogDir());
+        SessionTracker sessions = new SessionTracker(clock, config.tickTimeMs(), config.serverId());
+        DataTree tree = new DataTree();
+        this.stateMachine = new StateMachine(tree, sessions);
+        this.snapshots = new SnapshotStore(config.dataDir().resolve("snapshots"));
+        TxnLogOptions defaults = TxnLogOptions.defaults();
+        this.txnLog = TxnLog.open(config.dataLogDir().resolve("log"), new TxnLogOptions(config.forceSync(),
+                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), defaults.channels()));
+        try {
+            ServerState.recover(stateMachine, snapshots, txnLog);
+        } catch (IOException | RuntimeException e) {
+            txnLog.close();
+            throw e;
+        }
+        WatchManager watches = new WatchManager(config.maxWatchesPerSession());
+        tree.setEvents(watches::trigger);
+        this.registry = new ConnectionRegistry(config.maxClientCnxns());
+        PendingState pending = new PendingState(tree);
+        SecureRandom random = new SecureRandom();
+        long lastZxid = Math.max(tree.lastAppliedZxid(), txnLog.lastAppendedZxid());
+        Preparer preparer = new Preparer(pending, sessions, clock, random, config.extendedTypesEnabled(), lastZxid);
+        ReadProcessor reads = new ReadProcessor(tree, watches);
+        this.pipeline = new Pipeline(preparer, pending, txnLog, stateMachine, reads, new Listener(),
+                config.globalOutstandingLimit(), config.snapCount(), random);
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "warden-timers-" + config.clientPort());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.snapshotter = Executors.newSingleThreadExecutor(r -> {
+            Thread thread = new Thread(r, "warden-snapshot-" + config.clientPort());
+            thread.setDaemon(true);
+            return thread;
+        });
+        ServerStats stats = new ServerStats(clock.wallTimeMs());
+        ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry);
+        pipeline.start("warden-" + config.clientPort());
+        try {
+            int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding the client port", e);
+        } catch (RuntimeException e) {
+            pipeline.close();
+            txnLog.close();
+            throw new IOException("cannot listen on " + config.clientPortAddress() + ":" + config.clientPort()
+                    + ": " + e.getMessage(), e);
+        }
+        scheduleTimers();
     }
 
     /** Recovers from the data directory, binds the client port and returns once serving. */
-    public static WardenServer start(ServerConfig config) throws java.io.IOException {
-        throw new UnsupportedOperationException("not yet");
+    public static WardenServer start(ServerConfig config) throws IOException {
+        return start(config, Clock.SYSTEM);
+    }
+
+    public static WardenServer start(ServerConfig config, Clock clock) throws IOException {
+        WardenServer server = new WardenServer(config, clock);
+        log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
+        return server;
+    }
+
+    private void scheduleTimers() {
+        long tickMs = config.tickTimeMs();
+        timers.scheduleAtFixedRate(this::expireSessions, tickMs, tickMs, TimeUnit.MILLISECONDS);
+        long reapMs = config.containerCheckIntervalMs();
+        timers.scheduleWithFixedDelay(this::reapContainers, reapMs, reapMs, TimeUnit.MILLISECONDS);
+        int purgeHours = config.autopurgePurgeIntervalHours();
+        if (purgeHours > 0) {
+            timers.scheduleWithFixedDelay(this::purge, purgeHours, purgeHours, TimeUnit.HOURS);
+        }
+    }
+
+    private void expireSessions() {
+        for (long sessionId : stateMachine.sessions().takeExpired()) {
+            log.info("expiring session 0x{}", Long.toHexString(sessionId));
+            pipeline.submit(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
+        }
+    }
+
+    /** Containers that had children and lost them all, and TTL nodes idle past their TTL. */
+    private void reapContainers() {
+        DataTree tree = stateMachine.tree();
+        long now = clock.wallTimeMs();
+        for (String path : tree.containerAndTtlPaths()) {
+            boolean due;
+            tree.readLock().lock();
+            try {
+                DataNode node = tree.node(path);
+                if (node == null || node.numChildren() > 0) {
+                    continue;
+                }
+                due = NodeOwner.isContainer(node.owner())
+                        ? node.cversionCounter() > 0
+                        : now - node.mtime() > NodeOwner.ttlMs(node.owner());
+            } finally {
+                tree.readLock().unlock();
+            }
+            if (due) {
+                pipeline.submit(new Request(null, 0, 0, OpCode.DELETE_CONTAINER, new DeleteContainerRequest(path)));
+            }
+        }
+    }
+
+    private void takeSnapshot() {
+        if (!snapshotRunning.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            long started = clock.monotonicMs();
+            var file = ServerState.writeSnapshot(snapshots, stateMachine);
+            log.info("snapshot {} written in {} ms", file.getFileName(), clock.monotonicMs() - started);
+        } catch (IOException | RuntimeException e) {
+            log.error("snapshot failed; the log still holds every transaction", e);
+        } finally {
+            snapshotRunning.set(false);
+        }
+    }
+
+    /** Keeps the newest autopurge.snapRetainCount snapshots and the log needed to replay them. */
+    private void purge() {
+        try {
+            var removed = snapshots.purge(config.autopurgeSnapRetainCount());
+            var oldest = snapshots.snapshotFiles().stream().map(this::zxidOf).min(Long::compare);
+            if (oldest.isPresent()) {
+                txnLog.purgeUpTo(oldest.get());
+            }
+            log.info("autopurge removed {} snapshots", removed.size());
+        } catch (IOException | RuntimeException e) {
+            log.warn("autopurge failed: {}", e.toString());
+        }
+    }
+
+    private long zxidOf(java.nio.file.Path snapshotFile) {
+        String name = snapshotFile.getFileName().toString();
+        return Long.parseUnsignedLong(name.substring(name.lastIndexOf('.') + 1), 16);
     }
 
     /** The bound client port (useful when the config asked for port 0). */
     public int clientPort() {
-        throw new UnsupportedOperationException("not yet");
+        return transport.port();
     }
 
     /** host:port for clients. */
@@ -26,8 +205,44 @@ public final class WardenServer implements AutoCloseable {
         return config.clientPortAddress() + ":" + clientPort();
     }
 
+    public ServerConfig config() {
+        return config;
+    }
+
     /** Stops accepting, flushes pending log writes, closes connections and files. Idempotent. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        transport.stopAccepting();
+        timers.shutdownNow();
+        snapshotter.shutdown();
+        pipeline.close();
+        registry.closeAll();
+        transport.close();
+        try {
+            txnLog.close();
+        } catch (IOException e) {
+            log.error("closing the transaction log failed", e);
+        }
+        log.info("stopped server on port {}", config.clientPort());
+    }
+
+    private final class Listener implements PipelineListener {
+        @Override
+        public void sessionClosed(long sessionId) {
+            registry.sessionClosed(sessionId);
+        }
+
+        @Override
+        public void belowOutstandingLimit() {
+            registry.resumeAll();
+        }
+
+        @Override
+        public void snapshotDue() {
+            snapshotter.execute(WardenServer.this::takeSnapshot);
+        }
     }
 }

@@ -1,0 +1,419 @@
+package dev.warden.server.net;
+
+import dev.warden.protocol.Acl;
+import dev.warden.protocol.AuthPacket;
+import dev.warden.protocol.ConnectRequest;
+import dev.warden.protocol.ConnectResponse;
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.EventType;
+import dev.warden.protocol.Id;
+import dev.warden.protocol.JuteReader;
+import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.ProtocolException;
+import dev.warden.protocol.Record;
+import dev.warden.protocol.ReplyHeader;
+import dev.warden.protocol.RequestHeader;
+import dev.warden.protocol.WatcherEvent;
+import dev.warden.server.auth.AclChecker;
+import dev.warden.server.auth.AuthIdentities;
+import dev.warden.server.auth.Digests;
+import dev.warden.server.pipeline.Origin;
+import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.Reply;
+import dev.warden.server.pipeline.Request;
+import dev.warden.server.session.SessionTracker;
+import dev.warden.server.watch.Watcher;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client connection. Reads run right here on the network thread when the session has
+ * nothing in flight (they see every earlier request of the session applied); otherwise they
+ * queue behind the session's writes in the pipeline, which keeps replies in request order.
+ *
+ * Every outbound frame — replies from this thread or the applier, and watch events — goes
+ * through one ordered queue, so an event queued while a transaction is applied always leaves
+ * before any reply that could show that transaction's data.
+ */
+public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
+    private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
+    private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
+    private static final byte[] NO_PASSWORD = new byte[16];
+
+    private final ServerContext server;
+    private final Queue<ByteBuf> outbound = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private Channel channel;
+    private InetAddress address;
+    private AuthIdentities identities;
+    private volatile long sessionId;
+    private volatile int sessionTimeoutMs;
+    private boolean handshakeDone;
+    private boolean awaitingSession;
+    private volatile boolean throttled;
+    private volatile boolean closing;
+    private volatile long lastZxidSent;
+
+    public ClientConnection(ServerContext server) {
+        this.server = server;
+    }
+
+    public long sessionId() {
+        return sessionId;
+    }
+
+    public int sessionTimeoutMs() {
+        return sessionTimeoutMs;
+    }
+
+    public String remoteAddress() {
+        return String.valueOf(channel == null ? "?" : channel.remoteAddress());
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public long lastZxidSent() {
+        return lastZxidSent;
+    }
+
+    @Override
+    public AuthIdentities identities() {
+        return identities;
+    }
+
+    @Override
+    public Watcher watcher() {
+        return this;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
+        address = remote.getAddress();
+        identities = new AuthIdentities(address.getHostAddress());
+        if (!server.registry().tryOpen(this, address)) {
+            log.warn("refusing connection from {}: maxClientCnxns ({}) reached", address.getHostAddress(),
+                    server.config().maxClientCnxns());
+            channel.close();
+            return;
+        }
+        long timeoutMs = server.config().sessionlessConnectionTimeoutMs();
+        channel.eventLoop().schedule(() -> {
+            if (!handshakeDone && channel.isActive()) {
+                log.info("closing {}: no handshake within {} ms", remote, timeoutMs);
+                channel.close();
+            }
+        }, timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        server.watches().removeWatcher(this);
+        server.registry().closed(this, address);
+        ByteBuf pending;
+        while ((pending = outbound.poll()) != null) {
+            pending.release();
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (closing) {
+            return;
+        }
+        if (message instanceof FrameDecoder.FourLetterWord word) {
+            server.stats().received();
+            byte[] text = FourLetterWords.respond(word.word(), server).getBytes(StandardCharsets.UTF_8);
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(text)).addListener(f -> ctx.close());
+            return;
+        }
+        byte[] frame = (byte[]) message;
+        server.stats().received();
+        try {
+            if (!handshakeDone) {
+                handshake(frame);
+            } else {
+                request(frame);
+            }
+        } catch (ProtocolException e) {
+            log.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
+            closeNow();
+        }
+    }
+
+    private void handshake(byte[] frame) {
+        if (awaitingSession) {
+            throw new ProtocolException("request before the session was established");
+        }
+        JuteReader in = reader(frame);
+        ConnectRequest connect = ConnectRequest.read(in);
+        long lastApplied = server.stateMachine().tree().lastAppliedZxid();
+        if (connect.lastZxidSeen() > lastApplied) {
+            log.info("refusing session 0x{} from {}: client has seen zxid 0x{}, this server only 0x{}",
+                    Long.toHexString(connect.sessionId()), channel.remoteAddress(),
+                    Long.toHexString(connect.lastZxidSeen()), Long.toHexString(lastApplied));
+            closeNow();
+            return;
+        }
+        int timeoutMs = Math.max(server.config().minSessionTimeoutMs(),
+                Math.min(server.config().maxSessionTimeoutMs(), connect.timeOutMs()));
+        boolean readOnlyPresent = connect.readOnlyPresent();
+        if (connect.sessionId() == 0) {
+            awaitingSession = true;
+            channel.config().setAutoRead(false);
+            inFlight.incrementAndGet();
+            server.pipeline().submit(Request.createSession(this, timeoutMs, readOnlyPresent));
+            return;
+        }
+        SessionTracker sessions = server.stateMachine().sessions();
+        SessionTracker.Session session = sessions.get(connect.sessionId());
+        if (session == null || session.isClosing() || !session.passwordMatches(connect.passwd())
+                || !sessions.reattach(connect.sessionId(), timeoutMs)) {
+            log.info("session 0x{} from {} is expired or invalid", Long.toHexString(connect.sessionId()),
+                    channel.remoteAddress());
+            sendFrame(null, new ConnectResponse(0, 0, 0, NO_PASSWORD, false, readOnlyPresent));
+            closeAfterFlush();
+            return;
+        }
+        establish(connect.sessionId(), timeoutMs, session.password(), readOnlyPresent);
+    }
+
+    /** Called by the applier once the createSession transaction is durable and applied. */
+    @Override
+    public void sessionCreated(long newSessionId, int timeoutMs, byte[] password) {
+        establish(newSessionId, timeoutMs, password, true);
+        channel.eventLoop().execute(() -> {
+            awaitingSession = false;
+            updateAutoRead();
+        });
+    }
+
+    private void establish(long id, int timeoutMs, byte[] password, boolean readOnlyPresent) {
+        sessionId = id;
+        sessionTimeoutMs = timeoutMs;
+        handshakeDone = true;
+        ClientConnection previous = server.registry().bind(id, this);
+        if (previous != null) {
+            previous.closeAfterFlush();
+        }
+        server.stateMachine().sessions().touch(id);
+        sendFrame(null, new ConnectResponse(0, timeoutMs, id, password, false, readOnlyPresent));
+    }
+
+    private void request(byte[] frame) {
+        JuteReader in = reader(frame);
+        RequestHeader header = RequestHeader.read(in);
+        long receivedNs = System.nanoTime();
+        server.stateMachine().sessions().touch(sessionId);
+        int opcode = header.type();
+        if (opcode == OpCode.AUTH) {
+            authenticate(header, AuthPacket.read(in));
+            return;
+        }
+        if (!RequestBodies.isSupported(opcode)) {
+            log.info("closing session 0x{}: unsupported opcode {}", Long.toHexString(sessionId), opcode);
+            Request request = new Request(this, sessionId, header.xid(), opcode, null);
+            routeError(request, ErrorCode.UNIMPLEMENTED, true);
+            return;
+        }
+        Record body;
+        try {
+            body = RequestBodies.decode(opcode, in);
+        } catch (ProtocolException e) {
+            log.info("session 0x{}: undecodable {} request: {}", Long.toHexString(sessionId), OpCode.name(opcode),
+                    e.getMessage());
+            routeError(new Request(this, sessionId, header.xid(), opcode, null), ErrorCode.MARSHALLING_ERROR, false);
+            return;
+        }
+        Request request = new Request(this, sessionId, header.xid(), opcode, body);
+        if (ReadProcessor.isReadOp(opcode) && inFlight.get() == 0) {
+            readInline(request, receivedNs);
+            return;
+        }
+        submit(request);
+    }
+
+    private void readInline(Request request, long receivedNs) {
+        Reply reply = server.stateMachine().sessions().isActive(sessionId)
+                ? server.reads().process(request)
+                : Reply.error(ErrorCode.SESSION_EXPIRED);
+        long zxid = server.stateMachine().tree().lastAppliedZxid();
+        int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
+        sendFrame(new ReplyHeader(xid, zxid, reply.error().code()), reply.error() == ErrorCode.OK ? reply.body() : null);
+        server.stats().latency((System.nanoTime() - receivedNs) / 1_000_000);
+    }
+
+    private void submit(Request request) {
+        inFlight.incrementAndGet();
+        if (!server.pipeline().submit(request)) {
+            throttled = true;
+            server.registry().pause(this);
+            updateAutoRead();
+        }
+    }
+
+    /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
+    private void routeError(Request request, ErrorCode error, boolean thenClose) {
+        if (inFlight.get() == 0) {
+            long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : server.stateMachine().tree().lastAppliedZxid();
+            sendFrame(new ReplyHeader(request.xid, zxid, error.code()), null);
+            if (thenClose) {
+                closeAfterFlush();
+            }
+            return;
+        }
+        request.presetError(error, thenClose);
+        submit(request);
+    }
+
+    private void authenticate(RequestHeader header, AuthPacket auth) {
+        String scheme = auth.scheme();
+        if ("digest".equals(scheme) && auth.auth() != null) {
+            String credentials = new String(auth.auth(), StandardCharsets.UTF_8);
+            String id = Digests.idFor(credentials);
+            identities.add(new Id("digest", id));
+            String superDigest = server.config().superDigest();
+            if (superDigest != null && superDigest.equals(id)) {
+                identities.add(new Id(AuthIdentities.SUPER_SCHEME, ""));
+            }
+            sendFrame(new ReplyHeader(header.xid(), 0, 0), null);
+        } else if ("ip".equals(scheme)) {
+            sendFrame(new ReplyHeader(header.xid(), 0, 0), null);
+        } else {
+            log.info("closing session 0x{}: authentication failed for scheme {}", Long.toHexString(sessionId), scheme);
+            sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
+            closeAfterFlush();
+        }
+    }
+
+    // ---- Origin: called from the applier thread -------------------------------------------
+
+    @Override
+    public void send(ReplyHeader header, Record body) {
+        if (header != null && header.xid() == OpCode.XID_PING) {
+            header = new ReplyHeader(OpCode.XID_PING, header.zxid(), header.err());
+        }
+        sendFrame(header, body);
+    }
+
+    @Override
+    public void requestDone() {
+        inFlight.decrementAndGet();
+    }
+
+    // ---- Watcher: called under the tree's write lock ----------------------------------------
+
+    @Override
+    public void process(int eventType, String path, long zxid, List<Acl> aclForReadCheck) {
+        if (aclForReadCheck != null && !AclChecker.canRead(aclForReadCheck, identities)) {
+            return;
+        }
+        sendFrame(new ReplyHeader(OpCode.XID_NOTIFICATION, zxid, 0),
+                new WatcherEvent(eventType, EventType.STATE_SYNC_CONNECTED, path));
+    }
+
+    // ---- outbound ---------------------------------------------------------------------------
+
+    private void sendFrame(ReplyHeader header, Record body) {
+        if (closing) {
+            return;
+        }
+        JuteWriter out = new JuteWriter(64);
+        out.writeInt(0);
+        if (header != null) {
+            header.writeTo(out);
+            if (header.zxid() > 0) {
+                lastZxidSent = header.zxid();
+            }
+        }
+        if (body != null) {
+            body.writeTo(out);
+        }
+        out.setInt(0, out.size() - 4);
+        enqueue(Unpooled.wrappedBuffer(out.array(), 0, out.size()));
+    }
+
+    private void enqueue(ByteBuf frame) {
+        outbound.add(frame);
+        if (drainScheduled.compareAndSet(false, true)) {
+            channel.eventLoop().execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        drainScheduled.set(false);
+        ByteBuf frame;
+        boolean wrote = false;
+        while ((frame = outbound.poll()) != null) {
+            if (frame == CLOSE_MARKER) {
+                closing = true;
+                channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> channel.close());
+                return;
+            }
+            channel.write(frame, channel.voidPromise());
+            server.stats().sent();
+            wrote = true;
+        }
+        if (wrote) {
+            channel.flush();
+        }
+    }
+
+    @Override
+    public void closeAfterFlush() {
+        if (channel != null) {
+            enqueue(CLOSE_MARKER);
+        }
+    }
+
+    public void closeNow() {
+        closing = true;
+        if (channel != null) {
+            channel.close();
+        }
+    }
+
+    void resumeReading() {
+        channel.eventLoop().execute(() -> {
+            throttled = false;
+            updateAutoRead();
+        });
+    }
+
+    private void updateAutoRead() {
+        boolean read = !awaitingSession && !throttled;
+        if (channel.config().isAutoRead() != read) {
+            channel.config().setAutoRead(read);
+        }
+    }
+
+    private JuteReader reader(byte[] frame) {
+        return new JuteReader(frame, 0, frame.length, 2 * server.config().juteMaxBuffer());
+    }
+}

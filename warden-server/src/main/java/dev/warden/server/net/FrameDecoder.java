@@ -1,0 +1,68 @@
+package dev.warden.server.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Splits the byte stream into length-prefixed frames (emitted as byte[]). On a fresh
+ * connection the first four bytes may instead be a four-letter word, emitted as a
+ * {@link FourLetterWord}. A negative or oversized length closes the connection: there is no
+ * way to resynchronize a stream whose framing is lost.
+ */
+final class FrameDecoder extends ByteToMessageDecoder {
+    private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
+    static final Set<String> KNOWN_WORDS = Set.of("ruok", "srvr", "stat", "mntr", "cons", "conf", "envi",
+            "wchs", "wchc", "wchp", "dump", "isro", "crst", "srst", "dirs", "gtmk", "stmk", "hash");
+
+    record FourLetterWord(String word) {
+    }
+
+    private final int maxFrameBytes;
+    private boolean firstFrame = true;
+
+    FrameDecoder(int maxFrameBytes) {
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (in.readableBytes() >= 4) {
+            int length = in.getInt(in.readerIndex());
+            if (firstFrame) {
+                firstFrame = false;
+                String word = asWord(length);
+                if (KNOWN_WORDS.contains(word)) {
+                    in.skipBytes(4);
+                    out.add(new FourLetterWord(word));
+                    in.skipBytes(in.readableBytes());
+                    return;
+                }
+            }
+            if (length < 0 || length > maxFrameBytes) {
+                log.warn("closing connection from {}: frame length {} outside 0..{}", ctx.channel().remoteAddress(),
+                        length, maxFrameBytes);
+                in.skipBytes(in.readableBytes());
+                ctx.close();
+                return;
+            }
+            if (in.readableBytes() < 4 + length) {
+                return;
+            }
+            in.skipBytes(4);
+            byte[] frame = new byte[length];
+            in.readBytes(frame);
+            out.add(frame);
+        }
+    }
+
+    private static String asWord(int value) {
+        char[] chars = {(char) ((value >>> 24) & 0xff), (char) ((value >>> 16) & 0xff), (char) ((value >>> 8) & 0xff),
+                (char) (value & 0xff)};
+        return new String(chars);
+    }
+}

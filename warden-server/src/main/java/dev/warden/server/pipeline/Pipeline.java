@@ -1,0 +1,349 @@
+package dev.warden.server.pipeline;
+
+import dev.warden.protocol.ConnectResponse;
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.Record;
+import dev.warden.protocol.ReplyHeader;
+import dev.warden.protocol.Stat;
+import dev.warden.server.txn.TxnBody;
+import dev.warden.storage.TxnLog;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * prep → log → apply, one thread each, joined by queues. Each stage drains everything queued
+ * at once, so one fsync covers a whole batch (group commit) and hand-offs are amortized.
+ * Requests keep their arrival order through every stage, which gives per-session FIFO.
+ *
+ * If the log cannot persist a batch (disk full), the batch and everything prepared after it
+ * fail with SYSTEMERROR and are never applied; prep state is rebuilt from the applied tree and
+ * later writes try the disk again. Reads are unaffected.
+ */
+public final class Pipeline implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
+    /** Control markers travelling through the queues in order with requests. */
+    private static final Request STOP = new Request(null, 0, 0, Integer.MIN_VALUE, null);
+    private static final Request RESUME_LOG = new Request(null, 0, 0, Integer.MIN_VALUE + 1, null);
+
+    private final Preparer preparer;
+    private final PendingState pending;
+    private final TxnLog txnLog;
+    private final StateMachine stateMachine;
+    private final ReadProcessor reads;
+    private final PipelineListener listener;
+    private final int outstandingLimit;
+    private final long snapshotEveryTxns;
+    private final RandomGenerator random;
+
+    private final BlockingQueue<Request> prepQueue = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Request> logQueue = new LinkedBlockingQueue<>();
+    private final BlockingQueue<Request> applyQueue = new LinkedBlockingQueue<>();
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final List<Thread> threads = new ArrayList<>();
+    /** Set by the log thread when it failed; prep then resets and sends RESUME_LOG. */
+    private volatile boolean resetRequested;
+    private long txnsSinceSnapshot;
+    private long nextSnapshotAt;
+
+    public Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
+                    ReadProcessor reads, PipelineListener listener, int outstandingLimit, int snapCount,
+                    RandomGenerator random) {
+        this.preparer = preparer;
+        this.pending = pending;
+        this.txnLog = txnLog;
+        this.stateMachine = stateMachine;
+        this.reads = reads;
+        this.listener = listener;
+        this.outstandingLimit = outstandingLimit;
+        this.snapshotEveryTxns = Math.max(2, snapCount);
+        this.random = random;
+        this.nextSnapshotAt = randomizedSnapshotInterval();
+    }
+
+    /** Snapshots start somewhere in [snapCount/2, snapCount] so members don't all snapshot at once. */
+    private long randomizedSnapshotInterval() {
+        return snapshotEveryTxns / 2 + random.nextLong(snapshotEveryTxns / 2 + 1);
+    }
+
+    public void start(String namePrefix) {
+        threads.add(startThread(namePrefix + "-prep", this::prepLoop));
+        threads.add(startThread(namePrefix + "-log", this::logLoop));
+        threads.add(startThread(namePrefix + "-apply", this::applyLoop));
+    }
+
+    private static Thread startThread(String name, Runnable body) {
+        Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    /** Queues a request. Returns true while the server is under its outstanding limit. */
+    public boolean submit(Request request) {
+        int now = outstanding.incrementAndGet();
+        prepQueue.add(request);
+        return now < outstandingLimit;
+    }
+
+    public boolean isOverLimit() {
+        return outstanding.get() >= outstandingLimit;
+    }
+
+    public int outstanding() {
+        return outstanding.get();
+    }
+
+    private void prepLoop() {
+        List<Request> batch = new ArrayList<>();
+        try {
+            while (true) {
+                batch.add(prepQueue.take());
+                prepQueue.drainTo(batch);
+                for (Request request : batch) {
+                    if (request == STOP) {
+                        logQueue.add(STOP);
+                        return;
+                    }
+                    if (resetRequested) {
+                        resetAfterLogFailure();
+                    }
+                    try {
+                        preparer.prepare(request);
+                    } catch (RuntimeException e) {
+                        log.error("prep failed for {}", request, e);
+                        request.error = ErrorCode.SYSTEM_ERROR;
+                    }
+                    logQueue.add(request);
+                }
+                batch.clear();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Prep side of recovery from a log failure: forget unapplied work and rewind zxids. */
+    private void resetAfterLogFailure() throws InterruptedException {
+        resetRequested = false;
+        // Writes that did reach the disk must be in the tree before prep trusts it again.
+        long durable = txnLog.lastDurableZxid();
+        while (stateMachine.tree().lastAppliedZxid() < durable) {
+            Thread.sleep(1);
+        }
+        pending.clear();
+        preparer.resetTo(txnLog.lastDurableZxid());
+        logQueue.add(RESUME_LOG);
+    }
+
+    private void logLoop() {
+        List<Request> batch = new ArrayList<>();
+        boolean failing = false;
+        try {
+            while (true) {
+                batch.add(logQueue.take());
+                logQueue.drainTo(batch);
+                boolean stop = false;
+                int appended = 0;
+                List<Request> forward = new ArrayList<>(batch.size());
+                for (Request request : batch) {
+                    if (request == STOP) {
+                        stop = true;
+                        break;
+                    }
+                    if (request == RESUME_LOG) {
+                        failing = false;
+                        continue;
+                    }
+                    if (request.txn != null) {
+                        if (failing) {
+                            request.txn = null;
+                            request.error = ErrorCode.SYSTEM_ERROR;
+                        } else {
+                            try {
+                                txnLog.append(request.txn.zxid(), request.txn.encode());
+                                appended++;
+                            } catch (IOException e) {
+                                failing = failBatch(forward, request, e);
+                                continue;
+                            }
+                        }
+                    }
+                    forward.add(request);
+                }
+                if (appended > 0 && !failing) {
+                    try {
+                        txnLog.flush();
+                    } catch (IOException e) {
+                        failing = failBatch(forward, null, e);
+                    }
+                }
+                applyQueue.addAll(forward);
+                if (!failing) {
+                    maybeRollForSnapshot(appended);
+                }
+                batch.clear();
+                if (stop) {
+                    applyQueue.add(STOP);
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Fails every not-yet-durable write in this batch (and the one that hit the error), rolls
+     * the log back to its durable end, and asks prep to rebuild. Returns true (now failing).
+     */
+    private boolean failBatch(List<Request> forward, Request current, IOException cause) {
+        log.error("transaction log write failed; failing unpersisted writes and serving reads only until "
+                + "the disk accepts writes again: {}", cause.toString());
+        long durable = txnLog.lastDurableZxid();
+        for (Request request : forward) {
+            if (request.txn != null && request.txn.zxid() > durable) {
+                failWrite(request);
+            }
+        }
+        if (current != null) {
+            failWrite(current);
+            forward.add(current);
+        }
+        try {
+            txnLog.rollbackToDurable();
+        } catch (IOException e) {
+            log.error("could not roll the log back to its durable end", e);
+        }
+        resetRequested = true;
+        submit(new Request(null, 0, 0, OpCode.PING, null)); // wakes prep if it is idle
+        return true;
+    }
+
+    private void failWrite(Request request) {
+        if (request.txn.body() instanceof TxnBody.CloseSession) {
+            stateMachine.sessions().clearClosing(request.sessionId);
+        }
+        request.txn = null;
+        request.error = ErrorCode.SYSTEM_ERROR;
+    }
+
+    private void maybeRollForSnapshot(int appended) {
+        txnsSinceSnapshot += appended;
+        if (txnsSinceSnapshot < nextSnapshotAt) {
+            return;
+        }
+        txnsSinceSnapshot = 0;
+        nextSnapshotAt = randomizedSnapshotInterval();
+        try {
+            txnLog.rollSegment();
+        } catch (IOException e) {
+            log.warn("could not roll the log segment for a snapshot: {}", e.toString());
+            return;
+        }
+        listener.snapshotDue();
+    }
+
+    private void applyLoop() {
+        List<Request> batch = new ArrayList<>();
+        try {
+            while (true) {
+                batch.add(applyQueue.take());
+                applyQueue.drainTo(batch);
+                for (Request request : batch) {
+                    if (request == STOP) {
+                        return;
+                    }
+                    try {
+                        finish(request);
+                    } catch (RuntimeException e) {
+                        log.error("applying {} failed", request, e);
+                    }
+                    int left = outstanding.decrementAndGet();
+                    if (left == outstandingLimit - 1) {
+                        listener.belowOutstandingLimit();
+                    }
+                }
+                batch.clear();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void finish(Request request) {
+        Origin origin = request.origin;
+        if (request.txn != null) {
+            List<Stat> stats = stateMachine.apply(request.txn);
+            pending.applied(request.pendingRecords);
+            if (request.txn.body() instanceof TxnBody.CloseSession) {
+                listener.sessionClosed(request.sessionId);
+            }
+            if (origin == null) {
+                return;
+            }
+            if (request.opcode == OpCode.CREATE_SESSION) {
+                TxnBody.CreateSession created = (TxnBody.CreateSession) request.txn.body();
+                origin.sessionCreated(request.txn.sessionId(), created.timeoutMs(), created.password());
+                origin.requestDone();
+                return;
+            }
+            reply(origin, request, ErrorCode.OK, WriteReplies.body(request, stats));
+            if (request.opcode == OpCode.CLOSE_SESSION) {
+                origin.closeAfterFlush();
+            }
+            return;
+        }
+        if (origin == null) {
+            return;
+        }
+        if (request.opcode == OpCode.CREATE_SESSION) {
+            // Could not persist the session: tell the client it has none, then hang up.
+            origin.send(null, new ConnectResponse(0, 0, 0, new byte[16], false, request.readOnlyPresent));
+            origin.closeAfterFlush();
+            origin.requestDone();
+            return;
+        }
+        if (request.multiErrors != null) {
+            reply(origin, request, ErrorCode.OK, WriteReplies.failedMulti(request.multiErrors));
+        } else if (request.error != null) {
+            reply(origin, request, request.error, null);
+            if (request.closeAfterReply) {
+                origin.closeAfterFlush();
+            }
+        } else if (!stateMachine.sessions().isActive(request.sessionId)) {
+            reply(origin, request, ErrorCode.SESSION_EXPIRED, null);
+        } else {
+            Reply result = reads.process(request);
+            reply(origin, request, result.error(), result.body());
+        }
+    }
+
+    private void reply(Origin origin, Request request, ErrorCode error, Record body) {
+        long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : stateMachine.tree().lastAppliedZxid();
+        int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
+        origin.send(new ReplyHeader(xid, zxid, error.code()), error == ErrorCode.OK ? body : null);
+        origin.requestDone();
+    }
+
+    /** Lets queued work finish (including the final fsync), then stops the threads. */
+    @Override
+    public void close() {
+        prepQueue.add(STOP);
+        for (Thread thread : threads) {
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.warden.server.pipeline;
+
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.Record;
+import dev.warden.server.txn.Txn;
+import java.util.List;
+
+/**
+ * One client (or internal) request moving through prep → log → apply → reply. Fields set by
+ * a stage are read by later stages only after a queue hand-off, which publishes them safely.
+ */
+public final class Request {
+    /** Null for requests the server makes itself (session expiry, container reaping). */
+    public final Origin origin;
+    public final long sessionId;
+    public final int xid;
+    public final int opcode;
+    public final Record body;
+
+    Txn txn;
+    ErrorCode error;
+    /** For a multi that failed validation: the per-op results to send. */
+    List<ErrorCode> multiErrors;
+    List<PendingNode> pendingRecords = List.of();
+    /** Close the connection once this request's reply is sent. */
+    boolean closeAfterReply;
+    /** createSession only: what the handshake negotiated. */
+    int sessionTimeoutMs;
+    boolean readOnlyPresent;
+
+    public Request(Origin origin, long sessionId, int xid, int opcode, Record body) {
+        this.origin = origin;
+        this.sessionId = sessionId;
+        this.xid = xid;
+        this.opcode = opcode;
+        this.body = body;
+    }
+
+    public static Request createSession(Origin origin, int timeoutMs, boolean readOnlyPresent) {
+        Request request = new Request(origin, 0, 0, dev.warden.protocol.OpCode.CREATE_SESSION, null);
+        request.sessionTimeoutMs = timeoutMs;
+        request.readOnlyPresent = readOnlyPresent;
+        return request;
+    }
+
+    /** Marks a request that failed before prep (undecodable, unsupported); it still travels the
+     *  pipeline so its reply keeps its place in the session's order. */
+    public void presetError(ErrorCode code, boolean thenClose) {
+        this.error = code;
+        this.closeAfterReply = thenClose;
+    }
+
+    public Txn txn() {
+        return txn;
+    }
+
+    public ErrorCode error() {
+        return error;
+    }
+
+    /** True for requests that change state (need a log record). */
+    public boolean isWrite() {
+        return txn != null;
+    }
+
+    @Override
+    public String toString() {
+        return dev.warden.protocol.OpCode.name(opcode) + " session=0x" + Long.toHexString(sessionId) + " xid=" + xid;
+    }
+}

@@ -1,0 +1,196 @@
+package dev.warden.server.session;
+
+import dev.warden.server.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Live sessions and when each expires. Expiry times are rounded up to whole ticks so that
+ * sessions expire in buckets, one check per tick, instead of one timer per session.
+ * Thread-safe: touched by network threads, checked by the ticker.
+ */
+public final class SessionTracker {
+    private final Clock clock;
+    private final long tickMs;
+    private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
+    private final TreeMap<Long, Set<Long>> bucketsByExpiryMs = new TreeMap<>();
+    private long nextSessionId;
+
+    public SessionTracker(Clock clock, long tickMs, int serverId) {
+        this.clock = clock;
+        this.tickMs = tickMs;
+        // Top byte: server id; next 40 bits: a millisecond clock; low 16 bits: a counter.
+        long base = ((clock.wallTimeMs() << 24) >>> 8) | ((long) serverId << 56);
+        this.nextSessionId = base == Long.MIN_VALUE ? base + 1 : base;
+    }
+
+    /** A session as the tracker knows it. */
+    public static final class Session {
+        private final long id;
+        private final byte[] password;
+        private volatile int timeoutMs;
+        private long expiresAtMs;
+        private volatile boolean closing;
+
+        Session(long id, int timeoutMs, byte[] password) {
+            this.id = id;
+            this.timeoutMs = timeoutMs;
+            this.password = password.clone();
+        }
+
+        public long id() {
+            return id;
+        }
+
+        public int timeoutMs() {
+            return timeoutMs;
+        }
+
+        public byte[] password() {
+            return password.clone();
+        }
+
+        public boolean isClosing() {
+            return closing;
+        }
+
+        public boolean passwordMatches(byte[] candidate) {
+            return candidate != null && java.security.MessageDigest.isEqual(password, candidate);
+        }
+    }
+
+    public synchronized long newSessionId() {
+        long id = nextSessionId++;
+        if (id == Long.MIN_VALUE) {
+            id = nextSessionId++;
+        }
+        return id;
+    }
+
+    /** Registers a session (on applying its createSession, or on recovery). */
+    public synchronized void add(long id, int timeoutMs, byte[] password) {
+        Session existing = sessions.get(id);
+        if (existing != null) {
+            return;
+        }
+        Session session = new Session(id, timeoutMs, password);
+        sessions.put(id, session);
+        schedule(session);
+    }
+
+    public synchronized void remove(long id) {
+        Session session = sessions.remove(id);
+        if (session != null) {
+            unschedule(session);
+        }
+    }
+
+    public Session get(long id) {
+        return sessions.get(id);
+    }
+
+    /** True if the session is known and not closing. */
+    public boolean isActive(long id) {
+        Session session = sessions.get(id);
+        return session != null && !session.closing;
+    }
+
+    /** Pushes the session's expiry out by its timeout. False if unknown or closing. */
+    public synchronized boolean touch(long id) {
+        Session session = sessions.get(id);
+        if (session == null || session.closing) {
+            return false;
+        }
+        long next = roundUpToTick(clock.monotonicMs() + session.timeoutMs);
+        if (next != session.expiresAtMs) {
+            unschedule(session);
+            session.expiresAtMs = next;
+            bucketsByExpiryMs.computeIfAbsent(next, k -> new HashSet<>()).add(id);
+        }
+        return true;
+    }
+
+    /** Re-attach on a new connection: the client may have asked for a different timeout. */
+    public synchronized boolean reattach(long id, int timeoutMs) {
+        Session session = sessions.get(id);
+        if (session == null || session.closing) {
+            return false;
+        }
+        session.timeoutMs = timeoutMs;
+        return touch(id);
+    }
+
+    /** Marks a session closing: its requests now fail, and it will not be expired twice. */
+    public synchronized void markClosing(long id) {
+        Session session = sessions.get(id);
+        if (session != null) {
+            session.closing = true;
+            unschedule(session);
+        }
+    }
+
+    /** Undoes markClosing when the close could not be made durable. */
+    public synchronized void clearClosing(long id) {
+        Session session = sessions.get(id);
+        if (session != null && session.closing) {
+            session.closing = false;
+            schedule(session);
+        }
+    }
+
+    /** Sessions whose expiry time has passed; each is marked closing and returned once. */
+    public synchronized List<Long> takeExpired() {
+        long now = clock.monotonicMs();
+        List<Long> expired = new ArrayList<>();
+        while (!bucketsByExpiryMs.isEmpty() && bucketsByExpiryMs.firstKey() <= now) {
+            for (long id : bucketsByExpiryMs.pollFirstEntry().getValue()) {
+                Session session = sessions.get(id);
+                if (session != null && !session.closing) {
+                    session.closing = true;
+                    expired.add(id);
+                }
+            }
+        }
+        return expired;
+    }
+
+    public int size() {
+        return sessions.size();
+    }
+
+    /** Snapshot of live sessions (including closing ones), for snapshots and `dump`. */
+    public List<Session> sessions() {
+        return new ArrayList<>(sessions.values());
+    }
+
+    /** When each session expires, for `dump`: expiry ms (monotonic) → session ids. */
+    public synchronized Map<Long, Set<Long>> expiryBuckets() {
+        TreeMap<Long, Set<Long>> copy = new TreeMap<>();
+        bucketsByExpiryMs.forEach((time, ids) -> copy.put(time, new HashSet<>(ids)));
+        return copy;
+    }
+
+    private void schedule(Session session) {
+        session.expiresAtMs = roundUpToTick(clock.monotonicMs() + session.timeoutMs);
+        bucketsByExpiryMs.computeIfAbsent(session.expiresAtMs, k -> new HashSet<>()).add(session.id);
+    }
+
+    private void unschedule(Session session) {
+        Set<Long> bucket = bucketsByExpiryMs.get(session.expiresAtMs);
+        if (bucket != null) {
+            bucket.remove(session.id);
+            if (bucket.isEmpty()) {
+                bucketsByExpiryMs.remove(session.expiresAtMs);
+            }
+        }
+    }
+
+    private long roundUpToTick(long timeMs) {
+        return (timeMs / tickMs + 1) * tickMs;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.warden.server.txn;
+
+import dev.warden.protocol.JuteReader;
+import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.ProtocolException;
+
+/**
+ * One logged transaction: who asked (session, cxid), its zxid, the leader's wall time and the
+ * idempotent change itself. Replaying a transaction over a state that already contains it
+ * leaves the state unchanged, which is what makes fuzzy snapshots valid.
+ */
+public record Txn(long sessionId, int cxid, long zxid, long timeMs, TxnBody body) {
+    private static final int FORMAT_VERSION = 1;
+
+    public byte[] encode() {
+        JuteWriter out = new JuteWriter(64);
+        out.writeByte(FORMAT_VERSION);
+        out.writeLong(sessionId);
+        out.writeInt(cxid);
+        out.writeLong(zxid);
+        out.writeLong(timeMs);
+        TxnBody.write(body, out);
+        return out.toByteArray();
+    }
+
+    public static Txn decode(byte[] bytes) {
+        JuteReader in = new JuteReader(bytes, 0, bytes.length, Integer.MAX_VALUE);
+        int version = in.readByte();
+        if (version != FORMAT_VERSION) {
+            throw new ProtocolException("unknown txn format version " + version);
+        }
+        Txn txn = new Txn(in.readLong(), in.readInt(), in.readLong(), in.readLong(), TxnBody.read(in));
+        in.expectEnd("txn");
+        return txn;
+    }
+}

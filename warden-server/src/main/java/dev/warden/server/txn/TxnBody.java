@@ -1,0 +1,111 @@
+package dev.warden.server.txn;
+
+import dev.warden.protocol.Acl;
+import dev.warden.protocol.JuteReader;
+import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.ProtocolException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The change a transaction makes. Every field is a final value, never a delta. */
+public sealed interface TxnBody {
+    /** Creates a node. {@code owner} uses the tree's owner encoding (see NodeOwner). */
+    record Create(String path, byte[] data, List<Acl> acl, long owner, int parentCversion) implements TxnBody {
+    }
+
+    record Delete(String path) implements TxnBody {
+    }
+
+    record SetData(String path, byte[] data, int version) implements TxnBody {
+    }
+
+    record SetAcl(String path, List<Acl> acl, int aversion) implements TxnBody {
+    }
+
+    record CreateSession(int timeoutMs, byte[] password) implements TxnBody {
+    }
+
+    /** Ends the transaction's session and deletes its ephemerals. */
+    record CloseSession() implements TxnBody {
+    }
+
+    /** All-or-nothing: every op shares the transaction's zxid. */
+    record Multi(List<TxnBody> ops) implements TxnBody {
+    }
+
+    /** A check inside a successful multi: changes nothing, kept so results line up with ops. */
+    record Check(String path) implements TxnBody {
+    }
+
+    private static int tag(TxnBody body) {
+        return switch (body) {
+            case Create c -> 1;
+            case Delete d -> 2;
+            case SetData s -> 3;
+            case SetAcl s -> 4;
+            case CreateSession s -> 5;
+            case CloseSession c -> 6;
+            case Multi m -> 7;
+            case Check c -> 8;
+        };
+    }
+
+    static void write(TxnBody body, JuteWriter out) {
+        out.writeByte(tag(body));
+        switch (body) {
+            case Create c -> {
+                out.writeString(c.path());
+                out.writeBuffer(c.data());
+                out.writeList(c.acl());
+                out.writeLong(c.owner());
+                out.writeInt(c.parentCversion());
+            }
+            case Delete d -> out.writeString(d.path());
+            case SetData s -> {
+                out.writeString(s.path());
+                out.writeBuffer(s.data());
+                out.writeInt(s.version());
+            }
+            case SetAcl s -> {
+                out.writeString(s.path());
+                out.writeList(s.acl());
+                out.writeInt(s.aversion());
+            }
+            case CreateSession s -> {
+                out.writeInt(s.timeoutMs());
+                out.writeBuffer(s.password());
+            }
+            case CloseSession c -> {
+            }
+            case Multi m -> {
+                out.writeInt(m.ops().size());
+                for (TxnBody op : m.ops()) {
+                    write(op, out);
+                }
+            }
+            case Check c -> out.writeString(c.path());
+        }
+    }
+
+    static TxnBody read(JuteReader in) {
+        int tag = in.readByte();
+        return switch (tag) {
+            case 1 -> new Create(in.readString(), in.readBuffer(), in.readList(Acl::read), in.readLong(), in.readInt());
+            case 2 -> new Delete(in.readString());
+            case 3 -> new SetData(in.readString(), in.readBuffer(), in.readInt());
+            case 4 -> new SetAcl(in.readString(), in.readList(Acl::read), in.readInt());
+            case 5 -> new CreateSession(in.readInt(), in.readBuffer());
+            case 6 -> new CloseSession();
+            case 7 -> {
+                int count = in.readInt();
+                List<TxnBody> ops = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    ops.add(read(in));
+                }
+                yield new Multi(ops);
+            }
+            case 8 -> new Check(in.readString());
+            default -> throw new ProtocolException("unknown txn body tag " + tag);
+        };
+    }
+}
