@@ -1,0 +1,284 @@
+package dev.warden.storage;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transaction log: opaque payloads keyed by strictly increasing zxids, stored in segment
+ * files named {@code log.<first zxid in 16 hex digits>} (layout in {@link SegmentFormat}).
+ *
+ * <p>Appends are buffered; {@link #flush()} writes the whole batch with one write and one
+ * {@code force(false)}, which is the group-commit boundary. Segments are preallocated in steps,
+ * so a zero-filled region after the last record is the normal end of the log.
+ *
+ * <p><b>Torn tail versus corruption.</b> When the log is opened every segment is verified
+ * record by record. The first record that is not whole and valid (partial length field,
+ * impossible length, a length running past the end of the file, CRC32C mismatch, zxid not
+ * above its predecessor, or a zero length field followed by non-zero bytes) is judged so:
+ * <ul>
+ *   <li>in any segment but the newest, it is corruption;</li>
+ *   <li>in the newest segment, it is corruption if a valid record (verified CRC, zxid above the
+ *       last good one) starts anywhere after it, because then durable data lies beyond it;</li>
+ *   <li>otherwise it is a torn tail, the remains of a write that never completed its flush: the
+ *       file is cut at the end of the last whole record and a WARN names the file and offset.</li>
+ * </ul>
+ * Corruption throws {@link CorruptLogException} with the file and the byte offset of the bad
+ * record; the member must then recover from its peers (see docs/STORAGE.md). A known limit of
+ * the rule: a torn record whose payload happens to embed a well-formed record with a higher
+ * zxid is reported as corruption, failing safe rather than silently.
+ *
+ * <p>Methods are synchronized; one thread is expected to append and flush, others may read
+ * with {@link #readAfter(long)}, which sees only flushed records.
+ */
+public final class TxnLog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TxnLog.class);
+
+    private final Path dir;
+    private final TxnLogOptions options;
+    private final List<Segment> segments;
+    private final BatchBuffer pending = new BatchBuffer();
+    /** The newest segment, open for appends; null before the first flush or after a roll. */
+    private ActiveSegment active;
+    private long lastAppendedZxid;
+    private long lastDurableZxid;
+    private boolean failed;
+    private boolean closed;
+
+    private TxnLog(Path dir, TxnLogOptions options, List<Segment> segments) throws IOException {
+        this.dir = dir;
+        this.options = options;
+        this.segments = segments;
+        if (!segments.isEmpty()) {
+            Segment last = segments.get(segments.size() - 1);
+            active = ActiveSegment.reopen(last, options);
+            lastDurableZxid = last.lastZxid;
+            lastAppendedZxid = last.lastZxid;
+        }
+    }
+
+    /**
+     * Opens (creating the directory if needed) and scans every segment; see the class comment
+     * for how a damaged end is told apart from corruption.
+     */
+    public static TxnLog open(Path dir, TxnLogOptions options) throws IOException {
+        Files.createDirectories(dir);
+        return new TxnLog(dir, options, LogRecovery.recover(dir, options));
+    }
+
+    /** Buffers one record; zxid must be above {@link #lastAppendedZxid()}. */
+    public synchronized void append(long zxid, byte[] payload) throws IOException {
+        checkWritable();
+        if (zxid <= lastAppendedZxid) {
+            throw new IllegalArgumentException("zxid 0x" + Long.toHexString(zxid)
+                    + " must be above the last appended 0x" + Long.toHexString(lastAppendedZxid));
+        }
+        if (payload.length > SegmentFormat.MAX_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("payload of " + payload.length + " bytes exceeds the limit of "
+                    + SegmentFormat.MAX_PAYLOAD_BYTES);
+        }
+        pending.add(zxid, payload);
+        lastAppendedZxid = zxid;
+    }
+
+    /**
+     * Writes everything appended and, if {@link TxnLogOptions#forceSync()}, fsyncs it. After it
+     * returns every appended record is durable. If it throws, call {@link #rollbackToDurable()}
+     * before appending again.
+     */
+    public synchronized void flush() throws IOException {
+        checkWritable();
+        if (pending.isEmpty()) {
+            return;
+        }
+        failed = true; // cleared only if the whole batch is durable
+        boolean created = false;
+        if (active != null && active.segment().dataEndBytes >= options.segmentMaxBytes()) {
+            retireActive();
+        }
+        if (active == null) {
+            active = ActiveSegment.create(dir, pending.firstZxid(), options);
+            segments.add(active.segment());
+            created = true;
+        }
+        long dataEnd = active.write(pending.contents());
+        if (options.forceSync()) {
+            active.force();
+            if (created) {
+                Directories.fsync(dir, options.channels());
+            }
+        }
+        active.commit(dataEnd, pending.lastZxid());
+        lastDurableZxid = pending.lastZxid();
+        pending.clear();
+        failed = false;
+    }
+
+    public synchronized long lastAppendedZxid() {
+        return lastAppendedZxid;
+    }
+
+    /** Highest zxid covered by a successful {@link #flush()}; 0 when none. */
+    public synchronized long lastDurableZxid() {
+        return lastDurableZxid;
+    }
+
+    /**
+     * After a failed append or flush (disk full, I/O error): drops every record that is not
+     * durable, from memory and from the file, so the log ends exactly at
+     * {@link #lastDurableZxid()}. Only truncates and deletes, so it works on a full disk.
+     */
+    public synchronized void rollbackToDurable() throws IOException {
+        checkOpen();
+        pending.clear();
+        lastAppendedZxid = lastDurableZxid;
+        if (active != null) {
+            Segment segment = active.segment();
+            if (segment.hasRecords()) {
+                active.truncate(segment.dataEndBytes);
+            } else {
+                // Created by the failed flush: nothing in it was ever durable.
+                closeAfterFailure(active);
+                active = null;
+                segments.remove(segment);
+                Files.deleteIfExists(segment.path);
+                Directories.fsync(dir, options.channels());
+            }
+        }
+        failed = false;
+    }
+
+    /** Flushed records with zxid above {@code afterZxid}, in order, across segments. */
+    public synchronized LogIterator readAfter(long afterZxid) throws IOException {
+        checkOpen();
+        List<SegmentsIterator.Source> sources = new ArrayList<>();
+        for (Segment segment : segments) {
+            if (segment.hasRecords() && segment.lastZxid > afterZxid) {
+                sources.add(new SegmentsIterator.Source(segment.path, segment.firstZxid, segment.dataEndBytes));
+            }
+        }
+        return new SegmentsIterator(sources, afterZxid, options.channels());
+    }
+
+    /**
+     * Removes every record with zxid above {@code zxid}, buffered or durable. Later segments go
+     * first and the cut segment last, so a crash part way leaves a prefix of the old log.
+     */
+    public synchronized void truncateAfter(long zxid) throws IOException {
+        checkWritable();
+        if (zxid >= lastDurableZxid) {
+            pending.truncateAfter(zxid);
+            lastAppendedZxid = pending.isEmpty() ? lastDurableZxid : pending.lastZxid();
+            return;
+        }
+        pending.clear();
+        boolean deleted = false;
+        while (!segments.isEmpty() && segments.get(segments.size() - 1).firstZxid > zxid) {
+            Segment doomed = segments.remove(segments.size() - 1);
+            if (active != null && active.segment() == doomed) {
+                active.close();
+                active = null;
+            }
+            Files.deleteIfExists(doomed.path);
+            deleted = true;
+        }
+        if (deleted) {
+            Directories.fsync(dir, options.channels());
+        }
+        long lastKept = 0;
+        if (!segments.isEmpty()) {
+            Segment last = segments.get(segments.size() - 1);
+            if (active == null) {
+                active = ActiveSegment.reopen(last, options);
+            }
+            LogRecovery.Cut cut = LogRecovery.findCut(last, zxid, options.channels());
+            active.truncate(cut.offsetBytes());
+            active.commit(cut.offsetBytes(), cut.lastKeptZxid());
+            lastKept = cut.lastKeptZxid();
+        }
+        lastDurableZxid = lastKept;
+        lastAppendedZxid = lastKept;
+    }
+
+    /** Closes the current segment; the next flush starts a new one. Buffered records go there. */
+    public synchronized void rollSegment() throws IOException {
+        checkWritable();
+        if (active != null) {
+            retireActive();
+        }
+    }
+
+    /**
+     * Deletes whole segments whose records are all at or below {@code zxid}, keeping the
+     * segment that holds the last record at or below it, so replay from a snapshot taken at
+     * {@code zxid} stays possible. The newest segment is never deleted.
+     */
+    public synchronized void purgeUpTo(long zxid) throws IOException {
+        checkOpen();
+        boolean deleted = false;
+        while (segments.size() > 1 && segments.get(1).firstZxid <= zxid) {
+            Segment doomed = segments.remove(0);
+            Files.deleteIfExists(doomed.path);
+            deleted = true;
+            LOG.info("Purged log segment {}", doomed);
+        }
+        if (deleted) {
+            Directories.fsync(dir, options.channels());
+        }
+    }
+
+    public synchronized List<Path> segmentFiles() {
+        return segments.stream().map(segment -> segment.path).toList();
+    }
+
+    /** Flushes, then closes. A log whose flush failed is closed without flushing. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        try {
+            if (!failed) {
+                flush();
+            }
+        } finally {
+            closed = true;
+            if (active != null) {
+                active.close();
+                active = null;
+            }
+        }
+    }
+
+    private void retireActive() throws IOException {
+        ActiveSegment retiring = active;
+        active = null;
+        retiring.retire();
+    }
+
+    private void closeAfterFailure(ActiveSegment segment) {
+        try {
+            segment.close();
+        } catch (IOException e) {
+            LOG.warn("Closing {} after a failed flush failed too", segment.segment(), e);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("log " + dir + " is closed");
+        }
+    }
+
+    private void checkWritable() {
+        checkOpen();
+        if (failed) {
+            throw new IllegalStateException("a flush of " + dir + " failed; call rollbackToDurable() first");
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package dev.warden.storage;
+
+import java.util.Objects;
+
+/**
+ * Settings of a {@link TxnLog}.
+ *
+ * @param forceSync        whether {@link TxnLog#flush()} fsyncs; turning it off gives up durability
+ *                         across power loss and is only meant for tests and benchmarks
+ * @param preallocateBytes a segment file is grown in steps of this many bytes ahead of the data,
+ *                         so an fsync rarely has to persist a new file length; 0 disables it
+ * @param segmentMaxBytes  once a segment holds this many bytes, the next flush starts a new
+ *                         segment (a soft limit: one flush never spans two segments)
+ * @param channels         opens every file channel the log uses
+ */
+public record TxnLogOptions(boolean forceSync, long preallocateBytes, long segmentMaxBytes,
+                            FileChannelFactory channels) {
+
+    public static final long DEFAULT_PREALLOCATE_BYTES = 64L * 1024 * 1024;
+    public static final long DEFAULT_SEGMENT_MAX_BYTES = 256L * 1024 * 1024;
+
+    public TxnLogOptions {
+        if (preallocateBytes < 0) {
+            throw new IllegalArgumentException("preallocateBytes must be >= 0: " + preallocateBytes);
+        }
+        if (segmentMaxBytes <= SegmentFormat.HEADER_BYTES) {
+            throw new IllegalArgumentException("segmentMaxBytes too small: " + segmentMaxBytes);
+        }
+        Objects.requireNonNull(channels, "channels");
+    }
+
+    /** fsync on, 64 MiB preallocation steps, 256 MiB segments, plain file channels. */
+    public static TxnLogOptions defaults() {
+        return new TxnLogOptions(true, DEFAULT_PREALLOCATE_BYTES, DEFAULT_SEGMENT_MAX_BYTES,
+                FileChannelFactory.DEFAULT);
+    }
+
+    public TxnLogOptions withForceSync(boolean value) {
+        return new TxnLogOptions(value, preallocateBytes, segmentMaxBytes, channels);
+    }
+
+    public TxnLogOptions withPreallocateBytes(long value) {
+        return new TxnLogOptions(forceSync, value, segmentMaxBytes, channels);
+    }
+
+    public TxnLogOptions withSegmentMaxBytes(long value) {
+        return new TxnLogOptions(forceSync, preallocateBytes, value, channels);
+    }
+
+    public TxnLogOptions withChannels(FileChannelFactory value) {
+        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, value);
+    }
+}
