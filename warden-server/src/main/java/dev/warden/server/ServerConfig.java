@@ -1,0 +1,346 @@
+package dev.warden.server;
+
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The settings of one standalone server, validated once when built: an instance that exists is
+ * usable. Build one with {@link #builder()} or read a zoo.cfg with {@link ConfigLoader}.
+ * Error messages use the zoo.cfg key names, since that is what operators edit.
+ */
+public record ServerConfig(
+        int tickTimeMs,
+        Path dataDir,
+        Path dataLogDir,
+        int clientPort,
+        String clientPortAddress,
+        int maxClientCnxns,
+        int minSessionTimeoutMs,
+        int maxSessionTimeoutMs,
+        int snapCount,
+        int autopurgeSnapRetainCount,
+        int autopurgePurgeIntervalHours,
+        int juteMaxBuffer,
+        Set<String> fourLetterWordWhitelist,
+        String superDigest,
+        boolean extendedTypesEnabled,
+        boolean forceSync,
+        int globalOutstandingLimit,
+        int maxWatchesPerSession,
+        long containerCheckIntervalMs,
+        long sessionlessConnectionTimeoutMs,
+        long preAllocSizeBytes,
+        int serverId) {
+
+    /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
+    public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
+            "ruok", "srvr", "stat", "mntr", "cons", "conf", "envi", "wchs", "wchc", "wchp", "dump", "isro");
+
+    /** srvr is what monitoring and zkCli probes use, so it is never switched off. */
+    public static final String ALWAYS_ALLOWED_WORD = "srvr";
+
+    private static final int SHA1_LENGTH_BYTES = 20;
+
+    /** Numeric limits, shared by validation here and by the loader's parse errors. */
+    enum Range {
+        TICK_TIME("tickTime", 1, Integer.MAX_VALUE, "must be a positive number of milliseconds"),
+        CLIENT_PORT("clientPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
+        MAX_CLIENT_CNXNS("maxClientCnxns", 0, Integer.MAX_VALUE,
+                "must be 0 (unlimited) or a positive number of connections per client address"),
+        MIN_SESSION_TIMEOUT("minSessionTimeout", 1, Integer.MAX_VALUE,
+                "must be a positive number of milliseconds, not above maxSessionTimeout"),
+        MAX_SESSION_TIMEOUT("maxSessionTimeout", 1, Integer.MAX_VALUE,
+                "must be a positive number of milliseconds, not below minSessionTimeout"),
+        SNAP_COUNT("snapCount", 2, Integer.MAX_VALUE, "must be a number of transactions, at least 2"),
+        SNAP_RETAIN_COUNT("autopurge.snapRetainCount", 3, Integer.MAX_VALUE,
+                "must be a number of snapshots, at least 3"),
+        PURGE_INTERVAL("autopurge.purgeInterval", 0, Integer.MAX_VALUE,
+                "must be 0 (purging disabled) or a positive number of hours"),
+        JUTE_MAX_BUFFER("jute.maxbuffer", 1, Integer.MAX_VALUE, "must be a positive number of bytes"),
+        GLOBAL_OUTSTANDING_LIMIT("globalOutstandingLimit", 1, Integer.MAX_VALUE,
+                "must be a positive number of requests"),
+        MAX_WATCHES_PER_SESSION("maxWatchesPerSession", 1, Integer.MAX_VALUE,
+                "must be a positive number of watches"),
+        CONTAINER_CHECK_INTERVAL("znode.container.checkIntervalMs", 1, Long.MAX_VALUE,
+                "must be a positive number of milliseconds"),
+        SESSIONLESS_TIMEOUT("sessionlessConnectionTimeoutMs", 1, Long.MAX_VALUE,
+                "must be a positive number of milliseconds"),
+        PRE_ALLOC_SIZE_KIB("preAllocSize", 1, Long.MAX_VALUE / 1024, "must be a positive number of KiB"),
+        PRE_ALLOC_SIZE_BYTES("preAllocSizeBytes", 1, Long.MAX_VALUE, "must be a positive number of bytes"),
+        SERVER_ID("serverId", 1, Integer.MAX_VALUE, "must be a positive server id");
+
+        final String key;
+        final long min;
+        final long max;
+        final String allowed;
+
+        Range(String key, long min, long max, String allowed) {
+            this.key = key;
+            this.min = min;
+            this.max = max;
+            this.allowed = allowed;
+        }
+
+        long check(long value) {
+            if (value < min || value > max) {
+                throw ConfigException.invalid(key, value, allowed);
+            }
+            return value;
+        }
+
+        /** Parses text written under writtenKey (which may be an alias of this key). */
+        long parse(String writtenKey, String text) {
+            long value;
+            try {
+                value = Long.parseLong(text);
+            } catch (NumberFormatException notANumber) {
+                throw ConfigException.invalid(writtenKey, text, allowed);
+            }
+            if (value < min || value > max) {
+                throw ConfigException.invalid(writtenKey, text, allowed);
+            }
+            return value;
+        }
+    }
+
+    /** Validates every field; all construction paths, including the builder, end here. */
+    public ServerConfig {
+        Range.TICK_TIME.check(tickTimeMs);
+        dataDir = requirePath("dataDir", dataDir);
+        dataLogDir = requirePath("dataLogDir", dataLogDir);
+        Range.CLIENT_PORT.check(clientPort);
+        if (clientPortAddress == null || clientPortAddress.isBlank()) {
+            throw ConfigException.invalid("clientPortAddress", clientPortAddress,
+                    "must be a host name or IP address to listen on");
+        }
+        clientPortAddress = clientPortAddress.trim();
+        Range.MAX_CLIENT_CNXNS.check(maxClientCnxns);
+        Range.MIN_SESSION_TIMEOUT.check(minSessionTimeoutMs);
+        Range.MAX_SESSION_TIMEOUT.check(maxSessionTimeoutMs);
+        if (minSessionTimeoutMs > maxSessionTimeoutMs) {
+            throw new ConfigException("minSessionTimeout", "minSessionTimeout=" + minSessionTimeoutMs
+                    + " is greater than maxSessionTimeout=" + maxSessionTimeoutMs
+                    + ": the minimum session timeout must not exceed the maximum");
+        }
+        Range.SNAP_COUNT.check(snapCount);
+        Range.SNAP_RETAIN_COUNT.check(autopurgeSnapRetainCount);
+        Range.PURGE_INTERVAL.check(autopurgePurgeIntervalHours);
+        Range.JUTE_MAX_BUFFER.check(juteMaxBuffer);
+        fourLetterWordWhitelist = normalizeWhitelist(fourLetterWordWhitelist);
+        checkSuperDigest(superDigest);
+        Range.GLOBAL_OUTSTANDING_LIMIT.check(globalOutstandingLimit);
+        Range.MAX_WATCHES_PER_SESSION.check(maxWatchesPerSession);
+        Range.CONTAINER_CHECK_INTERVAL.check(containerCheckIntervalMs);
+        Range.SESSIONLESS_TIMEOUT.check(sessionlessConnectionTimeoutMs);
+        Range.PRE_ALLOC_SIZE_BYTES.check(preAllocSizeBytes);
+        Range.SERVER_ID.check(serverId);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder holding these values. Session timeouts equal to their tick-derived defaults and a
+     * dataLogDir equal to dataDir stay derived, so changing tickTime or dataDir moves them along.
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder()
+                .tickTimeMs(tickTimeMs).dataDir(dataDir).clientPort(clientPort)
+                .clientPortAddress(clientPortAddress).maxClientCnxns(maxClientCnxns)
+                .snapCount(snapCount).autopurgeSnapRetainCount(autopurgeSnapRetainCount)
+                .autopurgePurgeIntervalHours(autopurgePurgeIntervalHours).juteMaxBuffer(juteMaxBuffer)
+                .fourLetterWordWhitelist(fourLetterWordWhitelist).superDigest(superDigest)
+                .extendedTypesEnabled(extendedTypesEnabled).forceSync(forceSync)
+                .globalOutstandingLimit(globalOutstandingLimit).maxWatchesPerSession(maxWatchesPerSession)
+                .containerCheckIntervalMs(containerCheckIntervalMs)
+                .sessionlessConnectionTimeoutMs(sessionlessConnectionTimeoutMs)
+                .preAllocSizeBytes(preAllocSizeBytes).serverId(serverId);
+        if (!dataLogDir.equals(dataDir)) {
+            b.dataLogDir(dataLogDir);
+        }
+        if (minSessionTimeoutMs != Builder.derived(Builder.MIN_SESSION_TICKS, tickTimeMs)) {
+            b.minSessionTimeoutMs(minSessionTimeoutMs);
+        }
+        if (maxSessionTimeoutMs != Builder.derived(Builder.MAX_SESSION_TICKS, tickTimeMs)) {
+            b.maxSessionTimeoutMs(maxSessionTimeoutMs);
+        }
+        return b;
+    }
+
+    /**
+     * The settings under their zoo.cfg key names, in a form {@link ConfigLoader#fromProperties}
+     * reads back to an equal config. serverId is left out: standalone servers take no id key.
+     */
+    public Properties toProperties() {
+        Properties p = new Properties();
+        settings().forEach((key, value) -> {
+            if (value != null && !key.equals("serverId")) {
+                p.setProperty(key, value);
+            }
+        });
+        return p;
+    }
+
+    /** One "key=value" line per setting, in a stable order, for the conf four-letter word. */
+    public String describe() {
+        StringBuilder out = new StringBuilder();
+        settings().forEach((key, value) -> out.append(key).append('=')
+                .append(key.equals("superDigest") && value != null ? "<hidden>" : value).append('\n'));
+        return out.toString();
+    }
+
+    private Map<String, String> settings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("clientPort", Integer.toString(clientPort));
+        s.put("clientPortAddress", clientPortAddress);
+        s.put("dataDir", dataDir.toString());
+        s.put("dataLogDir", dataLogDir.toString());
+        s.put("tickTime", Integer.toString(tickTimeMs));
+        s.put("maxClientCnxns", Integer.toString(maxClientCnxns));
+        s.put("minSessionTimeout", Integer.toString(minSessionTimeoutMs));
+        s.put("maxSessionTimeout", Integer.toString(maxSessionTimeoutMs));
+        s.put("serverId", Integer.toString(serverId));
+        s.put("snapCount", Integer.toString(snapCount));
+        s.put("autopurge.snapRetainCount", Integer.toString(autopurgeSnapRetainCount));
+        s.put("autopurge.purgeInterval", Integer.toString(autopurgePurgeIntervalHours));
+        s.put("jute.maxbuffer", Integer.toString(juteMaxBuffer));
+        s.put("4lw.commands.whitelist", String.join(",", fourLetterWordWhitelist));
+        s.put("superDigest", superDigest);
+        s.put("extendedTypesEnabled", Boolean.toString(extendedTypesEnabled));
+        s.put("forceSync", forceSync ? "yes" : "no");
+        s.put("globalOutstandingLimit", Integer.toString(globalOutstandingLimit));
+        s.put("maxWatchesPerSession", Integer.toString(maxWatchesPerSession));
+        s.put("znode.container.checkIntervalMs", Long.toString(containerCheckIntervalMs));
+        s.put("sessionlessConnectionTimeoutMs", Long.toString(sessionlessConnectionTimeoutMs));
+        s.put("preAllocSize", Long.toString(preAllocSizeBytes / 1024));
+        return s;
+    }
+
+    private static Path requirePath(String key, Path path) {
+        if (path == null || path.toString().isBlank()) {
+            throw ConfigException.invalid(key, path == null ? "" : path, "must be a directory path");
+        }
+        return path;
+    }
+
+    private static Set<String> normalizeWhitelist(Set<String> words) {
+        Set<String> result = new TreeSet<>();
+        result.add(ALWAYS_ALLOWED_WORD);
+        for (String word : Objects.requireNonNullElse(words, Set.<String>of())) {
+            String w = word.trim();
+            if (w.equals("*")) {
+                result.addAll(KNOWN_FOUR_LETTER_WORDS);
+            } else if (KNOWN_FOUR_LETTER_WORDS.contains(w)) {
+                result.add(w);
+            } else {
+                throw ConfigException.invalid("4lw.commands.whitelist", w,
+                        "must be '*' or a comma-separated list of " + new TreeSet<>(KNOWN_FOUR_LETTER_WORDS));
+            }
+        }
+        return Collections.unmodifiableSet(result);
+    }
+
+    private static void checkSuperDigest(String digest) {
+        if (digest == null) {
+            return;
+        }
+        String allowed = "must look like 'super:<base64 of a SHA-1 digest>'";
+        int colon = digest.indexOf(':');
+        if (colon <= 0) {
+            throw ConfigException.invalid("superDigest", digest, allowed);
+        }
+        try {
+            if (Base64.getDecoder().decode(digest.substring(colon + 1)).length != SHA1_LENGTH_BYTES) {
+                throw ConfigException.invalid("superDigest", digest, allowed);
+            }
+        } catch (IllegalArgumentException notBase64) {
+            throw ConfigException.invalid("superDigest", digest, allowed);
+        }
+    }
+
+    /** Fluent, mutable staging area; {@link #build()} validates. Defaults are Warden's. */
+    public static final class Builder {
+        static final int MIN_SESSION_TICKS = 2;
+        static final int MAX_SESSION_TICKS = 20;
+
+        private int tickTimeMs = 3000;
+        private Path dataDir = Path.of("./data");
+        private Path dataLogDir;
+        private int clientPort = 2181;
+        private String clientPortAddress = "127.0.0.1";
+        private int maxClientCnxns = 60;
+        private Integer minSessionTimeoutMs;
+        private Integer maxSessionTimeoutMs;
+        private int snapCount = 100_000;
+        private int autopurgeSnapRetainCount = 3;
+        private int autopurgePurgeIntervalHours = 0;
+        private int juteMaxBuffer = 0xfffff;
+        private Set<String> fourLetterWordWhitelist = Set.of(ALWAYS_ALLOWED_WORD);
+        private String superDigest;
+        private boolean extendedTypesEnabled = true;
+        private boolean forceSync = true;
+        private int globalOutstandingLimit = 1000;
+        private int maxWatchesPerSession = 1_000_000;
+        private long containerCheckIntervalMs = 60_000;
+        private long sessionlessConnectionTimeoutMs = 10_000;
+        private long preAllocSizeBytes = 65_536L * 1024;
+        private int serverId = 1;
+
+        private Builder() {
+        }
+
+        public Builder tickTimeMs(int v) { tickTimeMs = v; return this; }
+        public Builder dataDir(Path v) { dataDir = v; return this; }
+        /** Null means "same as dataDir". */
+        public Builder dataLogDir(Path v) { dataLogDir = v; return this; }
+        public Builder clientPort(int v) { clientPort = v; return this; }
+        public Builder clientPortAddress(String v) { clientPortAddress = v; return this; }
+        public Builder maxClientCnxns(int v) { maxClientCnxns = v; return this; }
+        /** Null means 2 × tickTime. */
+        public Builder minSessionTimeoutMs(Integer v) { minSessionTimeoutMs = v; return this; }
+        /** Null means 20 × tickTime. */
+        public Builder maxSessionTimeoutMs(Integer v) { maxSessionTimeoutMs = v; return this; }
+        public Builder snapCount(int v) { snapCount = v; return this; }
+        public Builder autopurgeSnapRetainCount(int v) { autopurgeSnapRetainCount = v; return this; }
+        public Builder autopurgePurgeIntervalHours(int v) { autopurgePurgeIntervalHours = v; return this; }
+        public Builder juteMaxBuffer(int v) { juteMaxBuffer = v; return this; }
+        /** Words to allow; "*" means all known words. srvr is always added. */
+        public Builder fourLetterWordWhitelist(Set<String> v) { fourLetterWordWhitelist = Set.copyOf(v); return this; }
+        /** Null means no super user. */
+        public Builder superDigest(String v) { superDigest = v; return this; }
+        public Builder extendedTypesEnabled(boolean v) { extendedTypesEnabled = v; return this; }
+        public Builder forceSync(boolean v) { forceSync = v; return this; }
+        public Builder globalOutstandingLimit(int v) { globalOutstandingLimit = v; return this; }
+        public Builder maxWatchesPerSession(int v) { maxWatchesPerSession = v; return this; }
+        public Builder containerCheckIntervalMs(long v) { containerCheckIntervalMs = v; return this; }
+        public Builder sessionlessConnectionTimeoutMs(long v) { sessionlessConnectionTimeoutMs = v; return this; }
+        public Builder preAllocSizeBytes(long v) { preAllocSizeBytes = v; return this; }
+        public Builder serverId(int v) { serverId = v; return this; }
+
+        /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
+        public ServerConfig build() {
+            Range.TICK_TIME.check(tickTimeMs); // the derived timeouts below need a sane tick first
+            int minMs = minSessionTimeoutMs != null ? minSessionTimeoutMs : derived(MIN_SESSION_TICKS, tickTimeMs);
+            int maxMs = maxSessionTimeoutMs != null ? maxSessionTimeoutMs : derived(MAX_SESSION_TICKS, tickTimeMs);
+            return new ServerConfig(tickTimeMs, dataDir, dataLogDir != null ? dataLogDir : dataDir,
+                    clientPort, clientPortAddress, maxClientCnxns, minMs, maxMs, snapCount,
+                    autopurgeSnapRetainCount, autopurgePurgeIntervalHours, juteMaxBuffer,
+                    fourLetterWordWhitelist, superDigest, extendedTypesEnabled, forceSync,
+                    globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
+                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, serverId);
+        }
+
+        static int derived(int ticks, int tickTimeMs) {
+            // saturate instead of overflowing for absurd but positive tick times
+            return (int) Math.min(Integer.MAX_VALUE, (long) ticks * tickTimeMs);
+        }
+    }
+}

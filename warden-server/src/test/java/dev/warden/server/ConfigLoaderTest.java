@@ -1,0 +1,258 @@
+package dev.warden.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ConfigLoaderTest {
+    private final List<String> warnings = new ArrayList<>();
+
+    private ServerConfig parse(String... keyValues) {
+        Properties p = new Properties();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            p.setProperty(keyValues[i], keyValues[i + 1]);
+        }
+        return ConfigLoader.fromProperties(p, warnings::add);
+    }
+
+    @Test
+    void emptyPropertiesGiveTheBuilderDefaults() {
+        assertEquals(ServerConfig.builder().build(), parse());
+        assertTrue(warnings.isEmpty());
+    }
+
+    static Stream<Arguments> everyKey() {
+        return Stream.of(
+                key("tickTime", " 250 ", c -> c.tickTimeMs(), 250),
+                key("dataDir", "/var/warden", c -> c.dataDir(), Path.of("/var/warden")),
+                key("dataLogDir", "/fast/log", c -> c.dataLogDir(), Path.of("/fast/log")),
+                key("clientPort", "0", c -> c.clientPort(), 0),
+                key("clientPortAddress", "0.0.0.0 ", c -> c.clientPortAddress(), "0.0.0.0"),
+                key("maxClientCnxns", "0", c -> c.maxClientCnxns(), 0),
+                key("minSessionTimeout", "7000", c -> c.minSessionTimeoutMs(), 7000),
+                key("maxSessionTimeout", "90000", c -> c.maxSessionTimeoutMs(), 90000),
+                key("snapCount", "5000", c -> c.snapCount(), 5000),
+                key("zookeeper.snapCount", "5001", c -> c.snapCount(), 5001),
+                key("autopurge.snapRetainCount", "10", c -> c.autopurgeSnapRetainCount(), 10),
+                key("autopurge.purgeInterval", "12", c -> c.autopurgePurgeIntervalHours(), 12),
+                key("jute.maxbuffer", "4194304", c -> c.juteMaxBuffer(), 4194304),
+                key("4lw.commands.whitelist", "ruok, mntr ,stat", c -> c.fourLetterWordWhitelist(),
+                        Set.of("ruok", "mntr", "stat", "srvr")),
+                key("zookeeper.4lw.commands.whitelist", "*", c -> c.fourLetterWordWhitelist(),
+                        ServerConfig.KNOWN_FOUR_LETTER_WORDS),
+                key("superDigest", ServerConfigTest.SUPER, c -> c.superDigest(), ServerConfigTest.SUPER),
+                key("zookeeper.DigestAuthenticationProvider.superDigest", ServerConfigTest.SUPER,
+                        c -> c.superDigest(), ServerConfigTest.SUPER),
+                key("extendedTypesEnabled", "false", c -> c.extendedTypesEnabled(), false),
+                key("zookeeper.extendedTypesEnabled", "FALSE", c -> c.extendedTypesEnabled(), false),
+                key("forceSync", "no", c -> c.forceSync(), false),
+                key("zookeeper.forceSync", "No", c -> c.forceSync(), false),
+                key("globalOutstandingLimit", "50", c -> c.globalOutstandingLimit(), 50),
+                key("zookeeper.globalOutstandingLimit", "51", c -> c.globalOutstandingLimit(), 51),
+                key("maxWatchesPerSession", "100", c -> c.maxWatchesPerSession(), 100),
+                key("znode.container.checkIntervalMs", "1000", c -> c.containerCheckIntervalMs(), 1000L),
+                key("sessionlessConnectionTimeoutMs", "2000", c -> c.sessionlessConnectionTimeoutMs(), 2000L),
+                key("zookeeper.nio.sessionlessCnxnTimeout", "2001", c -> c.sessionlessConnectionTimeoutMs(), 2001L),
+                key("preAllocSize", "1024", c -> c.preAllocSizeBytes(), 1024L * 1024),
+                key("zookeeper.preAllocSize", "16", c -> c.preAllocSizeBytes(), 16L * 1024));
+    }
+
+    private static Arguments key(String key, String value, Function<ServerConfig, Object> get, Object expected) {
+        return Arguments.of(key, value, get, expected);
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @MethodSource("everyKey")
+    void everyKeyIsReadTrimmedWithoutWarnings(String key, String value, Function<ServerConfig, Object> get,
+                                              Object expected) {
+        assertEquals(expected, get.apply(parse(key, value)));
+        assertEquals(List.of(), warnings);
+    }
+
+    @Test
+    void booleansAcceptTrueAndYes() {
+        assertTrue(parse("forceSync", "yes").forceSync());
+        assertTrue(parse("forceSync", "true").forceSync());
+        assertTrue(parse("extendedTypesEnabled", "YES").extendedTypesEnabled());
+    }
+
+    @Test
+    void relativeDataDirStaysRelativeToTheWorkingDirectory() {
+        ServerConfig c = parse("dataDir", "zkdata");
+        assertFalse(c.dataDir().isAbsolute());
+        assertEquals(Path.of("zkdata"), c.dataLogDir());
+    }
+
+    @Test
+    void sessionTimeoutDefaultsFollowTheFilesTickTime() {
+        ServerConfig c = parse("tickTime", "500");
+        assertEquals(1000, c.minSessionTimeoutMs());
+        assertEquals(10000, c.maxSessionTimeoutMs());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"server.1", "server.12", "myid", "initLimit", "syncLimit", "peerType", "group.1", "weight.3"})
+    void ensembleKeysWarnThatTheyAreIgnored(String key) {
+        assertEquals(ServerConfig.builder().build(), parse(key, "5"));
+        assertEquals(List.of("ignoring '" + key + "': ensemble keys are ignored in standalone mode"), warnings);
+    }
+
+    @Test
+    void unknownKeysWarnNamingTheKey() {
+        parse("tickTme", "2000", "admin.serverPort", "8080");
+        assertEquals(List.of("ignoring unknown configuration key 'admin.serverPort'",
+                "ignoring unknown configuration key 'tickTme'"), warnings);
+    }
+
+    @Test
+    void unknownFourLetterWordsAreDroppedWithAWarning() {
+        ServerConfig c = parse("4lw.commands.whitelist", "ruok,kill,");
+        assertEquals(Set.of("ruok", "srvr"), c.fourLetterWordWhitelist());
+        assertEquals(1, warnings.size());
+        assertTrue(warnings.get(0).contains("'kill'"), warnings.get(0));
+    }
+
+    @Test
+    void emptyWhitelistStillAllowsSrvr() {
+        assertEquals(Set.of("srvr"), parse("4lw.commands.whitelist", "").fourLetterWordWhitelist());
+    }
+
+    @Test
+    void snapRetainCountBelowThreeIsRaisedWithAWarning() {
+        assertEquals(3, parse("autopurge.snapRetainCount", "1").autopurgeSnapRetainCount());
+        assertEquals(List.of("autopurge.snapRetainCount=1 is below the minimum; using 3"), warnings);
+    }
+
+    @Test
+    void sameValueUnderBothSpellingsIsAccepted() {
+        assertEquals(77, parse("snapCount", "77", "zookeeper.snapCount", " 77").snapCount());
+    }
+
+    @Test
+    void differentValuesUnderBothSpellingsAreRejected() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> parse("snapCount", "77", "zookeeper.snapCount", "78"));
+        assertTrue(e.getMessage().contains("snapCount='77'"), e.getMessage());
+        assertTrue(e.getMessage().contains("zookeeper.snapCount='78'"), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "tickTime|abc|must be a positive number of milliseconds",
+            "tickTime|0|must be a positive number of milliseconds",
+            "tickTime|-3000|must be a positive number of milliseconds",
+            "tickTime|3000000000|must be a positive number of milliseconds",
+            "clientPort|65536|must be a port from 0 to 65535",
+            "clientPort|-1|must be a port from 0 to 65535",
+            "clientPort|21 81|must be a port from 0 to 65535",
+            "maxClientCnxns|-1|must be 0 (unlimited)",
+            "minSessionTimeout|ten|must be a positive number of milliseconds",
+            "maxSessionTimeout|0|must be a positive number of milliseconds",
+            "snapCount|1|at least 2",
+            "zookeeper.snapCount|x|at least 2",
+            "autopurge.snapRetainCount|-1|at least 3",
+            "autopurge.snapRetainCount|many|at least 3",
+            "autopurge.purgeInterval|-1|must be 0 (purging disabled)",
+            "jute.maxbuffer|1.5|must be a positive number of bytes",
+            "superDigest|super|must look like 'super:<base64 of a SHA-1 digest>'",
+            "extendedTypesEnabled|maybe|must be true/false or yes/no",
+            "forceSync|1|must be true/false or yes/no",
+            "globalOutstandingLimit|0|must be a positive number of requests",
+            "maxWatchesPerSession|-5|must be a positive number of watches",
+            "znode.container.checkIntervalMs|0|must be a positive number of milliseconds",
+            "sessionlessConnectionTimeoutMs|soon|must be a positive number of milliseconds",
+            "preAllocSize|0|must be a positive number of KiB",
+            "zookeeper.preAllocSize|-64|must be a positive number of KiB",
+            "clientPortAddress|''|must be a host name or IP address",
+            "dataDir|''|must be a directory path",
+            "dataLogDir|a\u0000b|must be a directory path"})
+    void badValuesNameTheKeyTheValueAndWhatIsAllowed(String key, String value, String allowed) {
+        ConfigException e = assertThrows(ConfigException.class, () -> parse(key, value));
+        assertEquals(key, e.key());
+        assertTrue(e.getMessage().startsWith(key + "='" + value + "' is invalid: "), e.getMessage());
+        assertTrue(e.getMessage().contains(allowed), e.getMessage());
+    }
+
+    @Test
+    void minAboveMaxSessionTimeoutIsRejected() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> parse("minSessionTimeout", "50000", "maxSessionTimeout", "40000"));
+        assertEquals("minSessionTimeout=50000 is greater than maxSessionTimeout=40000: "
+                + "the minimum session timeout must not exceed the maximum", e.getMessage());
+    }
+
+    @Test
+    void minAboveTheDerivedMaxIsRejected() {
+        // with the default tickTime the derived maximum is 60000 ms
+        assertThrows(ConfigException.class, () -> parse("minSessionTimeout", "60001"));
+    }
+
+    @Test
+    void toPropertiesReadsBackToAnEqualConfig() {
+        ServerConfig original = ServerConfig.builder().tickTimeMs(250).dataDir(Path.of("d"))
+                .dataLogDir(Path.of("l")).clientPort(0).maxClientCnxns(5).minSessionTimeoutMs(900)
+                .snapCount(10).autopurgeSnapRetainCount(4).autopurgePurgeIntervalHours(1)
+                .juteMaxBuffer(100).fourLetterWordWhitelist(Set.of("ruok", "conf")).superDigest(ServerConfigTest.SUPER)
+                .extendedTypesEnabled(false).forceSync(false).globalOutstandingLimit(3)
+                .maxWatchesPerSession(4).containerCheckIntervalMs(5).sessionlessConnectionTimeoutMs(6)
+                .preAllocSizeBytes(8 * 1024).build();
+        assertEquals(original, ConfigLoader.fromProperties(original.toProperties(), warnings::add));
+        assertEquals(ServerConfig.builder().build(),
+                ConfigLoader.fromProperties(ServerConfig.builder().build().toProperties(), warnings::add));
+        assertEquals(List.of(), warnings);
+    }
+
+    @Test
+    void loadReadsAZooCfgFile(@TempDir Path dir) throws IOException {
+        Path cfg = dir.resolve("zoo.cfg");
+        Files.writeString(cfg, String.join("\n",
+                "# a typical ZooKeeper standalone file",
+                "tickTime=2000",
+                "dataDir=/tmp/zookeeper   ",
+                "clientPort = 2182",
+                "initLimit=5",
+                "server.1=localhost:2888:3888",
+                ""), StandardCharsets.UTF_8);
+        ServerConfig c = ConfigLoader.load(cfg, warnings::add);
+        assertEquals(2000, c.tickTimeMs());
+        assertEquals(Path.of("/tmp/zookeeper"), c.dataDir());
+        assertEquals(2182, c.clientPort());
+        assertEquals(4000, c.minSessionTimeoutMs());
+        assertEquals(2, warnings.size());
+    }
+
+    @Test
+    void missingFileIsAConfigErrorNamingThePath(@TempDir Path dir) {
+        Path cfg = dir.resolve("nope.cfg");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(cfg));
+        assertNull(e.key());
+        assertTrue(e.getMessage().contains(cfg.toString()), e.getMessage());
+    }
+
+    @Test
+    void malformedEscapeIsAConfigError(@TempDir Path dir) throws IOException {
+        Path cfg = dir.resolve("zoo.cfg");
+        Files.writeString(cfg, "dataDir=\\u12G4\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(cfg));
+        assertTrue(e.getMessage().startsWith("cannot read config file"), e.getMessage());
+    }
+}
