@@ -1,0 +1,296 @@
+package dev.warden.server.watch;
+
+import dev.warden.protocol.Acl;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The server's watch registry (WIRE-PROTOCOL.md §5.5, §5.6, §6). Pure in-memory logic: no I/O,
+ * no threads. Thread-safe: registrations arrive from network threads, triggers from the applier
+ * thread, removals from wherever a connection closes. One lock guards all state; notifications
+ * are delivered after it is released, so a {@link Watcher} may call back into the manager and
+ * no connection lock is ever taken while holding ours. With triggers coming from one applier
+ * thread (as designed), notifications leave in trigger order.
+ *
+ * <p>Counting: each kind (data, child, persistent, recursive) a watcher holds on a path is one
+ * registration; a persistent watch counts once even though ZooKeeper files it in both tables.
+ */
+public final class WatchManager {
+    private final int maxWatchesPerWatcher;
+    private final Object lock = new Object();
+
+    private final PathTable byPath = new PathTable();
+    /** Reverse index so closing a connection touches only its own paths. */
+    private final Map<Watcher, WatcherPaths> byWatcher = new IdentityHashMap<>();
+    private int totalWatchCount;
+    private int dataTableWatchCount;
+    /** When 0, triggers skip the ancestor walk entirely. */
+    private int recursiveWatchCount;
+
+    public WatchManager(int maxWatchesPerWatcher) {
+        if (maxWatchesPerWatcher < 1) {
+            throw new IllegalArgumentException("maxWatchesPerWatcher must be >= 1: " + maxWatchesPerWatcher);
+        }
+        this.maxWatchesPerWatcher = maxWatchesPerWatcher;
+    }
+
+    /**
+     * One-shot data-table watch (getData, exists). Returns false when the watcher's limit is
+     * reached (nothing registered). Registering the same (path, watcher, kind) twice is one watch.
+     */
+    public boolean addDataWatch(String path, Watcher w) {
+        return add(path, w, WatchMode.DATA);
+    }
+
+    /** One-shot child-table watch (getChildren). */
+    public boolean addChildWatch(String path, Watcher w) {
+        return add(path, w, WatchMode.CHILD);
+    }
+
+    /** addWatch mode 0. */
+    public boolean addPersistentWatch(String path, Watcher w) {
+        return add(path, w, WatchMode.PERSISTENT);
+    }
+
+    /** addWatch mode 1. */
+    public boolean addPersistentRecursiveWatch(String path, Watcher w) {
+        return add(path, w, WatchMode.RECURSIVE);
+    }
+
+    /**
+     * Fires the watches an event of {@code eventType} on {@code path} triggers (§5.6): the
+     * path's watches of the kinds the event fires, plus recursive watches of every ancestor
+     * unless the event is NODE_CHILDREN_CHANGED. Fired one-shot watches are removed. Each
+     * watcher gets at most one call per trigger. Returns how many process() calls were made.
+     */
+    public int trigger(String path, int eventType, long zxid, List<Acl> aclForReadCheck) {
+        int firedBits = WatchMode.firedOnPath(eventType);
+        List<Watcher> targets = new ArrayList<>();
+        synchronized (lock) {
+            PathWatchers own = byPath.get(path);
+            if (own != null) {
+                own.collect(firedBits, targets);
+                int consumed = firedBits & WatchMode.ONE_SHOT;
+                for (Watcher w : targets) {
+                    int mode = own.modeOf(w);
+                    if ((mode & consumed) != 0) {
+                        changeMode(own, w, mode, mode & ~consumed);
+                    }
+                }
+            }
+            if (recursiveWatchCount > 0 && WatchMode.firesAncestors(eventType)) {
+                addRecursiveWatchersOfAncestors(path, targets);
+            }
+        }
+        for (Watcher w : targets) {
+            w.process(eventType, path, zxid, aclForReadCheck);
+        }
+        return targets.size();
+    }
+
+    /**
+     * checkWatches ({@code remove} false) / removeWatches ({@code remove} true) for a
+     * {@link dev.warden.protocol.WatcherType} value. Returns whether the watcher held a match.
+     */
+    public boolean removeWatches(String path, int watcherType, Watcher w, boolean remove) {
+        int bits = WatchMode.forWatcherType(watcherType);
+        synchronized (lock) {
+            PathWatchers entry = byPath.get(path);
+            int mode = entry == null ? WatchMode.NONE : entry.modeOf(w);
+            if ((mode & bits) == 0) {
+                return false;
+            }
+            if (remove) {
+                changeMode(entry, w, mode, mode & ~bits);
+            }
+            return true;
+        }
+    }
+
+    /** The watcher's connection closed: drops all its watches. */
+    public void removeWatcher(Watcher w) {
+        synchronized (lock) {
+            WatcherPaths own = byWatcher.remove(w);
+            if (own == null) {
+                return;
+            }
+            own.paths.forEach(entry -> {
+                int mode = entry.modeOf(w);
+                entry.setMode(w, WatchMode.NONE);
+                countChange(mode, WatchMode.NONE);
+                if (entry.size() == 0) {
+                    byPath.remove(entry);
+                }
+            });
+        }
+    }
+
+    public boolean hasWatch(String path, int watcherType, Watcher w) {
+        return removeWatches(path, watcherType, w, false);
+    }
+
+    /** All registrations. */
+    public int watchCount() {
+        synchronized (lock) {
+            return totalWatchCount;
+        }
+    }
+
+    public int watchCount(Watcher w) {
+        synchronized (lock) {
+            WatcherPaths own = byWatcher.get(w);
+            return own == null ? 0 : own.watchCount;
+        }
+    }
+
+    /** (path, watcher) pairs in ZooKeeper's data table: data, persistent or recursive (`wchs`). */
+    public int dataWatchCount() {
+        synchronized (lock) {
+            return dataTableWatchCount;
+        }
+    }
+
+    /** Distinct watched paths. */
+    public int pathCount() {
+        synchronized (lock) {
+            return byPath.size();
+        }
+    }
+
+    /** Distinct watchers holding at least one watch. */
+    public int watcherCount() {
+        synchronized (lock) {
+            return byWatcher.size();
+        }
+    }
+
+    /** Snapshot for `wchc`: each watcher (by identity) with its watched paths, sorted. */
+    public Map<Watcher, List<String>> pathsByWatcher() {
+        Map<Watcher, List<String>> result = new IdentityHashMap<>();
+        synchronized (lock) {
+            byWatcher.forEach((w, own) -> {
+                List<String> paths = new ArrayList<>(own.paths.size());
+                own.paths.forEach(entry -> paths.add(entry.path));
+                Collections.sort(paths);
+                result.put(w, paths);
+            });
+        }
+        return result;
+    }
+
+    /** Snapshot for `wchp`: each watched path, in path order, with its watchers. */
+    public Map<String, List<Watcher>> watchersByPath() {
+        Map<String, List<Watcher>> result = new TreeMap<>();
+        synchronized (lock) {
+            byPath.forEach(entry -> {
+                List<Watcher> watchers = new ArrayList<>(entry.size());
+                entry.forEach((w, mode) -> watchers.add(w));
+                result.put(entry.path, watchers);
+            });
+        }
+        return result;
+    }
+
+    private boolean add(String path, Watcher w, int kind) {
+        if (path == null || w == null) {
+            throw new IllegalArgumentException("path and watcher are required");
+        }
+        synchronized (lock) {
+            PathWatchers entry = byPath.get(path);
+            int mode = entry == null ? WatchMode.NONE : entry.modeOf(w);
+            if ((mode & kind) != 0) {
+                return true;
+            }
+            WatcherPaths own = byWatcher.get(w);
+            if (own != null && own.watchCount >= maxWatchesPerWatcher) {
+                return false;
+            }
+            if (entry == null) {
+                entry = new PathWatchers(path);
+                byPath.add(entry);
+            }
+            changeMode(entry, w, mode, mode | kind);
+            return true;
+        }
+    }
+
+    /** The one place a (path, watcher) mode changes, keeping both indexes and counters in step. */
+    private void changeMode(PathWatchers entry, Watcher w, int oldMode, int newMode) {
+        entry.setMode(w, newMode);
+        countChange(oldMode, newMode);
+        WatcherPaths own = byWatcher.get(w);
+        if (own == null) {
+            own = new WatcherPaths();
+            byWatcher.put(w, own);
+        }
+        own.watchCount += WatchMode.registrations(newMode) - WatchMode.registrations(oldMode);
+        if (oldMode == WatchMode.NONE && newMode != WatchMode.NONE) {
+            own.paths.add(entry);
+        } else if (oldMode != WatchMode.NONE && newMode == WatchMode.NONE) {
+            own.paths.remove(entry);
+            if (own.paths.size() == 0) {
+                byWatcher.remove(w);
+            }
+        }
+        if (entry.size() == 0) {
+            byPath.remove(entry);
+        }
+    }
+
+    private void countChange(int oldMode, int newMode) {
+        totalWatchCount += WatchMode.registrations(newMode) - WatchMode.registrations(oldMode);
+        dataTableWatchCount += (WatchMode.inDataTable(newMode) ? 1 : 0) - (WatchMode.inDataTable(oldMode) ? 1 : 0);
+        recursiveWatchCount += ((newMode & WatchMode.RECURSIVE) != 0 ? 1 : 0) - ((oldMode & WatchMode.RECURSIVE) != 0 ? 1 : 0);
+    }
+
+    /** Appends recursive watchers of every proper ancestor of {@code path} not already present. */
+    private void addRecursiveWatchersOfAncestors(String path, List<Watcher> targets) {
+        Set<Watcher> already = null;
+        List<Watcher> found = new ArrayList<>();
+        for (String ancestor = parentOf(path); ancestor != null; ancestor = parentOf(ancestor)) {
+            PathWatchers entry = byPath.get(ancestor);
+            if (entry == null) {
+                continue;
+            }
+            found.clear();
+            entry.collect(WatchMode.RECURSIVE, found);
+            for (Watcher w : found) {
+                if (already == null) {
+                    already = Collections.newSetFromMap(new IdentityHashMap<>());
+                    already.addAll(targets);
+                }
+                if (already.add(w)) {
+                    targets.add(w);
+                }
+            }
+        }
+    }
+
+    /** "/a/b" → "/a", "/a" → "/", "/" (or anything without a slash) → null. */
+    static String parentOf(String path) {
+        int slash = path.lastIndexOf('/');
+        if (slash < 0 || path.length() == 1) {
+            return null;
+        }
+        return slash == 0 ? "/" : path.substring(0, slash);
+    }
+
+    /** Recomputes every counter from the indexes and throws if any disagrees (for tests). */
+    void checkInvariants() {
+        synchronized (lock) {
+            new InvariantCheck(byPath, byWatcher).verify(totalWatchCount, dataTableWatchCount,
+                    recursiveWatchCount, maxWatchesPerWatcher);
+        }
+    }
+
+    /** One watcher's reverse index: the paths it watches and how many registrations it holds. */
+    static final class WatcherPaths {
+        final PathTable paths = new PathTable();
+        int watchCount;
+    }
+}
