@@ -173,25 +173,25 @@ public final class DataTree {
     }
 
     private void applyBody(Txn txn, TxnBody body, List<Stat> stats) {
-        switch (body) {
-            case TxnBody.Create c -> stats.add(create(c, txn.zxid(), txn.timeMs()));
-            case TxnBody.Delete d -> {
-                delete(d.path(), txn.zxid());
-                stats.add(null);
+        if (body instanceof TxnBody.Create c) {
+            stats.add(create(c, txn.zxid(), txn.timeMs()));
+        } else if (body instanceof TxnBody.Delete d) {
+            delete(d.path(), txn.zxid());
+            stats.add(null);
+        } else if (body instanceof TxnBody.SetData s) {
+            stats.add(setData(s, txn.zxid(), txn.timeMs()));
+        } else if (body instanceof TxnBody.SetAcl s) {
+            stats.add(setAcl(s));
+        } else if (body instanceof TxnBody.CloseSession) {
+            closeSession(txn.sessionId(), txn.zxid());
+            stats.add(null);
+        } else if (body instanceof TxnBody.Multi m) {
+            for (TxnBody op : m.ops()) {
+                applyBody(txn, op, stats);
             }
-            case TxnBody.SetData s -> stats.add(setData(s, txn.zxid(), txn.timeMs()));
-            case TxnBody.SetAcl s -> stats.add(setAcl(s));
-            case TxnBody.CreateSession s -> stats.add(null);
-            case TxnBody.CloseSession c -> {
-                closeSession(txn.sessionId(), txn.zxid());
-                stats.add(null);
-            }
-            case TxnBody.Check c -> stats.add(null);
-            case TxnBody.Multi m -> {
-                for (TxnBody op : m.ops()) {
-                    applyBody(txn, op, stats);
-                }
-            }
+        } else {
+            // CreateSession and Check change nothing in the tree.
+            stats.add(null);
         }
     }
 

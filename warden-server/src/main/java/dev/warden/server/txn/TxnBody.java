@@ -37,53 +37,44 @@ public sealed interface TxnBody {
     record Check(String path) implements TxnBody {
     }
 
-    private static int tag(TxnBody body) {
-        return switch (body) {
-            case Create c -> 1;
-            case Delete d -> 2;
-            case SetData s -> 3;
-            case SetAcl s -> 4;
-            case CreateSession s -> 5;
-            case CloseSession c -> 6;
-            case Multi m -> 7;
-            case Check c -> 8;
-        };
-    }
-
     static void write(TxnBody body, JuteWriter out) {
-        out.writeByte(tag(body));
-        switch (body) {
-            case Create c -> {
-                out.writeString(c.path());
-                out.writeBuffer(c.data());
-                out.writeList(c.acl());
-                out.writeLong(c.owner());
-                out.writeInt(c.parentCversion());
+        if (body instanceof Create c) {
+            out.writeByte(1);
+            out.writeString(c.path());
+            out.writeBuffer(c.data());
+            out.writeList(c.acl());
+            out.writeLong(c.owner());
+            out.writeInt(c.parentCversion());
+        } else if (body instanceof Delete d) {
+            out.writeByte(2);
+            out.writeString(d.path());
+        } else if (body instanceof SetData s) {
+            out.writeByte(3);
+            out.writeString(s.path());
+            out.writeBuffer(s.data());
+            out.writeInt(s.version());
+        } else if (body instanceof SetAcl s) {
+            out.writeByte(4);
+            out.writeString(s.path());
+            out.writeList(s.acl());
+            out.writeInt(s.aversion());
+        } else if (body instanceof CreateSession s) {
+            out.writeByte(5);
+            out.writeInt(s.timeoutMs());
+            out.writeBuffer(s.password());
+        } else if (body instanceof CloseSession) {
+            out.writeByte(6);
+        } else if (body instanceof Multi m) {
+            out.writeByte(7);
+            out.writeInt(m.ops().size());
+            for (TxnBody op : m.ops()) {
+                write(op, out);
             }
-            case Delete d -> out.writeString(d.path());
-            case SetData s -> {
-                out.writeString(s.path());
-                out.writeBuffer(s.data());
-                out.writeInt(s.version());
-            }
-            case SetAcl s -> {
-                out.writeString(s.path());
-                out.writeList(s.acl());
-                out.writeInt(s.aversion());
-            }
-            case CreateSession s -> {
-                out.writeInt(s.timeoutMs());
-                out.writeBuffer(s.password());
-            }
-            case CloseSession c -> {
-            }
-            case Multi m -> {
-                out.writeInt(m.ops().size());
-                for (TxnBody op : m.ops()) {
-                    write(op, out);
-                }
-            }
-            case Check c -> out.writeString(c.path());
+        } else if (body instanceof Check c) {
+            out.writeByte(8);
+            out.writeString(c.path());
+        } else {
+            throw new IllegalArgumentException("unknown txn body " + body);
         }
     }
 

@@ -1,0 +1,56 @@
+package dev.warden.server.it;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Chooses and starts the servers the suites run against. The list comes from
+ * {@code -Dwarden.targets=apache,warden} (default {@code apache}).
+ */
+final class Targets {
+    /** The credentials every target accepts as the super user ({@code addAuthInfo("digest", ...)}). */
+    static final String SUPER_AUTH = "super:conformance-super-secret";
+
+    private Targets() {
+    }
+
+    /** Target names for {@code @MethodSource}. */
+    static List<String> names() {
+        return parse(System.getProperty("warden.targets", "apache"));
+    }
+
+    /** The two targets compared by {@link DifferentialTest}. */
+    static List<String> differentialPair() {
+        List<String> pair = parse(System.getProperty("warden.diff.targets", "apache,apache"));
+        if (pair.size() != 2) {
+            throw new IllegalArgumentException("warden.diff.targets needs exactly two names: " + pair);
+        }
+        return pair;
+    }
+
+    static TargetServer start(String name, Path dataDir) throws Exception {
+        switch (name) {
+            case "apache":
+                return ApacheTarget.start(dataDir, superDigest());
+            case "warden":
+                throw new TestAbortedException("Warden target not wired");
+            default:
+                throw new IllegalArgumentException("unknown target " + name);
+        }
+    }
+
+    /** The digest form of {@link #SUPER_AUTH}, as servers are configured with it. */
+    static String superDigest() {
+        try {
+            return org.apache.zookeeper.server.auth.DigestAuthenticationProvider.generateDigest(SUPER_AUTH);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> parse(String csv) {
+        return Arrays.stream(csv.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+}
