@@ -98,8 +98,8 @@ final class ActiveSegment {
         if (neededBytes <= capacityBytes || step == 0) {
             return;
         }
-        long steps = (neededBytes - capacityBytes + step - 1) / step;
-        long newCapacity = capacityBytes + steps * step;
+        // Whole steps of the file size, so the file only ever has a few distinct lengths.
+        long newCapacity = (neededBytes + step - 1) / step * step;
         // One byte at the new end sets the length; the file stays sparse until the data lands.
         writeFully(channel, ByteBuffer.allocate(1), newCapacity - 1);
         capacityBytes = newCapacity;

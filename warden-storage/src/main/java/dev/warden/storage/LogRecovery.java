@@ -40,7 +40,8 @@ final class LogRecovery {
                 result = SegmentScanner.scan(file, channel, firstZxid, previousZxid, last);
             }
             if (result.recordCount() == 0) {
-                LOG.warn("Deleting log segment {}: it holds no whole record ({})", file, result.tornReason());
+                LOG.warn("Deleting log segment {}: it holds no whole record ({})", file,
+                        result.tornTail() ? result.tornReason() : "only a header");
                 Files.delete(file);
                 Directories.fsync(dir, options.channels());
                 continue;

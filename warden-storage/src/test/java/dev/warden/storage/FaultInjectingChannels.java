@@ -1,0 +1,174 @@
+package dev.warden.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Channels over real files that behave like a disk which fills up: once the byte budget shared
+ * by all channels is spent, writes fail with "No space left on device" (a write that straddles
+ * the limit lands partially, as a real one can). Truncation and fsync keep working.
+ */
+final class FaultInjectingChannels implements FileChannelFactory {
+
+    private static final long UNLIMITED = Long.MAX_VALUE;
+
+    private final AtomicLong writeBudgetBytes = new AtomicLong(UNLIMITED);
+    private final AtomicLong forceCount = new AtomicLong();
+    private final AtomicLong writeCallCount = new AtomicLong();
+
+    /** From now on only {@code bytes} more bytes can be written, by all channels together. */
+    void limitWritesTo(long bytes) {
+        writeBudgetBytes.set(bytes);
+    }
+
+    /** Space has come back. */
+    void allowWrites() {
+        writeBudgetBytes.set(UNLIMITED);
+    }
+
+    long forceCount() {
+        return forceCount.get();
+    }
+
+    long writeCallCount() {
+        return writeCallCount.get();
+    }
+
+    @Override
+    public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
+        return new FaultyChannel(FileChannel.open(path, options));
+    }
+
+    /** Takes up to {@code wanted} bytes from the budget; fails when it is already spent. */
+    private int reserve(int wanted) throws IOException {
+        while (true) {
+            long budget = writeBudgetBytes.get();
+            if (budget == UNLIMITED) {
+                return wanted;
+            }
+            if (budget <= 0 && wanted > 0) {
+                throw new IOException("No space left on device");
+            }
+            int granted = (int) Math.min(wanted, budget);
+            if (writeBudgetBytes.compareAndSet(budget, budget - granted)) {
+                return granted;
+            }
+        }
+    }
+
+    private final class FaultyChannel extends FileChannel {
+        private final FileChannel delegate;
+
+        FaultyChannel(FileChannel delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public int write(ByteBuffer source, long position) throws IOException {
+            writeCallCount.incrementAndGet();
+            int granted = reserve(source.remaining());
+            ByteBuffer slice = source.slice().limit(granted);
+            int written = delegate.write(slice, position);
+            source.position(source.position() + written);
+            return written;
+        }
+
+        @Override
+        public int write(ByteBuffer source) throws IOException {
+            int written = write(source, delegate.position());
+            delegate.position(delegate.position() + written);
+            return written;
+        }
+
+        @Override
+        public long write(ByteBuffer[] sources, int offset, int length) throws IOException {
+            long total = 0;
+            for (int i = offset; i < offset + length; i++) {
+                total += write(sources[i]);
+            }
+            return total;
+        }
+
+        @Override
+        public void force(boolean metaData) throws IOException {
+            forceCount.incrementAndGet();
+            delegate.force(metaData);
+        }
+
+        @Override
+        public int read(ByteBuffer target) throws IOException {
+            return delegate.read(target);
+        }
+
+        @Override
+        public long read(ByteBuffer[] targets, int offset, int length) throws IOException {
+            return delegate.read(targets, offset, length);
+        }
+
+        @Override
+        public int read(ByteBuffer target, long position) throws IOException {
+            return delegate.read(target, position);
+        }
+
+        @Override
+        public long position() throws IOException {
+            return delegate.position();
+        }
+
+        @Override
+        public FileChannel position(long newPosition) throws IOException {
+            delegate.position(newPosition);
+            return this;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return delegate.size();
+        }
+
+        @Override
+        public FileChannel truncate(long size) throws IOException {
+            delegate.truncate(size);
+            return this;
+        }
+
+        @Override
+        public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+            return delegate.transferTo(position, count, target);
+        }
+
+        @Override
+        public long transferFrom(ReadableByteChannel source, long position, long count) throws IOException {
+            throw new UnsupportedOperationException("not needed by the storage layer");
+        }
+
+        @Override
+        public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+            throw new UnsupportedOperationException("not needed by the storage layer");
+        }
+
+        @Override
+        public FileLock lock(long position, long size, boolean shared) throws IOException {
+            return delegate.lock(position, size, shared);
+        }
+
+        @Override
+        public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+            return delegate.tryLock(position, size, shared);
+        }
+
+        @Override
+        protected void implCloseChannel() throws IOException {
+            delegate.close();
+        }
+    }
+}
