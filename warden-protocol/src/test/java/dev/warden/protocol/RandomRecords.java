@@ -46,6 +46,10 @@ final class RandomRecords {
             types[i] = components[i].getType();
             values[i] = value(components[i].getGenericType());
         }
+        if (type == DeleteContainerRequest.class && values[0] == null) {
+            // Apache writes this path as a buffer and cannot encode or decode a null one.
+            values[0] = "";
+        }
         for (int i = 0; i < components.length; i++) {
             // Without the optional byte on the wire, readOnly can only decode as false.
             if (components[i].getName().equals("readOnlyPresent") && !(Boolean) values[i]) {
@@ -145,7 +149,8 @@ final class RandomRecords {
 
     /**
      * Apache's Op factories derive the sub-op type from the create flags and drop the watch flag
-     * of read sub-ops, so the values drawn here are the ones a real client can send.
+     * of read sub-ops, and its reader cannot rebuild a TTL create without an ACL list, so the
+     * values drawn here are the ones a real client can send.
      */
     private Record subOpRequest(int type) {
         return switch (type) {
@@ -153,7 +158,8 @@ final class RandomRecords {
             case OpCode.CREATE_CONTAINER -> withFlags((CreateRequest) any(CreateRequest.class), CreateMode.CONTAINER.flags());
             case OpCode.CREATE_TTL -> {
                 CreateTTLRequest drawn = (CreateTTLRequest) any(CreateTTLRequest.class);
-                yield new CreateTTLRequest(drawn.path(), drawn.data(), drawn.acl(), 5 + random.nextInt(2), drawn.ttl());
+                yield new CreateTTLRequest(drawn.path(), drawn.data(), nonNull(drawn.acl()), 5 + random.nextInt(2),
+                        drawn.ttl());
             }
             case OpCode.DELETE -> any(DeleteRequest.class);
             case OpCode.SET_DATA -> any(SetDataRequest.class);
@@ -165,7 +171,11 @@ final class RandomRecords {
     }
 
     private static CreateRequest withFlags(CreateRequest drawn, int flags) {
-        return new CreateRequest(drawn.path(), drawn.data(), drawn.acl(), flags);
+        return new CreateRequest(drawn.path(), drawn.data(), nonNull(drawn.acl()), flags);
+    }
+
+    private static List<Acl> nonNull(List<Acl> acl) {
+        return acl == null ? Perms.OPEN_ACL_UNSAFE : acl;
     }
 
     MultiResponse multiResponse() {
