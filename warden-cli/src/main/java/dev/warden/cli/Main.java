@@ -1,0 +1,37 @@
+package dev.warden.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The {@code warden} command. */
+@Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
+        synopsisSubcommandLabel = "COMMAND",
+        description = "Warden, a coordination service that speaks the ZooKeeper protocol.")
+public final class Main implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine(ServerLauncher.warden(), StopSignal.jvmShutdown()).execute(args));
+    }
+
+    /** The command tree. Subcommands are instances so their collaborators can be passed in. */
+    public static CommandLine commandLine(ServerLauncher launcher, StopSignal stopSignal) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.addSubcommand(new ServerCommand(launcher, stopSignal));
+        cli.addSubcommand(new VersionCommand());
+        // further subcommands (the shell, tools) are registered here, one class each
+        cli.addSubcommand(new CommandLine.HelpCommand());
+        return cli;
+    }
+
+    /** Without a subcommand there is nothing to do: show what there is. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return CommandLine.ExitCode.USAGE;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.warden.cli;
+
+import dev.warden.server.ConfigException;
+import dev.warden.server.ConfigLoader;
+import dev.warden.server.ServerConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code warden server}: runs a standalone server until SIGTERM or SIGINT. */
+@Command(name = "server", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
+        description = {"Run a standalone Warden server.",
+                "Without --config it serves on 127.0.0.1:2181 with its data in ./data."})
+final class ServerCommand implements Callable<Integer> {
+    static final int EXIT_START_FAILED = 1;
+    static final int EXIT_CONFIG_ERROR = 2;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A ZooKeeper-style zoo.cfg (see docs/CONFIG.md).")
+    private Path configFile;
+
+    @Option(names = "--port", paramLabel = "N", description = "Client port; overrides clientPort.")
+    private Integer clientPort;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Data directory; overrides dataDir. Relative paths resolve against the current directory.")
+    private Path dataDir;
+
+    private final ServerLauncher launcher;
+    private final StopSignal stopSignal;
+
+    ServerCommand(ServerLauncher launcher, StopSignal stopSignal) {
+        this.launcher = launcher;
+        this.stopSignal = stopSignal;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ServerConfig config;
+        try {
+            config = resolveConfig();
+        } catch (ConfigException e) {
+            err.println(e.getMessage());
+            err.flush();
+            return EXIT_CONFIG_ERROR;
+        }
+        RunningServer server;
+        try {
+            server = launcher.start(config);
+        } catch (IOException e) {
+            err.println("cannot start the server: " + e.getMessage());
+            err.flush();
+            return EXIT_START_FAILED;
+        }
+        stopSignal.onStop(() -> {
+            server.close();
+            out.println("Warden stopped");
+            out.flush();
+        });
+        out.println("Warden serving on " + server.connectString() + ", data in " + config.dataDir());
+        out.flush();
+        stopSignal.await();
+        return 0;
+    }
+
+    /** The config file (or the defaults) with the command-line overrides applied, validated. */
+    ServerConfig resolveConfig() {
+        ServerConfig base = configFile == null ? ServerConfig.builder().build() : ConfigLoader.load(configFile);
+        ServerConfig.Builder builder = base.toBuilder();
+        if (clientPort != null) {
+            builder.clientPort(clientPort);
+        }
+        if (dataDir != null) {
+            builder.dataDir(dataDir);
+        }
+        return builder.build();
+    }
+}
