@@ -67,6 +67,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile int sessionTimeoutMs;
     private boolean handshakeDone;
     private boolean awaitingSession;
+    /** Clients up to 3.3 omit the handshake's readOnly byte and expect none back. */
+    private volatile boolean readOnlyBytePresent = true;
     private volatile boolean throttled;
     private volatile boolean closing;
     private volatile long lastZxidSent;
@@ -184,6 +186,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         int timeoutMs = Math.max(server.config().minSessionTimeoutMs(),
                 Math.min(server.config().maxSessionTimeoutMs(), connect.timeOutMs()));
         boolean readOnlyPresent = connect.readOnlyPresent();
+        readOnlyBytePresent = readOnlyPresent;
         if (connect.sessionId() == 0) {
             awaitingSession = true;
             channel.config().setAutoRead(false);
@@ -207,7 +210,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Called by the applier once the createSession transaction is durable and applied. */
     @Override
     public void sessionCreated(long newSessionId, int timeoutMs, byte[] password) {
-        establish(newSessionId, timeoutMs, password, true);
+        establish(newSessionId, timeoutMs, password, readOnlyBytePresent);
         channel.eventLoop().execute(() -> {
             awaitingSession = false;
             updateAutoRead();

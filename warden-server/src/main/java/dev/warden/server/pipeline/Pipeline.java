@@ -283,10 +283,10 @@ public final class Pipeline implements AutoCloseable {
         if (request.txn != null) {
             List<Stat> stats = stateMachine.apply(request.txn);
             pending.applied(request.pendingRecords);
-            if (request.txn.body() instanceof TxnBody.CloseSession) {
-                listener.sessionClosed(request.sessionId);
-            }
             if (origin == null) {
+                if (request.txn.body() instanceof TxnBody.CloseSession) {
+                    listener.sessionClosed(request.sessionId);
+                }
                 return;
             }
             if (request.opcode == OpCode.CREATE_SESSION) {
@@ -297,7 +297,8 @@ public final class Pipeline implements AutoCloseable {
             }
             reply(origin, request, ErrorCode.OK, WriteReplies.body(request, stats));
             if (request.opcode == OpCode.CLOSE_SESSION) {
-                origin.closeAfterFlush();
+                // After the reply is queued, so the client sees it before the socket closes.
+                listener.sessionClosed(request.sessionId);
             }
             return;
         }

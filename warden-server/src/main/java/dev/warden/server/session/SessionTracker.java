@@ -34,7 +34,7 @@ public final class SessionTracker {
         private final long id;
         private final byte[] password;
         private volatile int timeoutMs;
-        private long expiresAtMs;
+        private volatile long expiresAtMs;
         private volatile boolean closing;
 
         Session(long id, int timeoutMs, byte[] password) {
@@ -101,7 +101,19 @@ public final class SessionTracker {
     }
 
     /** Pushes the session's expiry out by its timeout. False if unknown or closing. */
-    public synchronized boolean touch(long id) {
+    public boolean touch(long id) {
+        Session session = sessions.get(id);
+        if (session == null || session.closing) {
+            return false;
+        }
+        // Most touches land in the bucket the session is already in: skip the lock for them.
+        if (roundUpToTick(clock.monotonicMs() + session.timeoutMs) == session.expiresAtMs) {
+            return true;
+        }
+        return touchLocked(id);
+    }
+
+    private synchronized boolean touchLocked(long id) {
         Session session = sessions.get(id);
         if (session == null || session.closing) {
             return false;
@@ -122,7 +134,7 @@ public final class SessionTracker {
             return false;
         }
         session.timeoutMs = timeoutMs;
-        return touch(id);
+        return touchLocked(id);
     }
 
     /** Marks a session closing: its requests now fail, and it will not be expired twice. */

@@ -1,0 +1,24 @@
+package dev.warden.server;
+
+/** A clock tests move by hand. */
+public final class ManualClock implements Clock {
+    private long nowMs;
+
+    public ManualClock(long startMs) {
+        this.nowMs = startMs;
+    }
+
+    public synchronized void advance(long ms) {
+        nowMs += ms;
+    }
+
+    @Override
+    public synchronized long wallTimeMs() {
+        return nowMs;
+    }
+
+    @Override
+    public synchronized long monotonicMs() {
+        return nowMs;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.warden.server.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.server.ManualClock;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SessionTrackerTest {
+    private final ManualClock clock = new ManualClock(1_000_000);
+    private final SessionTracker tracker = new SessionTracker(clock, 100, 1);
+
+    @Test
+    void sessionIdsCarryTheServerIdInTheTopByte() {
+        long id = tracker.newSessionId();
+        assertEquals(1, id >>> 56);
+        assertEquals(id + 1, tracker.newSessionId());
+    }
+
+    @Test
+    void idleSessionExpiresWithinOneTickAfterItsTimeout() {
+        tracker.add(7, 1000, new byte[16]);
+        clock.advance(999);
+        assertEquals(List.of(), tracker.takeExpired());
+        clock.advance(101);
+        assertEquals(List.of(7L), tracker.takeExpired());
+        assertEquals(List.of(), tracker.takeExpired(), "expired sessions are handed out once");
+        assertFalse(tracker.isActive(7), "an expired session is closing until its close is applied");
+    }
+
+    @Test
+    void touchPushesExpiryOut() {
+        tracker.add(7, 1000, new byte[16]);
+        for (int i = 0; i < 20; i++) {
+            clock.advance(500);
+            assertTrue(tracker.touch(7));
+            assertEquals(List.of(), tracker.takeExpired());
+        }
+        clock.advance(1200);
+        assertEquals(List.of(7L), tracker.takeExpired());
+    }
+
+    @Test
+    void closingSessionsAreNotTouchedAndCanBeRestored() {
+        tracker.add(7, 1000, new byte[16]);
+        tracker.markClosing(7);
+        assertFalse(tracker.touch(7));
+        clock.advance(5000);
+        assertEquals(List.of(), tracker.takeExpired());
+        tracker.clearClosing(7);
+        assertTrue(tracker.isActive(7));
+        clock.advance(1200);
+        assertEquals(List.of(7L), tracker.takeExpired());
+    }
+
+    @Test
+    void passwordIsCheckedInConstantTimeAndExactly() {
+        byte[] password = new byte[16];
+        password[3] = 9;
+        tracker.add(7, 1000, password);
+        assertTrue(tracker.get(7).passwordMatches(password.clone()));
+        assertFalse(tracker.get(7).passwordMatches(new byte[16]));
+        assertFalse(tracker.get(7).passwordMatches(null));
+    }
+}

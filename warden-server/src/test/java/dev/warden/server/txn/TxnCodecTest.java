@@ -1,0 +1,45 @@
+package dev.warden.server.txn;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.warden.protocol.Perms;
+import dev.warden.protocol.ProtocolException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TxnCodecTest {
+    @Test
+    void everyBodyRoundTrips() {
+        List<TxnBody> bodies = List.of(
+                new TxnBody.Create("/a", new byte[] {1, 2}, Perms.OPEN_ACL_UNSAFE, 0x1234L, 7),
+                new TxnBody.Create("/b", null, Perms.READ_ACL_UNSAFE, Long.MIN_VALUE, 0),
+                new TxnBody.Delete("/a"),
+                new TxnBody.SetData("/a", new byte[0], 3),
+                new TxnBody.SetAcl("/a", Perms.OPEN_ACL_UNSAFE, 2),
+                new TxnBody.CreateSession(6000, new byte[16]),
+                new TxnBody.CloseSession(),
+                new TxnBody.Check("/a"),
+                new TxnBody.Multi(List.of(new TxnBody.Delete("/x"), new TxnBody.Check("/y"))));
+        for (TxnBody body : bodies) {
+            Txn txn = new Txn(0x100000001L, 42, 0x500000007L, 1_700_000_000_000L, body);
+            Txn decoded = Txn.decode(txn.encode());
+            assertArrayEquals(txn.encode(), decoded.encode(), body.toString());
+            assertEquals(txn.zxid(), decoded.zxid());
+            assertEquals(txn.sessionId(), decoded.sessionId());
+        }
+    }
+
+    @Test
+    void truncatedOrUnknownRecordsAreProtocolErrors() {
+        byte[] bytes = new Txn(1, 1, 1, 1, new TxnBody.Delete("/a")).encode();
+        for (int cut = 0; cut < bytes.length; cut++) {
+            byte[] truncated = java.util.Arrays.copyOf(bytes, cut);
+            assertThrows(ProtocolException.class, () -> Txn.decode(truncated));
+        }
+        bytes[0] = 99;
+        byte[] badVersion = bytes;
+        assertThrows(ProtocolException.class, () -> Txn.decode(badVersion));
+    }
+}
