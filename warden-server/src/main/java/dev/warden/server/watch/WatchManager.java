@@ -155,6 +155,28 @@ public final class WatchManager {
         }
     }
 
+    /**
+     * The `wchs` figures. Walks every watch under the lock (linear in their number), which is
+     * acceptable for an operator command but not for a hot path.
+     */
+    public DataTableSummary dataTableSummary() {
+        Set<Watcher> watchers = Collections.newSetFromMap(new IdentityHashMap<>());
+        int[] paths = {0};
+        synchronized (lock) {
+            byPath.forEach(entry -> {
+                boolean[] any = {false};
+                entry.forEach((w, mode) -> {
+                    if (WatchMode.inDataTable(mode)) {
+                        watchers.add(w);
+                        any[0] = true;
+                    }
+                });
+                paths[0] += any[0] ? 1 : 0;
+            });
+            return new DataTableSummary(watchers.size(), paths[0], dataTableWatchCount);
+        }
+    }
+
     /** Distinct watched paths. */
     public int pathCount() {
         synchronized (lock) {

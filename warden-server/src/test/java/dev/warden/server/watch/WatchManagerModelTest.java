@@ -166,6 +166,12 @@ class WatchManagerModelTest {
         }
         assertEquals(byPath.size(), manager.pathCount());
         assertEquals(dataPairs.size(), manager.dataWatchCount());
+        DataTableSummary summary = manager.dataTableSummary();
+        assertEquals(dataPairs.size(), summary.watches());
+        assertEquals(model.stream().filter(m -> m.kind() != Kind.CHILD).map(Watch::path).distinct().count(),
+                summary.paths());
+        assertEquals(model.stream().filter(m -> m.kind() != Kind.CHILD).map(Watch::watcher).distinct().count(),
+                summary.watchers());
         assertEquals(model.stream().map(Watch::watcher).distinct().count(), manager.watcherCount());
         for (int i = 0; i < WATCHERS; i++) {
             assertEquals(countOf(model, i), manager.watchCount(watchers.get(i)));

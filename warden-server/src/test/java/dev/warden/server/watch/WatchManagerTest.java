@@ -288,6 +288,11 @@ class WatchManagerTest {
         assertEquals(2, manager.dataWatchCount(), "(/x,a) and (/z,b); child-only /y is not in the data table");
         assertEquals(3, manager.pathCount());
         assertEquals(2, manager.watcherCount());
+        assertEquals(new DataTableSummary(2, 2, 2), manager.dataTableSummary());
+        manager.addChildWatch("/c", new RecordingWatcher("child only"));
+        assertEquals(new DataTableSummary(2, 2, 2), manager.dataTableSummary());
+        manager.addDataWatch("/y", b);
+        assertEquals(new DataTableSummary(2, 3, 3), manager.dataTableSummary());
     }
 
     @Test

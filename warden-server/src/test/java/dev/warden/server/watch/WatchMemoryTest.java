@@ -53,6 +53,47 @@ class WatchMemoryTest {
         Reference.reachabilityFence(paths);
     }
 
+    /** The same two shapes in Apache ZooKeeper's own WatchManager, as a yardstick only. */
+    @Test
+    void apacheZooKeeperFiguresForComparison() {
+        List<String> paths = paths(WATCHES);
+        org.apache.zookeeper.Watcher single = event -> { };
+        long before = retainedHeapBytes();
+        org.apache.zookeeper.server.watch.WatchManager reference = new org.apache.zookeeper.server.watch.WatchManager();
+        for (String path : paths) {
+            reference.addWatch(path, single);
+        }
+        long retained = retainedHeapBytes() - before;
+        assertEquals(WATCHES, reference.size());
+        System.out.printf("WatchMemoryTest: Apache ZooKeeper 3.9 WatchManager, 1,000,000 paths x 1 watcher: %.1f bytes/watch%n",
+                (double) retained / WATCHES);
+        Reference.reachabilityFence(reference);
+        reference = null;
+
+        List<String> fewPaths = paths.subList(0, 1_000);
+        List<org.apache.zookeeper.Watcher> many = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            many.add(new org.apache.zookeeper.Watcher() { // distinct objects, unlike a stateless lambda
+                @Override
+                public void process(org.apache.zookeeper.WatchedEvent event) {
+                }
+            });
+        }
+        before = retainedHeapBytes();
+        org.apache.zookeeper.server.watch.WatchManager dense = new org.apache.zookeeper.server.watch.WatchManager();
+        for (org.apache.zookeeper.Watcher w : many) {
+            for (String path : fewPaths) {
+                dense.addWatch(path, w);
+            }
+        }
+        retained = retainedHeapBytes() - before;
+        assertEquals(WATCHES, dense.size());
+        System.out.printf("WatchMemoryTest: Apache ZooKeeper 3.9 WatchManager, 1,000 watchers x 1,000 paths: %.1f bytes/watch%n",
+                (double) retained / WATCHES);
+        Reference.reachabilityFence(dense);
+        Reference.reachabilityFence(paths);
+    }
+
     private static double report(String shape, WatchManager manager, long beforeBytes) {
         long afterBytes = retainedHeapBytes();
         double perWatch = (double) (afterBytes - beforeBytes) / manager.watchCount();
