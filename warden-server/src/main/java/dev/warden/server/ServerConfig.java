@@ -47,6 +47,7 @@ public record ServerConfig(
     public static final String ALWAYS_ALLOWED_WORD = "srvr";
 
     private static final int SHA1_LENGTH_BYTES = 20;
+    private static final int MAX_SERVER_ID_WITH_EXTENDED_TYPES = 254;
 
     /** Numeric limits, shared by validation here and by the loader's parse errors. */
     enum Range {
@@ -141,6 +142,11 @@ public record ServerConfig(
         Range.SESSIONLESS_TIMEOUT.check(sessionlessConnectionTimeoutMs);
         Range.PRE_ALLOC_SIZE_BYTES.check(preAllocSizeBytes);
         Range.SERVER_ID.check(serverId);
+        if (extendedTypesEnabled && serverId > MAX_SERVER_ID_WITH_EXTENDED_TYPES) {
+            // TTL nodes store their marker in the owner field's top byte, where the server id would go
+            throw ConfigException.invalid("serverId", serverId,
+                    "must be at most 254 while extendedTypesEnabled is true");
+        }
     }
 
     public static Builder builder() {

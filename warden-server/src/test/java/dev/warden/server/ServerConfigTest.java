@@ -97,6 +97,12 @@ class ServerConfigTest {
     }
 
     @Test
+    void largeServerIdsNeedExtendedTypesOff() {
+        assertEquals(254, ServerConfig.builder().serverId(254).build().serverId());
+        assertEquals(1000, ServerConfig.builder().extendedTypesEnabled(false).serverId(1000).build().serverId());
+    }
+
+    @Test
     void starWhitelistsEveryKnownWord() {
         ServerConfig c = ServerConfig.builder().fourLetterWordWhitelist(Set.of("*")).build();
         assertEquals(ServerConfig.KNOWN_FOUR_LETTER_WORDS, c.fourLetterWordWhitelist());
@@ -136,7 +142,8 @@ class ServerConfigTest {
                 bad("znode.container.checkIntervalMs", b -> b.containerCheckIntervalMs(0)),
                 bad("sessionlessConnectionTimeoutMs", b -> b.sessionlessConnectionTimeoutMs(-1)),
                 bad("preAllocSizeBytes", b -> b.preAllocSizeBytes(0)),
-                bad("serverId", b -> b.serverId(0)));
+                bad("serverId", b -> b.serverId(0)),
+                bad("serverId", b -> b.serverId(255)));
     }
 
     private static Arguments bad(String key, UnaryOperator<ServerConfig.Builder> edit) {
