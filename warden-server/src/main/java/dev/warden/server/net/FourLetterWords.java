@@ -135,8 +135,10 @@ final class FourLetterWords {
     }
 
     private static String wchs(ServerContext server) {
-        return server.watches().watcherCount() + " connections watching " + server.watches().pathCount()
-                + " paths\nTotal watches:" + server.watches().watchCount() + "\n";
+        // As in ZooKeeper, wchs counts the data-watch table only.
+        var summary = server.watches().dataTableSummary();
+        return summary.watchers() + " connections watching " + summary.paths() + " paths\nTotal watches:"
+                + summary.watches() + "\n";
     }
 
     private static String wchc(ServerContext server) {
