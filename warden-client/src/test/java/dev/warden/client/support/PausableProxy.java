@@ -24,6 +24,7 @@ public final class PausableProxy implements AutoCloseable {
     private final Object gate = new Object();
     private final AtomicInteger accepted = new AtomicInteger();
     private volatile boolean paused;
+    private volatile boolean repliesPaused;
     private volatile boolean refusing;
     private volatile boolean closed;
 
@@ -56,9 +57,15 @@ public final class PausableProxy implements AutoCloseable {
         paused = true;
     }
 
+    /** Holds only server-to-client bytes: requests still reach the server, replies do not. */
+    public void pauseReplies() {
+        repliesPaused = true;
+    }
+
     public void resume() {
         synchronized (gate) {
             paused = false;
+            repliesPaused = false;
             gate.notifyAll();
         }
     }
@@ -89,8 +96,8 @@ public final class PausableProxy implements AutoCloseable {
                 server.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(server);
-                pump(client, server);
-                pump(server, client);
+                pump(client, server, false);
+                pump(server, client, true);
             } catch (IOException e) {
                 if (closed) {
                     return;
@@ -99,13 +106,13 @@ public final class PausableProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean downstream) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int count;
                 while ((count = in.read(buffer)) >= 0) {
-                    awaitResumed();
+                    awaitResumed(downstream);
                     out.write(buffer, 0, count);
                     out.flush();
                 }
@@ -114,15 +121,17 @@ public final class PausableProxy implements AutoCloseable {
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);
+                sockets.remove(from);
+                sockets.remove(to);
             }
         }, "proxy-pump");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void awaitResumed() throws InterruptedException {
+    private void awaitResumed(boolean downstream) throws InterruptedException {
         synchronized (gate) {
-            while (paused && !closed) {
+            while ((paused || (downstream && repliesPaused)) && !closed) {
                 gate.wait(100);
             }
         }
