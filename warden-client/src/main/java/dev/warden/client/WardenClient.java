@@ -340,12 +340,14 @@ public final class WardenClient implements AutoCloseable {
     public CompletableFuture<Void> removeWatches(String path, WatchKind kind) {
         Paths.validate(path);
         return call(OpCode.REMOVE_WATCHES, new RemoveWatchesRequest(paths.toServer(path), kind.wireType()), path, false,
-                Replies.ok(path, in -> {
-                    for (WatchManager.Delivery delivery : watches.removeAll(path, kind)) {
+                Replies.ok(path, in -> watches.removeAll(path, kind)))
+                // Runs on the completion executor as part of this completion, so still in order.
+                .thenApply(removed -> {
+                    for (WatchManager.Delivery delivery : removed) {
                         delivery.watcher().process(delivery.event());
                     }
                     return null;
-                }));
+                });
     }
 
     private void registerIfSet(WatchManager.Table table, String path, Watcher watcher) {
