@@ -1,0 +1,57 @@
+package dev.warden.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/** Wires a client together: one I/O thread, the completion executor, the session driver. */
+final class ClientRuntime {
+    private ClientRuntime() {
+    }
+
+    static WardenClient start(ClientConfig config, List<StateListener> listeners) {
+        EventLoopGroup group = new NioEventLoopGroup(1, new DefaultThreadFactory("warden-client-io", true));
+        EventLoop loop = group.next();
+        ExecutorService owned = config.executor() == null
+                ? Executors.newSingleThreadExecutor(new DefaultThreadFactory("warden-client-callbacks", true))
+                : null;
+        Executor completionsDelegate = owned != null ? owned : config.executor();
+        SerialExecutor completions = new SerialExecutor(completionsDelegate);
+        WatchManager watches = new WatchManager();
+        Paths paths = new Paths(config.connectString().chroot());
+        Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMs());
+        Runnable onTerminated = () -> {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            if (owned != null) {
+                owned.shutdown();
+            }
+        };
+        SessionDriver driver = new SessionDriver(config, loop, bootstrap, completions, watches, paths, onTerminated);
+        bootstrap.handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+                channel.pipeline().addLast(
+                        new LengthFieldBasedFrameDecoder(config.maxFrameBytes() + 4, 0, 4, 0, 4),
+                        new FrameHandler(driver));
+            }
+        });
+        listeners.forEach(driver::addListener);
+        WardenClient client = new WardenClient(config, paths, watches, driver);
+        driver.start();
+        return client;
+    }
+}

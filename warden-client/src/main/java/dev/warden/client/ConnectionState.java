@@ -1,0 +1,27 @@
+package dev.warden.client;
+
+/**
+ * What a {@link StateListener} is told about the client's link to the ensemble.
+ *
+ * <ul>
+ *   <li>{@link #CONNECTED}: the first session was established.</li>
+ *   <li>{@link #SUSPENDED}: the connection dropped; the session may still be alive on the
+ *       servers, so ephemerals and watches are kept while the client tries other hosts.</li>
+ *   <li>{@link #RECONNECTED}: the same session was re-attached (watches re-registered).</li>
+ *   <li>{@link #LOST}: the session expired, either as told by a server or detected locally after
+ *       the negotiated timeout passed without any server. Terminal: build a new client.</li>
+ *   <li>{@link #CLOSED}: {@link WardenClient#close()} was called. Terminal.</li>
+ * </ul>
+ */
+public enum ConnectionState {
+    CONNECTED,
+    SUSPENDED,
+    RECONNECTED,
+    LOST,
+    CLOSED;
+
+    /** True for the states after which the client never talks to a server again. */
+    public boolean isTerminal() {
+        return this == LOST || this == CLOSED;
+    }
+}

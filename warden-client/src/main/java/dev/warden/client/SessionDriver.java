@@ -1,0 +1,563 @@
+package dev.warden.client;
+
+import dev.warden.protocol.AuthPacket;
+import dev.warden.protocol.ConnectRequest;
+import dev.warden.protocol.ConnectResponse;
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.JuteReader;
+import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.ProtocolException;
+import dev.warden.protocol.Record;
+import dev.warden.protocol.ReplyHeader;
+import dev.warden.protocol.SetWatches2;
+import dev.warden.protocol.WatcherEvent;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection and session state machine. Everything except {@link #submit}, {@link #addAuth}
+ * and {@link #close} runs on the single I/O event loop, so the fields below need no locks.
+ * Completions and watch events leave through the {@link SerialExecutor} in wire order.
+ */
+final class SessionDriver {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionDriver.class);
+    private static final byte[] PING_FRAME = pingFrame();
+    private static final int SET_WATCHES_CHUNK_BYTES = 128 * 1024;
+    private static final long MAX_RECONNECT_BACKOFF_MS = 1000;
+
+    private enum Phase { CONNECTING, HANDSHAKING, CONNECTED, TERMINATED }
+
+    private record Credential(AuthPacket packet, CompletableFuture<Void> result) {
+    }
+
+    private final ClientConfig config;
+    private final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final SerialExecutor completions;
+    private final WatchManager watches;
+    private final Paths paths;
+    private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
+    private final Queue<Packet<?>> inbox = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AtomicInteger queuedOrInFlight = new AtomicInteger();
+    private final CompletableFuture<Void> firstConnect = new CompletableFuture<>();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private final Runnable onTerminated;
+    private volatile boolean terminal;
+    private volatile ConnectionState finalState;
+    private volatile long sessionIdSnapshot;
+
+    // Confined to the event loop.
+    private final ArrayDeque<Packet<?>> waiting = new ArrayDeque<>();
+    private final ArrayDeque<Packet<?>> pending = new ArrayDeque<>();
+    private final ArrayDeque<Credential> authPending = new ArrayDeque<>();
+    private final List<Credential> credentials = new ArrayList<>();
+    private final List<InetSocketAddress> hosts;
+    private Phase phase = Phase.CONNECTING;
+    private Channel channel;
+    private boolean everConnected;
+    private boolean needsFlush;
+    private boolean closing;
+    private long sessionId;
+    private byte[] password = new byte[16];
+    private int negotiatedTimeoutMs;
+    private long lastZxid;
+    private long startNanos;
+    private long lastReceivedNanos;
+    private long lastSentNanos;
+    private int nextXid = 1;
+    private int hostCursor;
+    private int failedAttemptsInRow;
+    private ScheduledFuture<?> tick;
+    private ScheduledFuture<?> handshakeTimer;
+
+    SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
+                  WatchManager watches, Paths paths, Runnable onTerminated) {
+        this.config = config;
+        this.loop = loop;
+        this.bootstrap = bootstrap;
+        this.completions = completions;
+        this.watches = watches;
+        this.paths = paths;
+        this.onTerminated = onTerminated;
+        this.hosts = config.connectString().shuffledHosts(new Random(config.shuffleSeed()));
+        this.negotiatedTimeoutMs = config.sessionTimeoutMs();
+    }
+
+    // ---- called from any thread ----
+
+    void addListener(StateListener listener) {
+        listeners.add(listener);
+    }
+
+    CompletableFuture<Void> firstConnect() {
+        return firstConnect;
+    }
+
+    CompletableFuture<Void> terminated() {
+        return terminated;
+    }
+
+    long sessionId() {
+        return sessionIdSnapshot;
+    }
+
+    void start() {
+        loop.execute(() -> {
+            startNanos = System.nanoTime();
+            long tickMs = Math.max(10, Math.min(1000, config.sessionTimeoutMs() / 10));
+            tick = loop.scheduleAtFixedRate(this::onTick, tickMs, tickMs, TimeUnit.MILLISECONDS);
+            connectNext();
+        });
+    }
+
+    /** Queues a request; it is written in submission order once a connection and a slot are free. */
+    <T> CompletableFuture<T> submit(Packet<T> packet) {
+        if (terminal) {
+            packet.future.completeExceptionally(terminalError());
+            return packet.future;
+        }
+        if (queuedOrInFlight.incrementAndGet() > config.maxQueuedRequests()) {
+            queuedOrInFlight.decrementAndGet();
+            packet.future.completeExceptionally(
+                    new WardenException.TooManyRequestsException(packet.path, config.maxQueuedRequests()));
+            return packet.future;
+        }
+        inbox.add(packet);
+        if (drainScheduled.compareAndSet(false, true)) {
+            try {
+                loop.execute(this::drainInbox);
+            } catch (RejectedExecutionException e) {
+                failInbox();
+            }
+        }
+        if (terminal) {
+            failInbox();
+        }
+        return packet.future;
+    }
+
+    CompletableFuture<Void> addAuth(String scheme, byte[] auth) {
+        Credential credential = new Credential(new AuthPacket(0, scheme, auth), new CompletableFuture<>());
+        runOnLoop(() -> {
+            if (phase == Phase.TERMINATED) {
+                credential.result().completeExceptionally(terminalError());
+                return;
+            }
+            credentials.add(credential);
+            if (phase == Phase.CONNECTED) {
+                sendAuth(credential);
+                flush();
+            }
+        }, credential.result());
+        return credential.result();
+    }
+
+    /** Closes the session (closeSession on the wire, bounded by the connect timeout). */
+    CompletableFuture<Void> close(Packet<Void> closeSession) {
+        runOnLoop(() -> {
+            if (phase == Phase.TERMINATED) {
+                return;
+            }
+            if (phase != Phase.CONNECTED) {
+                terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException());
+                return;
+            }
+            closing = true;
+            waiting.add(closeSession);
+            queuedOrInFlight.incrementAndGet();
+            drainWaiting();
+            flush();
+            closeSession.future.whenComplete((ok, error) -> loop.execute(
+                    () -> terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException())));
+            loop.schedule(() -> terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException()),
+                    config.connectTimeoutMs(), TimeUnit.MILLISECONDS);
+        }, terminated);
+        return terminated;
+    }
+
+    private void runOnLoop(Runnable task, CompletableFuture<?> failOnReject) {
+        try {
+            loop.execute(task);
+        } catch (RejectedExecutionException e) {
+            failOnReject.completeExceptionally(terminalError());
+        }
+    }
+
+    private WardenException terminalError() {
+        return finalState == ConnectionState.LOST
+                ? new WardenException.SessionExpiredException("session lost")
+                : new WardenException.ClientClosedException();
+    }
+
+    private void failInbox() {
+        Packet<?> packet;
+        while ((packet = inbox.poll()) != null) {
+            queuedOrInFlight.decrementAndGet();
+            completions.execute(packet.failure(terminalError()));
+        }
+    }
+
+    // ---- event loop ----
+
+    private void drainInbox() {
+        drainScheduled.set(false);
+        if (phase == Phase.TERMINATED) {
+            failInbox();
+            return;
+        }
+        Packet<?> packet;
+        while ((packet = inbox.poll()) != null) {
+            waiting.add(packet);
+        }
+        drainWaiting();
+        flush();
+    }
+
+    private void drainWaiting() {
+        if (phase != Phase.CONNECTED) {
+            return;
+        }
+        Packet<?> packet;
+        while (pending.size() < config.maxOutstandingRequests() && (packet = waiting.poll()) != null) {
+            packet.assignXid(nextXid());
+            pending.add(packet);
+            write(packet.frame());
+        }
+    }
+
+    private int nextXid() {
+        int xid = nextXid;
+        nextXid = xid == Integer.MAX_VALUE ? 1 : xid + 1;
+        return xid;
+    }
+
+    private void write(byte[] frame) {
+        channel.write(Unpooled.wrappedBuffer(frame), channel.voidPromise());
+        lastSentNanos = System.nanoTime();
+        needsFlush = true;
+    }
+
+    /** Called at the end of each burst of reads and after each batch of writes. */
+    void flush() {
+        if (needsFlush && channel != null) {
+            needsFlush = false;
+            channel.flush();
+        }
+    }
+
+    private void connectNext() {
+        if (phase == Phase.TERMINATED) {
+            return;
+        }
+        phase = Phase.CONNECTING;
+        InetSocketAddress address = hosts.get(hostCursor++ % hosts.size());
+        ChannelFuture connecting = bootstrap.connect(address);
+        Channel attempt = connecting.channel();
+        channel = attempt;
+        attempt.closeFuture().addListener(done -> onChannelClosed(attempt));
+        handshakeTimer = loop.schedule(() -> {
+            if (channel == attempt && phase != Phase.CONNECTED) {
+                LOG.debug("no handshake from {} within {} ms", address, config.connectTimeoutMs());
+                attempt.close();
+            }
+        }, config.connectTimeoutMs(), TimeUnit.MILLISECONDS);
+        connecting.addListener(done -> {
+            if (!done.isSuccess()) {
+                attempt.close();
+            } else if (channel == attempt && phase == Phase.CONNECTING) {
+                sendConnectRequest();
+            }
+        });
+    }
+
+    private void sendConnectRequest() {
+        phase = Phase.HANDSHAKING;
+        ConnectRequest request = new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), sessionId, password, false, true);
+        JuteWriter out = new JuteWriter(64);
+        out.writeInt(0);
+        request.writeTo(out);
+        out.setInt(0, out.size() - 4);
+        write(out.toByteArray());
+        flush();
+    }
+
+    private void onChannelClosed(Channel closed) {
+        if (closed != channel) {
+            return;
+        }
+        channel = null;
+        needsFlush = false;
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+        }
+        if (phase == Phase.TERMINATED) {
+            return;
+        }
+        if (closing) {
+            terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException());
+            return;
+        }
+        if (phase == Phase.CONNECTED) {
+            onDisconnected();
+            connectNext();
+            return;
+        }
+        failedAttemptsInRow++;
+        long backoffMs = failedAttemptsInRow < hosts.size() ? 0
+                : Math.min(MAX_RECONNECT_BACKOFF_MS, 50L * (failedAttemptsInRow / hosts.size()));
+        phase = Phase.CONNECTING;
+        loop.schedule(() -> {
+            if (channel == null) {
+                connectNext();
+            }
+        }, backoffMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** The connection dropped: retry what the policy allows, fail the rest, keep the session. */
+    private void onDisconnected() {
+        phase = Phase.CONNECTING;
+        publish(ConnectionState.SUSPENDED);
+        long now = System.nanoTime();
+        ArrayDeque<Packet<?>> retried = new ArrayDeque<>();
+        for (Packet<?> packet : pending) {
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(now - packet.submittedNanos);
+            if (packet.idempotent && config.retryPolicy().allowRetry(packet.retries(), elapsedMs)) {
+                packet.countRetry();
+                retried.add(packet);
+            } else {
+                queuedOrInFlight.decrementAndGet();
+                completions.execute(packet.failure(new WardenException.ConnectionLossException(
+                        packet.path, "connection lost before the reply to " + OpCode.name(packet.opCode))));
+            }
+        }
+        pending.clear();
+        // Retried requests go back ahead of everything submitted after them.
+        while (!retried.isEmpty()) {
+            waiting.addFirst(retried.pollLast());
+        }
+        for (Credential credential : authPending) {
+            completions.execute(() -> credential.result().completeExceptionally(
+                    new WardenException.ConnectionLossException(null, "connection lost before the auth reply")));
+        }
+        authPending.clear();
+    }
+
+    void onFrame(Channel from, byte[] frame) {
+        if (from != channel) {
+            return;
+        }
+        lastReceivedNanos = System.nanoTime();
+        try {
+            JuteReader in = new JuteReader(frame, 0, frame.length, config.maxFrameBytes() * 2);
+            if (phase == Phase.HANDSHAKING) {
+                onConnectResponse(ConnectResponse.read(in));
+            } else if (phase == Phase.CONNECTED) {
+                onReply(ReplyHeader.read(in), in);
+            }
+        } catch (ProtocolException e) {
+            LOG.warn("malformed frame from the server, dropping the connection: {}", e.getMessage());
+            from.close();
+        }
+    }
+
+    private void onConnectResponse(ConnectResponse response) {
+        if (response.timeOutMs() <= 0) {
+            terminate(ConnectionState.LOST, new WardenException.SessionExpiredException("the server reports the session expired"));
+            return;
+        }
+        handshakeTimer.cancel(false);
+        boolean reconnect = everConnected;
+        sessionId = response.sessionId();
+        sessionIdSnapshot = sessionId;
+        password = response.passwd();
+        negotiatedTimeoutMs = response.timeOutMs();
+        phase = Phase.CONNECTED;
+        everConnected = true;
+        failedAttemptsInRow = 0;
+        publish(reconnect ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
+        if (!reconnect) {
+            completions.execute(() -> firstConnect.complete(null));
+        }
+        for (Credential credential : credentials) {
+            sendAuth(credential);
+        }
+        for (SetWatches2 chunk : watches.setWatchesChunks(lastZxid, paths::toServer,
+                Math.min(SET_WATCHES_CHUNK_BYTES, config.maxFrameBytes() / 2))) {
+            write(frameOf(OpCode.XID_SET_WATCHES, OpCode.SET_WATCHES2, chunk));
+        }
+        drainWaiting();
+        flush();
+    }
+
+    private void sendAuth(Credential credential) {
+        authPending.add(credential);
+        write(frameOf(OpCode.XID_AUTH, OpCode.AUTH, credential.packet()));
+    }
+
+    private void onReply(ReplyHeader header, JuteReader body) {
+        if (header.zxid() > 0) {
+            lastZxid = header.zxid();
+        }
+        switch (header.xid()) {
+            case OpCode.XID_NOTIFICATION -> onNotification(WatcherEvent.read(body), header.zxid());
+            case OpCode.XID_PING -> { }
+            case OpCode.XID_AUTH -> onAuthReply(header.err());
+            case OpCode.XID_SET_WATCHES -> {
+                if (header.err() != 0) {
+                    LOG.warn("setWatches2 after reconnect failed with {}", ErrorCode.of(header.err()));
+                }
+            }
+            default -> {
+                Packet<?> packet = pending.peek();
+                if (packet == null || packet.xid() != header.xid()) {
+                    LOG.warn("reply xid {} does not match the oldest request ({}); dropping the connection",
+                            header.xid(), packet == null ? "none" : packet.xid());
+                    channel.close();
+                    return;
+                }
+                pending.poll();
+                queuedOrInFlight.decrementAndGet();
+                completions.execute(packet.onReply(header.err(), body));
+                drainWaiting();
+            }
+        }
+    }
+
+    private void onNotification(WatcherEvent event, long zxid) {
+        WatchEvent.Kind kind = WatchEvent.Kind.ofWire(event.type());
+        String path = paths.toClient(event.path());
+        if (kind == null || path == null) {
+            return;
+        }
+        for (WatchManager.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
+            completions.execute(() -> delivery.watcher().process(delivery.event()));
+        }
+    }
+
+    private void onAuthReply(int err) {
+        Credential credential = authPending.poll();
+        if (credential == null) {
+            return;
+        }
+        if (err == 0) {
+            completions.execute(() -> credential.result().complete(null));
+        } else {
+            // The server closes the connection after a failed auth; do not offer it again.
+            credentials.remove(credential);
+            WardenException failure = WardenException.of(err, null);
+            completions.execute(() -> credential.result().completeExceptionally(failure));
+        }
+    }
+
+    private void onTick() {
+        long now = System.nanoTime();
+        if (phase == Phase.TERMINATED) {
+            return;
+        }
+        if (phase == Phase.CONNECTED) {
+            long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastReceivedNanos);
+            if (silentMs > negotiatedTimeoutMs * 2L / 3) {
+                LOG.debug("nothing received for {} ms, dropping the connection", silentMs);
+                channel.close();
+                return;
+            }
+            if (TimeUnit.NANOSECONDS.toMillis(now - lastSentNanos) >= negotiatedTimeoutMs / 3) {
+                write(PING_FRAME.clone());
+                flush();
+            }
+        } else if (everConnected) {
+            // No server has heard from us for a whole session timeout: the ensemble has expired
+            // the session by now, so say so instead of waiting for a reconnect to learn it.
+            if (TimeUnit.NANOSECONDS.toMillis(now - lastReceivedNanos) >= negotiatedTimeoutMs) {
+                terminate(ConnectionState.LOST, new WardenException.SessionExpiredException(
+                        "no server reachable for the session timeout of " + negotiatedTimeoutMs + " ms"));
+            }
+        } else if (TimeUnit.NANOSECONDS.toMillis(now - startNanos) >= config.sessionTimeoutMs()) {
+            terminate(ConnectionState.LOST, new WardenException.ConnectionLossException(null,
+                    "could not establish a session within " + config.sessionTimeoutMs() + " ms"));
+        }
+    }
+
+    private void terminate(ConnectionState finalState, WardenException cause) {
+        if (phase == Phase.TERMINATED) {
+            return;
+        }
+        phase = Phase.TERMINATED;
+        this.finalState = finalState;
+        terminal = true;
+        if (tick != null) {
+            tick.cancel(false);
+        }
+        if (channel != null) {
+            channel.close();
+            channel = null;
+        }
+        List<Packet<?>> doomed = new ArrayList<>(pending);
+        doomed.addAll(waiting);
+        pending.clear();
+        waiting.clear();
+        for (Packet<?> packet : doomed) {
+            queuedOrInFlight.decrementAndGet();
+            completions.execute(packet.failure(cause));
+        }
+        failInbox();
+        for (Credential credential : authPending) {
+            completions.execute(() -> credential.result().completeExceptionally(cause));
+        }
+        authPending.clear();
+        publish(finalState);
+        completions.execute(() -> {
+            firstConnect.completeExceptionally(cause);
+            if (finalState == ConnectionState.CLOSED) {
+                terminated.complete(null);
+            } else {
+                terminated.completeExceptionally(cause);
+            }
+        });
+        completions.execute(onTerminated);
+    }
+
+    private void publish(ConnectionState state) {
+        LOG.debug("session 0x{} is {}", Long.toHexString(sessionId), state);
+        for (StateListener listener : listeners) {
+            completions.execute(() -> listener.stateChanged(state));
+        }
+    }
+
+    static byte[] frameOf(int xid, int opCode, Record body) {
+        JuteWriter out = new JuteWriter(64);
+        out.writeInt(0);
+        out.writeInt(xid);
+        out.writeInt(opCode);
+        if (body != null) {
+            body.writeTo(out);
+        }
+        out.setInt(0, out.size() - 4);
+        return out.toByteArray();
+    }
+
+    private static byte[] pingFrame() {
+        return frameOf(OpCode.XID_PING, OpCode.PING, null);
+    }
+}

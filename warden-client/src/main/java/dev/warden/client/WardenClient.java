@@ -1,0 +1,530 @@
+package dev.warden.client;
+
+import dev.warden.protocol.Acl;
+import dev.warden.protocol.AddWatchRequest;
+import dev.warden.protocol.ClientInfo;
+import dev.warden.protocol.CreateMode;
+import dev.warden.protocol.DeleteRequest;
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.ExistsRequest;
+import dev.warden.protocol.GetACLRequest;
+import dev.warden.protocol.GetACLResponse;
+import dev.warden.protocol.GetAllChildrenNumberRequest;
+import dev.warden.protocol.GetAllChildrenNumberResponse;
+import dev.warden.protocol.GetChildren2Request;
+import dev.warden.protocol.GetChildren2Response;
+import dev.warden.protocol.GetChildrenRequest;
+import dev.warden.protocol.GetChildrenResponse;
+import dev.warden.protocol.GetDataRequest;
+import dev.warden.protocol.GetDataResponse;
+import dev.warden.protocol.GetEphemeralsRequest;
+import dev.warden.protocol.GetEphemeralsResponse;
+import dev.warden.protocol.MultiRequest;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.Perms;
+import dev.warden.protocol.Record;
+import dev.warden.protocol.RemoveWatchesRequest;
+import dev.warden.protocol.SetACLRequest;
+import dev.warden.protocol.SetACLResponse;
+import dev.warden.protocol.SetDataRequest;
+import dev.warden.protocol.SetDataResponse;
+import dev.warden.protocol.Stat;
+import dev.warden.protocol.SyncRequest;
+import dev.warden.protocol.WatcherType;
+import dev.warden.protocol.WhoAmIResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Warden client: one session with a ZooKeeper-protocol ensemble (Warden or Apache ZooKeeper).
+ *
+ * <p>Every operation is asynchronous and returns a {@link CompletableFuture}. Futures complete
+ * on the client's completion executor (by default one thread per client), one at a time and in
+ * the order the requests were submitted; watch events go through the same queue, in the order
+ * the server sent them, so a watcher always runs before the completion of a later request that
+ * saw the change. Do not block on a future from inside a callback of the same client: the
+ * callback thread is the one that would complete it. For blocking code use
+ * {@link #blocking(Duration)}.
+ *
+ * <p>Failures are {@link WardenException}s (wrapped in {@code CompletionException} by
+ * {@code join()}); invalid paths and arguments throw {@link IllegalArgumentException} at the call.
+ * Paths are relative to the chroot of the connect string.
+ *
+ * <p>Back-pressure: at most {@code maxOutstandingRequests} requests are on the wire; more wait
+ * in the client's queue (their futures simply complete later) up to {@code maxQueuedRequests}
+ * queued plus in flight, beyond which a request fails at once with
+ * {@link WardenException.TooManyRequestsException}. A request whose frame exceeds
+ * {@code maxFrameBytes} fails at once with {@link WardenException.RequestTooLargeException}.
+ */
+public final class WardenClient implements AutoCloseable {
+    private final ClientConfig config;
+    private final Paths paths;
+    private final WatchManager watches;
+    private final SessionDriver driver;
+
+    WardenClient(ClientConfig config, Paths paths, WatchManager watches, SessionDriver driver) {
+        this.config = config;
+        this.paths = paths;
+        this.watches = watches;
+        this.driver = driver;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The session id, or 0 before the first session is established. */
+    public long sessionId() {
+        return driver.sessionId();
+    }
+
+    /** Adds a listener for connection state changes (see {@link ConnectionState}). */
+    public void addStateListener(StateListener listener) {
+        driver.addListener(listener);
+    }
+
+    /** A blocking view of this client whose calls wait at most {@code timeout}. */
+    public BlockingClient blocking(Duration timeout) {
+        return new BlockingClient(this, timeout);
+    }
+
+    // ---- create ----
+
+    /** Creates a node with an open ACL; returns the created path. */
+    public CompletableFuture<String> create(String path, byte[] data, CreateMode mode) {
+        return create(path, data, Perms.OPEN_ACL_UNSAFE, mode);
+    }
+
+    /** Creates a node (not for TTL modes, see {@link #createTtl}); returns the created path. */
+    public CompletableFuture<String> create(String path, byte[] data, List<Acl> acl, CreateMode mode) {
+        return createNode(path, data, acl, mode, -1, false).thenApply(CreateResult::path);
+    }
+
+    /** Creates a node and returns its path and Stat (the create2 opcode). */
+    public CompletableFuture<CreateResult> createWithStat(String path, byte[] data, List<Acl> acl, CreateMode mode) {
+        return createNode(path, data, acl, mode, -1, true);
+    }
+
+    /**
+     * Creates a TTL node ({@link CreateMode#PERSISTENT_WITH_TTL} or
+     * {@link CreateMode#PERSISTENT_SEQUENTIAL_WITH_TTL}); the server deletes it once it has no
+     * children and was not modified for {@code ttl}. Needs TTL support enabled on the server.
+     */
+    public CompletableFuture<CreateResult> createTtl(String path, byte[] data, List<Acl> acl, CreateMode mode, Duration ttl) {
+        if (!mode.isTtl()) {
+            throw new IllegalArgumentException("createTtl needs a TTL mode, not " + mode);
+        }
+        return createNode(path, data, acl, mode, ttl.toMillis(), true);
+    }
+
+    /**
+     * Creates a node safely across connection loss, which matters for sequential and ephemeral
+     * nodes where a blind retry could leave a duplicate or an orphan. The last path component
+     * is prefixed with {@code _p_<uuid>-} (so {@code /q/item-} becomes
+     * {@code /q/_p_<uuid>-item-0000000007}). If the connection drops before the reply, the
+     * client lists the parent once reconnected and, if a child carries that uuid, returns it;
+     * otherwise it creates again (as far as the retry policy allows).
+     */
+    public CompletableFuture<CreateResult> createProtected(String path, byte[] data, List<Acl> acl, CreateMode mode) {
+        return new ProtectedCreate(this, config.retryPolicy(), path, data, acl, mode).start();
+    }
+
+    CompletableFuture<CreateResult> createNode(String path, byte[] data, List<Acl> acl, CreateMode mode,
+                                               long ttlMs, boolean withStat) {
+        Record request = Requests.create(paths.toServer(checkCreatePath(path, mode)), data, acl, mode, ttlMs);
+        int opCode = Requests.createOpCode(mode, withStat);
+        return call(opCode, request, path, false, Replies.ok(path, in -> Replies.created(opCode, in, paths)));
+    }
+
+    private static String checkCreatePath(String path, CreateMode mode) {
+        if (mode.isSequential()) {
+            Paths.validateSequential(path);
+        } else {
+            Paths.validate(path);
+        }
+        return path;
+    }
+
+    // ---- reads and writes ----
+
+    /** Deletes a node whatever its version. */
+    public CompletableFuture<Void> delete(String path) {
+        return delete(path, -1);
+    }
+
+    /** Deletes a node if its data version matches ({@code -1} matches any). */
+    public CompletableFuture<Void> delete(String path, int version) {
+        Paths.validate(path);
+        return call(OpCode.DELETE, new DeleteRequest(paths.toServer(path), version), path, version >= 0,
+                Replies.ok(path, in -> null));
+    }
+
+    /** The node's Stat, or empty if it does not exist. */
+    public CompletableFuture<Optional<Stat>> exists(String path) {
+        return exists(path, null);
+    }
+
+    /**
+     * Like {@link #exists(String)}, leaving a one-shot watch that fires on create, delete or
+     * data change, whether or not the node exists now.
+     */
+    public CompletableFuture<Optional<Stat>> exists(String path, Watcher watcher) {
+        Paths.validate(path);
+        return call(OpCode.EXISTS, new ExistsRequest(paths.toServer(path), watcher != null), path, true, (err, in) -> {
+            if (err == ErrorCode.NO_NODE.code()) {
+                if (watcher != null) {
+                    watches.add(WatchManager.Table.EXIST, path, watcher);
+                }
+                return Optional.empty();
+            }
+            Replies.check(err, path);
+            Stat stat = Stat.read(in);
+            if (watcher != null) {
+                watches.add(WatchManager.Table.DATA, path, watcher);
+            }
+            return Optional.of(stat);
+        });
+    }
+
+    public CompletableFuture<DataAndStat> getData(String path) {
+        return getData(path, null);
+    }
+
+    /** Reads data and Stat, leaving a one-shot watch (data change or delete) on success. */
+    public CompletableFuture<DataAndStat> getData(String path, Watcher watcher) {
+        Paths.validate(path);
+        return call(OpCode.GET_DATA, new GetDataRequest(paths.toServer(path), watcher != null), path, true,
+                Replies.ok(path, in -> {
+                    GetDataResponse response = GetDataResponse.read(in);
+                    registerIfSet(WatchManager.Table.DATA, path, watcher);
+                    return new DataAndStat(response.data(), response.stat());
+                }));
+    }
+
+    /** Replaces the data whatever the version; returns the new Stat. */
+    public CompletableFuture<Stat> setData(String path, byte[] data) {
+        return setData(path, data, -1);
+    }
+
+    /** Replaces the data if the version matches ({@code -1} matches any); returns the new Stat. */
+    public CompletableFuture<Stat> setData(String path, byte[] data, int version) {
+        Paths.validate(path);
+        return call(OpCode.SET_DATA, new SetDataRequest(paths.toServer(path), data, version), path, version >= 0,
+                Replies.ok(path, in -> SetDataResponse.read(in).stat()));
+    }
+
+    public CompletableFuture<List<String>> getChildren(String path) {
+        return getChildren(path, null);
+    }
+
+    /** The child names, leaving a one-shot child watch (child created/deleted, node deleted) on success. */
+    public CompletableFuture<List<String>> getChildren(String path, Watcher watcher) {
+        Paths.validate(path);
+        return call(OpCode.GET_CHILDREN, new GetChildrenRequest(paths.toServer(path), watcher != null), path, true,
+                Replies.ok(path, in -> {
+                    List<String> children = GetChildrenResponse.read(in).children();
+                    registerIfSet(WatchManager.Table.CHILD, path, watcher);
+                    return children;
+                }));
+    }
+
+    public CompletableFuture<ChildrenAndStat> getChildrenAndStat(String path) {
+        return getChildrenAndStat(path, null);
+    }
+
+    /** The child names with the node's Stat (getChildren2), optionally leaving a child watch. */
+    public CompletableFuture<ChildrenAndStat> getChildrenAndStat(String path, Watcher watcher) {
+        Paths.validate(path);
+        return call(OpCode.GET_CHILDREN2, new GetChildren2Request(paths.toServer(path), watcher != null), path, true,
+                Replies.ok(path, in -> {
+                    GetChildren2Response response = GetChildren2Response.read(in);
+                    registerIfSet(WatchManager.Table.CHILD, path, watcher);
+                    return new ChildrenAndStat(response.children(), response.stat());
+                }));
+    }
+
+    public CompletableFuture<AclAndStat> getACL(String path) {
+        Paths.validate(path);
+        return call(OpCode.GET_ACL, new GetACLRequest(paths.toServer(path)), path, true, Replies.ok(path, in -> {
+            GetACLResponse response = GetACLResponse.read(in);
+            return new AclAndStat(response.acl(), response.stat());
+        }));
+    }
+
+    /** Replaces the ACL if the ACL version (aversion) matches ({@code -1} matches any). */
+    public CompletableFuture<Stat> setACL(String path, List<Acl> acl, int aclVersion) {
+        Paths.validate(path);
+        return call(OpCode.SET_ACL, new SetACLRequest(paths.toServer(path), acl, aclVersion), path, aclVersion >= 0,
+                Replies.ok(path, in -> SetACLResponse.read(in).stat()));
+    }
+
+    /** Completes once the connected server has caught up with the leader (for a following read). */
+    public CompletableFuture<Void> sync(String path) {
+        Paths.validate(path);
+        return call(OpCode.SYNC, new SyncRequest(paths.toServer(path)), path, true, Replies.ok(path, in -> null));
+    }
+
+    /** Starts an atomic multi-operation; nothing is sent until {@link Transaction#commit()}. */
+    public Transaction transaction() {
+        return new Transaction(this);
+    }
+
+    CompletableFuture<List<OpResult>> commit(List<MultiRequest.Op> ops, List<String> opPaths) {
+        return call(OpCode.MULTI, new MultiRequest(ops), null, false,
+                Replies.ok(null, in -> Replies.multi(in, opPaths, paths, true)));
+    }
+
+    Paths paths() {
+        return paths;
+    }
+
+    /**
+     * Several reads in one round trip. Not atomic: each read is evaluated on its own and a
+     * failing one yields {@link OpResult.Failed} without failing the others.
+     */
+    public CompletableFuture<List<OpResult>> multiRead(List<ReadOp> reads) {
+        List<MultiRequest.Op> ops = new ArrayList<>(reads.size());
+        List<String> opPaths = new ArrayList<>(reads.size());
+        for (ReadOp read : reads) {
+            String serverPath = paths.toServer(read.path());
+            ops.add(read.kind() == ReadOp.Kind.GET_DATA
+                    ? new MultiRequest.Op(OpCode.GET_DATA, new GetDataRequest(serverPath, false))
+                    : new MultiRequest.Op(OpCode.GET_CHILDREN, new GetChildrenRequest(serverPath, false)));
+            opPaths.add(read.path());
+        }
+        return call(OpCode.MULTI_READ, new MultiRequest(ops), null, true,
+                Replies.ok(null, in -> Replies.multi(in, opPaths, paths, false)));
+    }
+
+    // ---- watches ----
+
+    /**
+     * Adds a persistent (or persistent-recursive) watch; the handle removes it. The watch
+     * survives reconnects and fires until closed.
+     */
+    public CompletableFuture<WatchHandle> addWatch(String path, WatchMode mode, Watcher watcher) {
+        Paths.validate(path);
+        WatchManager.Table table = mode == WatchMode.PERSISTENT ? WatchManager.Table.PERSISTENT : WatchManager.Table.RECURSIVE;
+        int wireMode = mode == WatchMode.PERSISTENT ? WatcherType.ADD_WATCH_PERSISTENT : WatcherType.ADD_WATCH_PERSISTENT_RECURSIVE;
+        return call(OpCode.ADD_WATCH, new AddWatchRequest(paths.toServer(path), wireMode), path, true,
+                Replies.ok(path, in -> {
+                    watches.add(table, path, watcher);
+                    return new WatchHandle(path, mode, () -> dropPersistent(table, path, watcher, mode));
+                }));
+    }
+
+    private CompletableFuture<Void> dropPersistent(WatchManager.Table table, String path, Watcher watcher, WatchMode mode) {
+        if (!watches.removeOne(table, path, watcher)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        WatchKind kind = mode == WatchMode.PERSISTENT ? WatchKind.PERSISTENT : WatchKind.PERSISTENT_RECURSIVE;
+        return call(OpCode.REMOVE_WATCHES, new RemoveWatchesRequest(paths.toServer(path), kind.wireType()), path, false,
+                (err, in) -> {
+                    // The server may have lost it already (e.g. a reconnect raced the close); fine.
+                    if (err != ErrorCode.NO_WATCHER.code()) {
+                        Replies.check(err, path);
+                    }
+                    return null;
+                });
+    }
+
+    /**
+     * Removes this session's watches of a kind at a path, on the server and locally; local
+     * watchers get a *_WATCH_REMOVED event. Fails with code NO_WATCHER if there was none.
+     */
+    public CompletableFuture<Void> removeWatches(String path, WatchKind kind) {
+        Paths.validate(path);
+        return call(OpCode.REMOVE_WATCHES, new RemoveWatchesRequest(paths.toServer(path), kind.wireType()), path, false,
+                Replies.ok(path, in -> watches.removeAll(path, kind)))
+                // Runs on the completion executor as part of this completion, so still in order.
+                .thenApply(removed -> {
+                    for (WatchManager.Delivery delivery : removed) {
+                        delivery.watcher().process(delivery.event());
+                    }
+                    return null;
+                });
+    }
+
+    private void registerIfSet(WatchManager.Table table, String path, Watcher watcher) {
+        if (watcher != null) {
+            watches.add(table, path, watcher);
+        }
+    }
+
+    // ---- session-wide ----
+
+    /** Paths of this session's ephemerals that start with {@code prefix} ("/" for all). */
+    public CompletableFuture<List<String>> getEphemerals(String prefix) {
+        return call(OpCode.GET_EPHEMERALS, new GetEphemeralsRequest(paths.toServer(prefix)), prefix, true,
+                Replies.ok(prefix, in -> {
+                    List<String> out = new ArrayList<>();
+                    for (String serverPath : GetEphemeralsResponse.read(in).ephemerals()) {
+                        String clientPath = paths.toClient(serverPath);
+                        if (clientPath != null) {
+                            out.add(clientPath);
+                        }
+                    }
+                    return out;
+                }));
+    }
+
+    /** The number of all descendants of a node (not only its children). */
+    public CompletableFuture<Integer> getAllChildrenNumber(String path) {
+        Paths.validate(path);
+        return call(OpCode.GET_ALL_CHILDREN_NUMBER, new GetAllChildrenNumberRequest(paths.toServer(path)), path, true,
+                Replies.ok(path, in -> GetAllChildrenNumberResponse.read(in).totalNumber()));
+    }
+
+    /** The identities the server associates with this connection (ip, digest, ...). */
+    public CompletableFuture<List<ClientInfo>> whoAmI() {
+        return call(OpCode.WHO_AM_I, null, null, true, Replies.ok(null, in -> WhoAmIResponse.read(in).clientInfo()));
+    }
+
+    /**
+     * Adds credentials (e.g. scheme "digest", auth "user:password") to this session; they are
+     * re-sent on every reconnect. A failed auth makes the server drop the connection; the
+     * client then reconnects without that credential.
+     */
+    public CompletableFuture<Void> addAuth(String scheme, byte[] auth) {
+        return driver.addAuth(scheme, auth);
+    }
+
+    // ---- plumbing ----
+
+    <T> CompletableFuture<T> call(int opCode, Record request, String path, boolean idempotent,
+                                  Packet.ReplyDecoder<T> decoder) {
+        byte[] frame = SessionDriver.frameOf(0, opCode, request);
+        int frameBytes = frame.length - 4;
+        if (frameBytes > config.maxFrameBytes()) {
+            return CompletableFuture.failedFuture(
+                    new WardenException.RequestTooLargeException(path, frameBytes, config.maxFrameBytes()));
+        }
+        return driver.submit(new Packet<>(opCode, path, idempotent, frame, decoder, System.nanoTime()));
+    }
+
+    /** Closes the session (its ephemerals go at once) and releases the client's threads. */
+    public CompletableFuture<Void> closeAsync() {
+        Packet<Void> closeSession = new Packet<>(OpCode.CLOSE_SESSION, null, false,
+                SessionDriver.frameOf(0, OpCode.CLOSE_SESSION, null), (err, in) -> null, System.nanoTime());
+        return driver.close(closeSession);
+    }
+
+    /** Closes the session, waiting at most the connect timeout for the server to confirm. */
+    @Override
+    public void close() {
+        try {
+            closeAsync().get(config.connectTimeoutMs() + 1000L, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            // Already lost or the server did not answer: the client is closed either way.
+        }
+    }
+
+    /** Settings for a new client; {@link #build()} starts connecting in the background. */
+    public static final class Builder {
+        private String connectString;
+        private Duration sessionTimeout = Duration.ofSeconds(30);
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private java.util.concurrent.Executor executor;
+        private RetryPolicy retryPolicy = RetryPolicy.upTo(5, 60_000);
+        private int maxOutstandingRequests = 1000;
+        private int maxQueuedRequests = -1;
+        private int maxFrameBytes = 0xfffff;
+        private long shuffleSeed = System.nanoTime();
+        private final List<StateListener> listeners = new ArrayList<>();
+
+        Builder() {
+        }
+
+        /** {@code host1:port1,host2:port2/optional/chroot}; hosts are tried in a shuffled order. */
+        public Builder connectString(String value) {
+            this.connectString = value;
+            return this;
+        }
+
+        /** Requested session timeout; the server clamps it into its own bounds. Default 30 s. */
+        public Builder sessionTimeout(Duration value) {
+            this.sessionTimeout = value;
+            return this;
+        }
+
+        /** Time allowed for the TCP connect plus handshake with one host. Default 5 s. */
+        public Builder connectTimeout(Duration value) {
+            this.connectTimeout = value;
+            return this;
+        }
+
+        /**
+         * Where completions, watch events and state changes run (serialized, one at a time,
+         * whatever the executor). Default: one daemon thread per client. Pass
+         * {@code Runnable::run} to run them on the I/O thread, if callbacks never block.
+         */
+        public Builder executor(java.util.concurrent.Executor value) {
+            this.executor = value;
+            return this;
+        }
+
+        /** Retries of idempotent operations on connection loss. Default: up to 5 times within 60 s. */
+        public Builder retryPolicy(RetryPolicy value) {
+            this.retryPolicy = value;
+            return this;
+        }
+
+        /** Requests on the wire at once; more wait in the client's queue. Default 1000. */
+        public Builder maxOutstandingRequests(int value) {
+            this.maxOutstandingRequests = value;
+            return this;
+        }
+
+        /** Hard cap on queued plus in-flight requests; beyond it calls fail at once. Default 10 x outstanding. */
+        public Builder maxQueuedRequests(int value) {
+            this.maxQueuedRequests = value;
+            return this;
+        }
+
+        /** Largest frame sent or accepted, in bytes (like jute.maxbuffer). Default 1,048,575. */
+        public Builder maxFrameBytes(int value) {
+            this.maxFrameBytes = value;
+            return this;
+        }
+
+        /** Seed for shuffling the host list (tests use it for reproducible host order). */
+        public Builder shuffleSeed(long value) {
+            this.shuffleSeed = value;
+            return this;
+        }
+
+        /** A state listener registered before connecting, so it also sees the first CONNECTED. */
+        public Builder stateListener(StateListener listener) {
+            listeners.add(listener);
+            return this;
+        }
+
+        /** Builds the client and starts connecting; requests made meanwhile wait for the session. */
+        public WardenClient build() {
+            if (connectString == null) {
+                throw new IllegalArgumentException("connectString is required");
+            }
+            int queued = maxQueuedRequests > 0 ? maxQueuedRequests : (int) Math.min(Integer.MAX_VALUE, 10L * maxOutstandingRequests);
+            ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
+                    Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
+                    maxFrameBytes, shuffleSeed);
+            return ClientRuntime.start(config, listeners);
+        }
+
+        /**
+         * Builds the client and completes once its session is established. Fails (and closes the
+         * client) if no server grants a session within the session timeout.
+         */
+        public CompletableFuture<WardenClient> connect() {
+            WardenClient client = build();
+            return client.driver.firstConnect().thenApply(ignored -> client);
+        }
+    }
+}
