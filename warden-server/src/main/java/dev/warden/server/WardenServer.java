@@ -18,6 +18,7 @@ import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
+import dev.warden.storage.FileChannelFactory;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import dev.warden.storage.TxnLogOptions;
@@ -52,7 +53,7 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private ClientTransport transport;
 
-    private WardenServer(ServerConfig config, Clock clock) throws IOException {
+    private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels) throws IOException {
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -63,7 +64,7 @@ public final class WardenServer implements AutoCloseable {
         this.snapshots = new SnapshotStore(config.dataDir().resolve("snapshots"));
         TxnLogOptions defaults = TxnLogOptions.defaults();
         this.txnLog = TxnLog.open(config.dataLogDir().resolve("log"), new TxnLogOptions(config.forceSync(),
-                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), defaults.channels()));
+                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), logChannels));
         try {
             ServerState.recover(stateMachine, snapshots, txnLog);
         } catch (IOException | RuntimeException e) {
@@ -114,7 +115,14 @@ public final class WardenServer implements AutoCloseable {
     }
 
     public static WardenServer start(ServerConfig config, Clock clock) throws IOException {
-        WardenServer server = new WardenServer(config, clock);
+        return start(config, clock, TxnLogOptions.defaults().channels());
+    }
+
+    /** As {@link #start(ServerConfig)}, with the transaction log's files opened through
+     *  {@code logChannels} (tests inject a disk that fills up). */
+    public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels)
+            throws IOException {
+        WardenServer server = new WardenServer(config, clock, logChannels);
         log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
         return server;
     }
