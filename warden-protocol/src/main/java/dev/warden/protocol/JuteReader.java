@@ -23,7 +23,8 @@ public final class JuteReader {
     }
 
     public JuteReader(byte[] bytes, int offset, int length, int maxFieldBytes) {
-        if (offset < 0 || length < 0 || offset + length > bytes.length) {
+        // Compared by subtraction: offset + length can overflow and slip past the check.
+        if (offset < 0 || length < 0 || length > bytes.length - offset) {
             throw new IllegalArgumentException("slice out of range");
         }
         this.bytes = bytes;
