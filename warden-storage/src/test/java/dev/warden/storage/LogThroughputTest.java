@@ -14,7 +14,7 @@ class LogThroughputTest {
     private static final int PAYLOAD_BYTES = 1024;
     private static final int BATCH_RECORDS = 100;
     private static final long MEASURE_NANOS = 3_000_000_000L;
-    private static final int MAX_RECORDS = 200_000;
+    private static final int MAX_RECORDS = 100_000;
 
     @TempDir
     Path dir;
