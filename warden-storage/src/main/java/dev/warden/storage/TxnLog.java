@@ -45,8 +45,9 @@ public final class TxnLog implements AutoCloseable {
     private final BatchBuffer pending = new BatchBuffer();
     /** The newest segment, open for appends; null before the first flush or after a roll. */
     private ActiveSegment active;
-    private long lastAppendedZxid;
-    private long lastDurableZxid;
+    // Volatile so other threads can poll them without waiting behind an fsync.
+    private volatile long lastAppendedZxid;
+    private volatile long lastDurableZxid;
     private boolean failed;
     private boolean closed;
 
@@ -119,12 +120,12 @@ public final class TxnLog implements AutoCloseable {
         failed = false;
     }
 
-    public synchronized long lastAppendedZxid() {
+    public long lastAppendedZxid() {
         return lastAppendedZxid;
     }
 
     /** Highest zxid covered by a successful {@link #flush()}; 0 when none. */
-    public synchronized long lastDurableZxid() {
+    public long lastDurableZxid() {
         return lastDurableZxid;
     }
 
@@ -153,7 +154,11 @@ public final class TxnLog implements AutoCloseable {
         failed = false;
     }
 
-    /** Flushed records with zxid above {@code afterZxid}, in order, across segments. */
+    /**
+     * Flushed records with zxid above {@code afterZxid}, in order, across segments. The iterator
+     * sees the log as it was when this was called; flushes after that are not included, and a
+     * later {@link #truncateAfter} or {@link #purgeUpTo} may make it fail. Close it when done.
+     */
     public synchronized LogIterator readAfter(long afterZxid) throws IOException {
         checkOpen();
         List<SegmentsIterator.Source> sources = new ArrayList<>();
