@@ -206,6 +206,21 @@ class SessionTest {
     }
 
     @Test
+    void pingsKeepAnIdleSessionAliveWellPastItsTimeout() throws Exception {
+        Events states = new Events();
+        WardenClient client = WardenClient.builder().connectString(proxy.address())
+                .sessionTimeout(Duration.ofMillis(800)).stateListener(states).connect().join();
+        assertEquals(ConnectionState.CONNECTED, states.nextState(WAIT));
+        long sessionId = client.sessionId();
+        Thread.sleep(2500);
+        assertTrue(client.exists("/").join().isPresent());
+        assertEquals(sessionId, client.sessionId());
+        assertEquals(1, proxy.acceptedConnections(), "never reconnected");
+        client.close();
+        assertEquals(ConnectionState.CLOSED, states.nextState(WAIT), "no state change before close");
+    }
+
+    @Test
     void connectFailsWhenNoServerAnswersWithinTheSessionTimeout() {
         proxy.refuse(true);
         CompletableFuture<WardenClient> connecting = WardenClient.builder().connectString(proxy.address())
