@@ -12,6 +12,10 @@ import java.util.List;
 import java.util.Properties;
 import java.util.StringJoiner;
 import java.util.stream.Stream;
+import org.apache.zookeeper.server.ServerCnxn;
+import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.ZooKeeperServer;
+import org.apache.zookeeper.server.quorum.QuorumPeer;
 import org.apache.zookeeper.server.quorum.QuorumPeerConfig;
 import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 
@@ -39,6 +43,21 @@ public final class ApacheEnsemble implements TargetServer {
             }, "zk-peer-" + id);
             thread.setDaemon(true);
             thread.start();
+        }
+
+        boolean hostsSession(long sessionId) {
+            QuorumPeer peer = quorumPeer;
+            ZooKeeperServer server = peer == null ? null : peer.getActiveServer();
+            ServerCnxnFactory factory = server == null ? null : server.getServerCnxnFactory();
+            if (factory == null) {
+                return false;
+            }
+            for (ServerCnxn connection : factory.getConnections()) {
+                if (connection.getSessionId() == sessionId) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         void stop() throws InterruptedException {
@@ -120,18 +139,19 @@ public final class ApacheEnsemble implements TargetServer {
         }
     }
 
-    public String address(int index) {
-        return "127.0.0.1:" + clientPorts[index];
-    }
-
-    /** The index of the member listening on a client port. */
-    public int indexOfPort(int port) {
+    /** The member whose client port currently carries the session, or -1. */
+    public int memberHosting(long sessionId) {
         for (int i = 0; i < SIZE; i++) {
-            if (clientPorts[i] == port) {
+            Peer peer = peers.get(i);
+            if (peer != null && peer.hostsSession(sessionId)) {
                 return i;
             }
         }
-        throw new IllegalArgumentException("no member on port " + port);
+        return -1;
+    }
+
+    public String address(int index) {
+        return "127.0.0.1:" + clientPorts[index];
     }
 
     @Override
