@@ -2,7 +2,7 @@ package dev.warden.client;
 
 import java.util.concurrent.Executor;
 
-/** The validated settings of one client (see {@link WardenClient.Builder} for their meaning). */
+/** The validated settings of one client (see {@link WardenClientBuilder} for their meaning). */
 record ClientConfig(ConnectString connectString, int sessionTimeoutMs, int connectTimeoutMs, Executor executor,
                     RetryPolicy retryPolicy, int maxOutstandingRequests, int maxQueuedRequests, int maxFrameBytes,
                     long shuffleSeed) {

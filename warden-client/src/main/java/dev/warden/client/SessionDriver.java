@@ -21,16 +21,12 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,9 +53,7 @@ final class SessionDriver {
     private final WatchManager watches;
     private final Paths paths;
     private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
-    private final Queue<Packet<?>> inbox = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
-    private final AtomicInteger queuedOrInFlight = new AtomicInteger();
+    private final Outbox outbox;
     private final CompletableFuture<Void> firstConnect = new CompletableFuture<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Runnable onTerminated;
@@ -68,8 +62,6 @@ final class SessionDriver {
     private volatile long sessionIdSnapshot;
 
     // Confined to the event loop.
-    private final ArrayDeque<Packet<?>> waiting = new ArrayDeque<>();
-    private final ArrayDeque<Packet<?>> pending = new ArrayDeque<>();
     private final ArrayDeque<Credential> authPending = new ArrayDeque<>();
     private final List<Credential> credentials = new ArrayList<>();
     private final List<InetSocketAddress> hosts;
@@ -85,7 +77,6 @@ final class SessionDriver {
     private long startNanos;
     private long lastReceivedNanos;
     private long lastSentNanos;
-    private int nextXid = 1;
     private int hostCursor;
     private int failedAttemptsInRow;
     private ScheduledFuture<?> tick;
@@ -102,6 +93,7 @@ final class SessionDriver {
         this.onTerminated = onTerminated;
         this.hosts = config.connectString().shuffledHosts(new Random(config.shuffleSeed()));
         this.negotiatedTimeoutMs = config.sessionTimeoutMs();
+        this.outbox = new Outbox(config.maxOutstandingRequests(), config.maxQueuedRequests());
     }
 
     // ---- called from any thread ----
@@ -137,14 +129,12 @@ final class SessionDriver {
             packet.future.completeExceptionally(terminalError());
             return packet.future;
         }
-        if (queuedOrInFlight.incrementAndGet() > config.maxQueuedRequests()) {
-            queuedOrInFlight.decrementAndGet();
+        if (!outbox.offer(packet)) {
             packet.future.completeExceptionally(
                     new WardenException.TooManyRequestsException(packet.path, config.maxQueuedRequests()));
             return packet.future;
         }
-        inbox.add(packet);
-        if (drainScheduled.compareAndSet(false, true)) {
+        if (outbox.claimDrain()) {
             try {
                 loop.execute(this::drainInbox);
             } catch (RejectedExecutionException e) {
@@ -184,8 +174,7 @@ final class SessionDriver {
                 return;
             }
             closing = true;
-            waiting.add(closeSession);
-            queuedOrInFlight.incrementAndGet();
+            outbox.addLast(closeSession);
             drainWaiting();
             flush();
             closeSession.future.whenComplete((ok, error) -> loop.execute(
@@ -211,9 +200,7 @@ final class SessionDriver {
     }
 
     private void failInbox() {
-        Packet<?> packet;
-        while ((packet = inbox.poll()) != null) {
-            queuedOrInFlight.decrementAndGet();
+        for (Packet<?> packet : outbox.pollInbox()) {
             completions.execute(packet.failure(terminalError()));
         }
     }
@@ -221,35 +208,19 @@ final class SessionDriver {
     // ---- event loop ----
 
     private void drainInbox() {
-        drainScheduled.set(false);
+        outbox.takeInbox();
         if (phase == Phase.TERMINATED) {
             failInbox();
             return;
-        }
-        Packet<?> packet;
-        while ((packet = inbox.poll()) != null) {
-            waiting.add(packet);
         }
         drainWaiting();
         flush();
     }
 
     private void drainWaiting() {
-        if (phase != Phase.CONNECTED) {
-            return;
+        if (phase == Phase.CONNECTED) {
+            outbox.sendReady(this::write);
         }
-        Packet<?> packet;
-        while (pending.size() < config.maxOutstandingRequests() && (packet = waiting.poll()) != null) {
-            packet.assignXid(nextXid());
-            pending.add(packet);
-            write(packet.frame());
-        }
-    }
-
-    private int nextXid() {
-        int xid = nextXid;
-        nextXid = xid == Integer.MAX_VALUE ? 1 : xid + 1;
-        return xid;
     }
 
     private void write(byte[] frame) {
@@ -338,24 +309,10 @@ final class SessionDriver {
     private void onDisconnected() {
         phase = Phase.CONNECTING;
         publish(ConnectionState.SUSPENDED);
-        long now = System.nanoTime();
-        ArrayDeque<Packet<?>> retried = new ArrayDeque<>();
-        for (Packet<?> packet : pending) {
-            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(now - packet.submittedNanos);
-            if (packet.idempotent && config.retryPolicy().allowRetry(packet.retries(), elapsedMs)) {
-                packet.countRetry();
-                retried.add(packet);
-            } else {
-                queuedOrInFlight.decrementAndGet();
-                completions.execute(packet.failure(new WardenException.ConnectionLossException(
-                        packet.path, "connection lost before the reply to " + OpCode.name(packet.opCode))));
-            }
-        }
-        pending.clear();
         // Retried requests go back ahead of everything submitted after them.
-        while (!retried.isEmpty()) {
-            waiting.addFirst(retried.pollLast());
-        }
+        outbox.requeueAfterDisconnect(config.retryPolicy(), System.nanoTime(), packet ->
+                completions.execute(packet.failure(new WardenException.ConnectionLossException(
+                        packet.path, "connection lost before the reply to " + OpCode.name(packet.opCode)))));
         for (Credential credential : authPending) {
             completions.execute(() -> credential.result().completeExceptionally(
                     new WardenException.ConnectionLossException(null, "connection lost before the auth reply")));
@@ -429,15 +386,14 @@ final class SessionDriver {
                 }
             }
             default -> {
-                Packet<?> packet = pending.peek();
-                if (packet == null || packet.xid() != header.xid()) {
+                int expectedXid = outbox.oldestPendingXid();
+                Packet<?> packet = outbox.matchReply(header.xid());
+                if (packet == null) {
                     LOG.warn("reply xid {} does not match the oldest request ({}); dropping the connection",
-                            header.xid(), packet == null ? "none" : packet.xid());
+                            header.xid(), expectedXid);
                     channel.close();
                     return;
                 }
-                pending.poll();
-                queuedOrInFlight.decrementAndGet();
                 completions.execute(packet.onReply(header.err(), body));
                 drainWaiting();
             }
@@ -513,15 +469,9 @@ final class SessionDriver {
             channel.close();
             channel = null;
         }
-        List<Packet<?>> doomed = new ArrayList<>(pending);
-        doomed.addAll(waiting);
-        pending.clear();
-        waiting.clear();
-        for (Packet<?> packet : doomed) {
-            queuedOrInFlight.decrementAndGet();
+        for (Packet<?> packet : outbox.drainAll()) {
             completions.execute(packet.failure(cause));
         }
-        failInbox();
         for (Credential credential : authPending) {
             completions.execute(() -> credential.result().completeExceptionally(cause));
         }

@@ -74,8 +74,13 @@ public final class WardenClient implements AutoCloseable {
         this.driver = driver;
     }
 
-    public static Builder builder() {
-        return new Builder();
+    /** Starts configuring a client; see {@link WardenClientBuilder}. */
+    public static WardenClientBuilder builder() {
+        return new WardenClientBuilder();
+    }
+
+    CompletableFuture<Void> firstConnect() {
+        return driver.firstConnect();
     }
 
     /** The session id, or 0 before the first session is established. */
@@ -423,108 +428,6 @@ public final class WardenClient implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             // Already lost or the server did not answer: the client is closed either way.
-        }
-    }
-
-    /** Settings for a new client; {@link #build()} starts connecting in the background. */
-    public static final class Builder {
-        private String connectString;
-        private Duration sessionTimeout = Duration.ofSeconds(30);
-        private Duration connectTimeout = Duration.ofSeconds(5);
-        private java.util.concurrent.Executor executor;
-        private RetryPolicy retryPolicy = RetryPolicy.upTo(5, 60_000);
-        private int maxOutstandingRequests = 1000;
-        private int maxQueuedRequests = -1;
-        private int maxFrameBytes = 0xfffff;
-        private long shuffleSeed = System.nanoTime();
-        private final List<StateListener> listeners = new ArrayList<>();
-
-        Builder() {
-        }
-
-        /** {@code host1:port1,host2:port2/optional/chroot}; hosts are tried in a shuffled order. */
-        public Builder connectString(String value) {
-            this.connectString = value;
-            return this;
-        }
-
-        /** Requested session timeout; the server clamps it into its own bounds. Default 30 s. */
-        public Builder sessionTimeout(Duration value) {
-            this.sessionTimeout = value;
-            return this;
-        }
-
-        /** Time allowed for the TCP connect plus handshake with one host. Default 5 s. */
-        public Builder connectTimeout(Duration value) {
-            this.connectTimeout = value;
-            return this;
-        }
-
-        /**
-         * Where completions, watch events and state changes run (serialized, one at a time,
-         * whatever the executor). Default: one daemon thread per client. Pass
-         * {@code Runnable::run} to run them on the I/O thread, if callbacks never block.
-         */
-        public Builder executor(java.util.concurrent.Executor value) {
-            this.executor = value;
-            return this;
-        }
-
-        /** Retries of idempotent operations on connection loss. Default: up to 5 times within 60 s. */
-        public Builder retryPolicy(RetryPolicy value) {
-            this.retryPolicy = value;
-            return this;
-        }
-
-        /** Requests on the wire at once; more wait in the client's queue. Default 1000. */
-        public Builder maxOutstandingRequests(int value) {
-            this.maxOutstandingRequests = value;
-            return this;
-        }
-
-        /** Hard cap on queued plus in-flight requests; beyond it calls fail at once. Default 10 x outstanding. */
-        public Builder maxQueuedRequests(int value) {
-            this.maxQueuedRequests = value;
-            return this;
-        }
-
-        /** Largest frame sent or accepted, in bytes (like jute.maxbuffer). Default 1,048,575. */
-        public Builder maxFrameBytes(int value) {
-            this.maxFrameBytes = value;
-            return this;
-        }
-
-        /** Seed for shuffling the host list (tests use it for reproducible host order). */
-        public Builder shuffleSeed(long value) {
-            this.shuffleSeed = value;
-            return this;
-        }
-
-        /** A state listener registered before connecting, so it also sees the first CONNECTED. */
-        public Builder stateListener(StateListener listener) {
-            listeners.add(listener);
-            return this;
-        }
-
-        /** Builds the client and starts connecting; requests made meanwhile wait for the session. */
-        public WardenClient build() {
-            if (connectString == null) {
-                throw new IllegalArgumentException("connectString is required");
-            }
-            int queued = maxQueuedRequests > 0 ? maxQueuedRequests : (int) Math.min(Integer.MAX_VALUE, 10L * maxOutstandingRequests);
-            ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
-                    Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
-                    maxFrameBytes, shuffleSeed);
-            return ClientRuntime.start(config, listeners);
-        }
-
-        /**
-         * Builds the client and completes once its session is established. Fails (and closes the
-         * client) if no server grants a session within the session timeout.
-         */
-        public CompletableFuture<WardenClient> connect() {
-            WardenClient client = build();
-            return client.driver.firstConnect().thenApply(ignored -> client);
         }
     }
 }
