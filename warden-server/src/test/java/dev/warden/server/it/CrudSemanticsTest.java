@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooDefs.Ids;
@@ -217,6 +218,29 @@ class CrudSemanticsTest {
             assertNull(zk.exists("/old", false));
             Stat created = zk.exists("/new", false);
             assertEquals(setStat.getMzxid(), created.getCzxid(), "all sub-ops share one zxid");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.warden.server.it.Targets#names")
+    void failedMultiChangesNothingAndReportsEverySubOp(String target, @TempDir Path dir) throws Exception {
+        try (TargetServer server = Targets.start(target, dir); Clients clients = new Clients(server.connectString())) {
+            ZooKeeper zk = clients.connect().zk;
+            zk.create("/old", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            Stat before = zk.exists("/old", false);
+            KeeperException e = Expect.code(KeeperException.Code.BADVERSION, () -> zk.multi(List.of(
+                Op.create("/m1", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT),
+                Op.setData("/old", "x".getBytes(StandardCharsets.UTF_8), -1),
+                Op.check("/old", 5),
+                Op.delete("/old", -1),
+                Op.create("/m2", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL))));
+            List<Integer> codes = e.getResults().stream()
+                .map(r -> assertInstanceOf(OpResult.ErrorResult.class, r).getErr()).toList();
+            assertEquals(List.of(0, 0, -103, -2, -2), codes, "OK before, the error, RUNTIMEINCONSISTENCY after");
+            assertNull(zk.exists("/m1", false));
+            assertNull(zk.exists("/m2", false));
+            assertEquals(before, zk.exists("/old", false), "nothing was applied");
+            assertEquals(1, zk.getChildren("/", false).stream().filter("old"::equals).count());
         }
     }
 

@@ -42,8 +42,20 @@ final class Targets {
 
     /** The digest form of {@link #SUPER_AUTH}, as servers are configured with it. */
     static String superDigest() {
+        return digestId(SUPER_AUTH);
+    }
+
+    /**
+     * The digest-scheme id for "user:password": user, ':', base64 of SHA-1 over the whole string.
+     * Computed here rather than with Apache's provider, whose class reads the super digest
+     * property once when first loaded and so must not be touched before the server is set up.
+     */
+    static String digestId(String userAndPassword) {
         try {
-            return org.apache.zookeeper.server.auth.DigestAuthenticationProvider.generateDigest(SUPER_AUTH);
+            byte[] hash = java.security.MessageDigest.getInstance("SHA-1")
+                .digest(userAndPassword.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            String user = userAndPassword.substring(0, userAndPassword.indexOf(':'));
+            return user + ":" + java.util.Base64.getEncoder().encodeToString(hash);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
