@@ -79,7 +79,10 @@ class CrashRecoveryTest {
             }
             System.out.println("CrashRecoveryTest: " + KILL_CYCLES + " kill -9 cycles, " + acknowledged
                     + " acknowledged writes, " + LogFiles.segments(dataDir).size() + " log segments, "
-                    + snapshotCount() + " snapshots");
+                    + snapshotCount() + " snapshots; in-flight requests at the kills found applied "
+                    + ledgers.stream().mapToInt(l -> l.inFlightApplied).sum() + ", absent "
+                    + ledgers.stream().mapToInt(l -> l.inFlightAbsent).sum()
+                    + " (sequential creates in flight are checked for double application only)");
             assertTrue(acknowledged >= KILL_CYCLES, "the load barely ran: " + acknowledged + " writes");
             assertTrue(snapshotCount() > 0, "no snapshot was taken: raise the load or lower snapCount");
             assertEquals(0, server.terminate(), "exit status after SIGTERM");
@@ -153,21 +156,42 @@ class CrashRecoveryTest {
     }
 
     @Test
-    void flippedByteBeforeTheTailStopsTheServerNamingFileAndOffset() throws Exception {
+    void flippedByteBeforeTheTailOfTheNewestSegmentStopsTheServerNamingFileAndOffset() throws Exception {
         Path config = ServerProcess.writeConfig(dir, dataDir, NO_SNAPSHOT_SNAP_COUNT);
+        runLoadThenKill(config, 1);
+        assertStartRefusedAfterFlippingAByteIn(config, LogFiles.newestSegment(dataDir));
+    }
+
+    @Test
+    void flippedByteInAnOlderSegmentStopsTheServerNamingFileAndOffset() throws Exception {
+        Path config = ServerProcess.writeConfig(dir, dataDir, SMALL_SNAP_COUNT);
+        runLoadThenKill(config, 2);
+        List<Path> segments = LogFiles.segments(dataDir);
+        assertStartRefusedAfterFlippingAByteIn(config, segments.get(random.nextInt(segments.size() - 1)));
+    }
+
+    /** Writes until the log has at least {@code minSegments} segments (and a while longer), then kill -9. */
+    private void runLoadThenKill(Path config, int minSegments) throws Exception {
         List<Ledger> ledgers = ledgers();
         ServerProcess server = start(config);
         try {
             prepareRoot(server.connectString(), ledgers);
             LoadRun load = LoadRun.start(server.connectString(), ledgers, 0, seed);
-            Thread.sleep(800);
+            long deadlineNs = System.nanoTime() + 30_000_000_000L;
+            do {
+                Thread.sleep(800);
+            } while (LogFiles.segments(dataDir).size() < minSegments && System.nanoTime() < deadlineNs);
             load.stopAndJoin();
             assertNull(load.unexpected());
             server.kill9();
         } finally {
             server.close();
         }
-        Path segment = LogFiles.newestSegment(dataDir);
+        assertTrue(LogFiles.segments(dataDir).size() >= minSegments, "the load did not fill " + minSegments
+                + " log segments");
+    }
+
+    private void assertStartRefusedAfterFlippingAByteIn(Path config, Path segment) throws Exception {
         List<LogFiles.Entry> entries = LogFiles.entries(segment);
         assertTrue(entries.size() >= 3, "too few records to damage one in the middle: " + entries.size());
         LogFiles.Entry victim = entries.get(1 + random.nextInt(entries.size() - 2));
@@ -178,7 +202,8 @@ class CrashRecoveryTest {
         int exit = damaged.awaitExit();
         String output = damaged.output();
         System.out.println("corruption: flipped byte " + flipAt + " of the record at " + victim.offsetBytes()
-                + " (of " + entries.size() + ") in " + segment.getFileName() + "; exit " + exit);
+                + " (of " + entries.size() + ") in " + segment.getFileName() + " (of "
+                + LogFiles.segments(dataDir).size() + " segments); exit " + exit);
         assertNotEquals(0, exit, "the server must refuse a log damaged before its tail:\n" + output);
         assertFalse(output.contains("Warden serving on"), output);
         assertTrue(output.contains("corrupt transaction log " + segment + " at byte offset " + victim.offsetBytes()),

@@ -35,6 +35,9 @@ final class Ledger {
     int counterVersion;
     /** A setData to counterVersion + 1 was sent and never answered. */
     boolean counterUncertain;
+    /** In-flight requests judged after restarts: found applied, found absent (for the report). */
+    int inFlightApplied;
+    int inFlightAbsent;
 
     Ledger(int workerId) {
         this.workerId = workerId;
@@ -66,6 +69,7 @@ final class Ledger {
             }
         }
         for (Map.Entry<String, byte[]> maybe : uncertainCreates.entrySet()) {
+            tally(children.contains(maybe.getKey()));
             if (children.contains(maybe.getKey())) {
                 assertArrayEquals(maybe.getValue(), zk.getData(ROOT + "/" + maybe.getKey(), false, null),
                         "an unacknowledged create that survived must carry its whole data: " + maybe.getKey());
@@ -73,6 +77,7 @@ final class Ledger {
         }
         for (List<String> multi : uncertainMultis) {
             long present = multi.stream().filter(children::contains).count();
+            tally(present > 0);
             assertTrue(present == 0 || present == multi.size(),
                     "half of an unacknowledged multi survived: " + multi + " present " + present);
         }
@@ -84,6 +89,9 @@ final class Ledger {
                 counterPath() + " has version " + stat.getVersion() + ", expected " + counterVersion
                         + (counterUncertain ? " or " + newest : ""));
         assertArrayEquals(counterData(stat.getVersion()), data, counterPath() + " data does not match its version");
+        if (counterUncertain) {
+            tally(stat.getVersion() == newest);
+        }
         counterVersion = stat.getVersion();
         counterUncertain = false;
         // an uncertain op's fate is now known; a later cycle must not judge it again
@@ -119,6 +127,14 @@ final class Ledger {
             }
         }
         ackedCreates.putAll(found);
+    }
+
+    private void tally(boolean applied) {
+        if (applied) {
+            inFlightApplied++;
+        } else {
+            inFlightAbsent++;
+        }
     }
 
     static String sequentialPrefix(int workerId) {

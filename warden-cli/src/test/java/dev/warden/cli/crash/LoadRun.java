@@ -65,8 +65,21 @@ final class LoadRun {
                 throw new IllegalStateException(thread.getName() + " did not stop");
             }
         }
+        // in parallel: a client whose server died closes only after a failed reconnect attempt
+        List<Thread> closers = new ArrayList<>();
         for (ZooKeeper zk : clients) {
-            zk.close((int) CLOSE_TIMEOUT_MS);
+            Thread closer = new Thread(() -> {
+                try {
+                    zk.close((int) CLOSE_TIMEOUT_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "close-" + closers.size());
+            closers.add(closer);
+            closer.start();
+        }
+        for (Thread closer : closers) {
+            closer.join();
         }
     }
 
