@@ -82,7 +82,7 @@ class MalformedFrameFuzzTest {
                 long elapsedMs = System.currentTimeMillis() - startedMs;
                 System.out.println("MalformedFrameFuzzTest: " + framesSent.get() + " frames over " + connections.get()
                         + " connections in " + elapsedMs + " ms; healthy client did " + healthy.operations()
-                        + " operations");
+                        + " operations; live connections before " + baselineConnections);
 
                 for (FrameFuzzer fuzzer : fuzzers) {
                     assertNull(fuzzer.failure(), () -> "fuzzer failed: " + fuzzer.failure());
@@ -95,6 +95,9 @@ class MalformedFrameFuzzTest {
                 assertNull(healthy.failure(), "the healthy session was disturbed");
                 assertEquals(baselineConnections, awaitConnections(address, baselineConnections),
                         "connections leaked: the count did not return to the healthy client's");
+                try (HealthyClient fresh = HealthyClient.connect(server.connectString(), stop)) {
+                    assertTrue(fresh.answers(), "a new session is not served after the fuzz");
+                }
             }
         }
     }
