@@ -21,7 +21,7 @@ final class AclText {
 
     static List<Acl> parse(String text) {
         List<Acl> acl = new ArrayList<>();
-        for (String entry : text.split(",")) {
+        for (String entry : text.split(",", -1)) {
             int firstColon = entry.indexOf(':');
             int lastColon = entry.lastIndexOf(':');
             if (firstColon <= 0 || firstColon == lastColon) {
