@@ -23,7 +23,8 @@ public final class Main implements Callable<Integer> {
         CommandLine cli = new CommandLine(new Main());
         cli.addSubcommand(new ServerCommand(launcher, stopSignal));
         cli.addSubcommand(new VersionCommand());
-        // further subcommands (the shell, tools) are registered here, one class each
+        cli.addSubcommand(dev.warden.cli.shell.ShellCommand.commandLine(dev.warden.cli.shell.ShellIo.system()));
+        // further subcommands (tools) are registered here, one class each
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;
     }

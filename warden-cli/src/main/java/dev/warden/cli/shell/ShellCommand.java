@@ -1,0 +1,73 @@
+package dev.warden.cli.shell;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code warden shell}: the options zkCli takes, then either one command or a session. */
+@Command(name = "shell", mixinStandardHelpOptions = true,
+        description = {"An interactive shell with zkCli's commands (type help inside it).",
+            "With a trailing command, runs it and exits; with stdin not a terminal, runs one command per line.",
+            "Exits with 1 if any command failed."})
+public final class ShellCommand implements Callable<Integer> {
+    @Option(names = "-server", paramLabel = "host:port[,host:port][/chroot]", defaultValue = "localhost:2181",
+            description = "Servers to connect to (default: ${DEFAULT-VALUE}).")
+    private String server;
+
+    @Option(names = "-timeout", paramLabel = "ms", defaultValue = "30000",
+            description = "Session timeout in milliseconds (default: ${DEFAULT-VALUE}).")
+    private int sessionTimeoutMs;
+
+    @Parameters(paramLabel = "command", arity = "0..*", description = "A command and its arguments, e.g. ls -s /.")
+    private List<String> commandWords = new ArrayList<>();
+
+    private final ShellIo io;
+
+    private ShellCommand(ShellIo io) {
+        this.io = io;
+    }
+
+    /**
+     * The subcommand, configured so that everything from the first command word on is left to
+     * the shell ({@code warden shell ls -s /} must not see {@code -s} as its own option).
+     */
+    public static CommandLine commandLine(ShellIo io) {
+        CommandLine cli = new CommandLine(new ShellCommand(io));
+        cli.setStopAtPositional(true);
+        cli.setUnmatchedOptionsArePositionalParams(true);
+        cli.setOut(new java.io.PrintWriter(io.out(), true));
+        cli.setErr(new java.io.PrintWriter(io.err(), true));
+        return cli;
+    }
+
+    @Override
+    public Integer call() {
+        if (sessionTimeoutMs <= 0) {
+            io.err().println("-timeout must be a positive number of milliseconds");
+            return CommandLine.ExitCode.USAGE;
+        }
+        try (ShellSession session = new ShellSession(io.out(), sessionTimeoutMs)) {
+            Shell shell = new Shell(session, io.err());
+            if (io.interactive() && commandWords.isEmpty()) {
+                return new InteractiveConsole(shell, io).run(server);
+            }
+            shell.connectInitially(server);
+            if (!commandWords.isEmpty()) {
+                shell.execute(commandWords);
+                return shell.exitCode();
+            }
+            return shell.runScript(io.in());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            io.out().flush();
+            io.err().flush();
+        }
+    }
+}
