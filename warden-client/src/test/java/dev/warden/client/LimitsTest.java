@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.support.ApacheStandaloneServer;
+import dev.warden.client.support.TargetServer;
 import dev.warden.client.support.PausableProxy;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.ErrorCode;
@@ -22,11 +23,16 @@ import org.junit.jupiter.api.TestInstance;
 /** Frame-size refusal and the outstanding-request caps. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LimitsTest {
-    private ApacheStandaloneServer server;
+    private TargetServer server;
+
+    /** The server under test; subclasses run the same tests against another server. */
+    TargetServer startServer() {
+        return new ApacheStandaloneServer();
+    }
 
     @BeforeAll
     void start() {
-        server = new ApacheStandaloneServer();
+        server = startServer();
     }
 
     @AfterAll

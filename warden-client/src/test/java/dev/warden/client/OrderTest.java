@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.support.ApacheStandaloneServer;
+import dev.warden.client.support.TargetServer;
 import dev.warden.protocol.CreateMode;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -25,11 +26,16 @@ import org.junit.jupiter.api.TestInstance;
 class OrderTest {
     private static final int REQUESTS = 5000;
 
-    private ApacheStandaloneServer server;
+    private TargetServer server;
+
+    /** The server under test; subclasses run the same tests against another server. */
+    TargetServer startServer() {
+        return new ApacheStandaloneServer();
+    }
 
     @BeforeAll
     void start() {
-        server = new ApacheStandaloneServer();
+        server = startServer();
     }
 
     @AfterAll

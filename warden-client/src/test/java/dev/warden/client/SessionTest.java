@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.support.ApacheStandaloneServer;
+import dev.warden.client.support.TargetServer;
 import dev.warden.client.support.Events;
 import dev.warden.client.support.PausableProxy;
 import dev.warden.protocol.CreateMode;
@@ -26,13 +27,18 @@ class SessionTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final byte[] EMPTY = new byte[0];
 
-    private ApacheStandaloneServer server;
+    private TargetServer server;
+
+    /** The server under test; subclasses run the same tests against another server. */
+    TargetServer startServer() {
+        return new ApacheStandaloneServer();
+    }
     private PausableProxy proxy;
     private WardenClient admin;
 
     @BeforeEach
     void start() {
-        server = new ApacheStandaloneServer();
+        server = startServer();
         proxy = new PausableProxy(server.port());
         admin = WardenClient.builder().connectString(server.connectString()).connect().join();
     }

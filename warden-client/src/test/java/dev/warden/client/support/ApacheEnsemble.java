@@ -154,6 +154,12 @@ public final class ApacheEnsemble implements TargetServer {
         return "127.0.0.1:" + clientPorts[index];
     }
 
+    /** The first member's client port. */
+    @Override
+    public int port() {
+        return clientPorts[0];
+    }
+
     @Override
     public String connectString() {
         StringJoiner joiner = new StringJoiner(",");

@@ -8,6 +8,9 @@ public interface TargetServer extends AutoCloseable {
     /** host:port list (no chroot) reaching the server(s). */
     String connectString();
 
+    /** The loopback port (for proxies placed in front of the server). */
+    int port();
+
     /** Stops the server, keeping its data and port, so it can be restarted. */
     void stop();
 

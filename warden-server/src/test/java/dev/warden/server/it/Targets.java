@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Chooses and starts the servers the suites run against. The list comes from
- * {@code -Dwarden.targets=apache,warden} (default {@code apache}).
+ * {@code -Dwarden.targets=apache,warden} (default {@code apache,warden}).
  */
 final class Targets {
     /** The credentials every target accepts as the super user ({@code addAuthInfo("digest", ...)}). */
@@ -17,12 +17,12 @@ final class Targets {
 
     /** Target names for {@code @MethodSource}. */
     static List<String> names() {
-        return parse(System.getProperty("warden.targets", "apache"));
+        return parse(System.getProperty("warden.targets", "apache,warden"));
     }
 
     /** The two targets compared by {@link DifferentialTest}. */
     static List<String> differentialPair() {
-        List<String> pair = parse(System.getProperty("warden.diff.targets", "apache,apache"));
+        List<String> pair = parse(System.getProperty("warden.diff.targets", "apache,warden"));
         if (pair.size() != 2) {
             throw new IllegalArgumentException("warden.diff.targets needs exactly two names: " + pair);
         }
