@@ -13,11 +13,11 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Channels over real files that behave like a disk which fills up: once the byte budget shared
+ * For tests and simulation: channels over real files that behave like a disk which fills up: once the byte budget shared
  * by all channels is spent, writes fail with "No space left on device" (a write that straddles
  * the limit lands partially, as a real one can). Truncation and fsync keep working.
  */
-final class FaultInjectingChannels implements FileChannelFactory {
+public final class FaultInjectingChannels implements FileChannelFactory {
 
     private static final long UNLIMITED = Long.MAX_VALUE;
 
@@ -26,20 +26,20 @@ final class FaultInjectingChannels implements FileChannelFactory {
     private final AtomicLong writeCallCount = new AtomicLong();
 
     /** From now on only {@code bytes} more bytes can be written, by all channels together. */
-    void limitWritesTo(long bytes) {
+    public void limitWritesTo(long bytes) {
         writeBudgetBytes.set(bytes);
     }
 
     /** Space has come back. */
-    void allowWrites() {
+    public void allowWrites() {
         writeBudgetBytes.set(UNLIMITED);
     }
 
-    long forceCount() {
+    public long forceCount() {
         return forceCount.get();
     }
 
-    long writeCallCount() {
+    public long writeCallCount() {
         return writeCallCount.get();
     }
 
