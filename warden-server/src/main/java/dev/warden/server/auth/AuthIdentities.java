@@ -1,33 +1,50 @@
 package dev.warden.server.auth;
 
 import dev.warden.protocol.Id;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The identities a connection has proved: always ip:&lt;address&gt;, plus digest ids from
  * addauth, plus super when a digest matched the configured super digest.
+ *
+ * They are kept in a hash set ordered by jute's Id hash, as ZooKeeper keeps them, because that
+ * order is visible to clients: it is the order of whoAmI's answer and of the entries an
+ * {@code auth} ACL expands into.
  */
 public final class AuthIdentities {
     public static final String SUPER_SCHEME = "super";
-    private final List<Id> ids = new CopyOnWriteArrayList<>();
+
+    private final String address;
+    private final Set<IdKey> ids = Collections.newSetFromMap(new ConcurrentHashMap<>());
+    /** The set's iteration order, rebuilt on the rare add so permission checks allocate nothing. */
+    private volatile List<Id> ordered;
 
     public AuthIdentities(String clientAddress) {
-        ids.add(new Id("ip", clientAddress));
+        this.address = clientAddress;
+        add(new Id("ip", clientAddress));
     }
 
+    /** Identities in the order clients observe them. */
     public List<Id> ids() {
-        return ids;
+        return ordered;
     }
 
-    public void add(Id id) {
-        if (!ids.contains(id)) {
-            ids.add(id);
+    public synchronized void add(Id id) {
+        if (ids.add(new IdKey(id))) {
+            List<Id> rebuilt = new ArrayList<>(ids.size());
+            for (IdKey key : ids) {
+                rebuilt.add(key.id());
+            }
+            ordered = Collections.unmodifiableList(rebuilt);
         }
     }
 
     public boolean isSuper() {
-        for (Id id : ids) {
+        for (Id id : ordered) {
             if (id.scheme().equals(SUPER_SCHEME)) {
                 return true;
             }
@@ -36,6 +53,21 @@ public final class AuthIdentities {
     }
 
     public String address() {
-        return ids.get(0).id();
+        return address;
+    }
+
+    /** An Id hashed the way jute's generated Id record hashes. */
+    private record IdKey(Id id) {
+        @Override
+        public int hashCode() {
+            int result = 17;
+            result = 37 * result + id.scheme().hashCode();
+            return 37 * result + id.id().hashCode();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof IdKey key && key.id().equals(id);
+        }
     }
 }

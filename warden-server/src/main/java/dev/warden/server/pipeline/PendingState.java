@@ -55,21 +55,17 @@ public final class PendingState {
         pending.clear();
     }
 
-    /** Ephemerals the session will own once pending work is applied. */
+    /** Ephemerals the session will own once pending work is applied, in close order. */
     List<String> ephemeralsOf(long sessionId) {
-        List<String> result = new ArrayList<>();
-        for (String path : tree.ephemerals(sessionId)) {
-            PendingNode record = pending.get(path);
-            if (record == null || record.exists()) {
-                result.add(path);
-            }
-        }
+        java.util.LinkedHashSet<String> result = new java.util.LinkedHashSet<>(tree.ephemeralsInCloseOrder(sessionId));
         for (PendingNode record : pending.values()) {
-            if (record.exists() && record.owner() == sessionId && !result.contains(record.path())) {
+            if (!record.exists()) {
+                result.remove(record.path());
+            } else if (record.owner() == sessionId) {
                 result.add(record.path());
             }
         }
-        return result;
+        return new ArrayList<>(result);
     }
 
     public int size() {

@@ -125,10 +125,11 @@ public final class Preparer {
     private void prepareCloseSession(Request request) {
         sessions.markClosing(request.sessionId);
         PendingState.Overlay overlay = pending.overlay();
-        for (String path : pending.ephemeralsOf(request.sessionId)) {
+        List<String> ephemerals = pending.ephemeralsOf(request.sessionId);
+        for (String path : ephemerals) {
             removeInOverlay(overlay, path);
         }
-        commit(request, new TxnBody.CloseSession(), overlay);
+        commit(request, new TxnBody.CloseSession(ephemerals), overlay);
     }
 
     private void removeInOverlay(PendingState.Overlay overlay, String path) {

@@ -44,11 +44,16 @@ public final class DataTree {
         nodes.put("/", root);
         insertSystemNode(ZOOKEEPER, Perms.OPEN_ACL_UNSAFE);
         insertSystemNode(QUOTA, Perms.OPEN_ACL_UNSAFE);
-        insertSystemNode(CONFIG, Perms.READ_ACL_UNSAFE);
+        // ZooKeeper reports aversion -1 for its config node; clients comparing Stats see the same.
+        insertSystemNode(CONFIG, Perms.READ_ACL_UNSAFE, -1);
     }
 
     private void insertSystemNode(String path, List<Acl> acl) {
-        DataNode node = new DataNode(new byte[0], acl, 0, 0, NodeOwner.PERSISTENT);
+        insertSystemNode(path, acl, 0);
+    }
+
+    private void insertSystemNode(String path, List<Acl> acl, int aversion) {
+        DataNode node = new DataNode(new byte[0], acl, 0, 0, 0, 0, 0, 0, 0, aversion, NodeOwner.PERSISTENT);
         nodes.put(path, node);
         nodes.get(PathValidator.parent(path)).addChild(PathValidator.name(path));
     }
@@ -182,8 +187,8 @@ public final class DataTree {
             stats.add(setData(s, txn.zxid(), txn.timeMs()));
         } else if (body instanceof TxnBody.SetAcl s) {
             stats.add(setAcl(s));
-        } else if (body instanceof TxnBody.CloseSession) {
-            closeSession(txn.sessionId(), txn.zxid());
+        } else if (body instanceof TxnBody.CloseSession c) {
+            closeSession(txn.sessionId(), c.ephemeralPaths(), txn.zxid());
             stats.add(null);
         } else if (body instanceof TxnBody.Multi m) {
             for (TxnBody op : m.ops()) {
@@ -240,12 +245,11 @@ public final class DataTree {
         } else if (NodeOwner.isTtl(owner)) {
             ttlNodes.remove(path);
         } else if (owner != NodeOwner.PERSISTENT) {
+            // An emptied set stays until its session closes, as in ZooKeeper: the order in which
+            // a close deletes ephemerals is this set's iteration order (see ephemeralsInCloseOrder).
             Set<String> paths = ephemeralsBySession.get(owner);
             if (paths != null) {
                 paths.remove(path);
-                if (paths.isEmpty()) {
-                    ephemeralsBySession.remove(owner);
-                }
             }
         }
         approximateDataBytes -= path.length() + (node.data == null ? 0 : node.data.length);
@@ -295,16 +299,37 @@ public final class DataTree {
         return node.stat();
     }
 
-    private void closeSession(long sessionId, long zxid) {
-        Set<String> paths = ephemeralsBySession.get(sessionId);
-        if (paths == null) {
-            return;
+    private void closeSession(long sessionId, List<String> orderedPaths, long zxid) {
+        for (String path : orderedPaths) {
+            DataNode node = nodes.get(path);
+            if (node != null && node.owner == sessionId) {
+                delete(path, zxid);
+            }
         }
-        // Sorted so every member deletes (and fires) in the same order.
-        List<String> ordered = new ArrayList<>(paths);
-        Collections.sort(ordered);
-        for (String path : ordered) {
-            delete(path, zxid);
+        Set<String> left = ephemeralsBySession.remove(sessionId);
+        if (left != null && !left.isEmpty()) {
+            // Only when replaying over a fuzzy snapshot; sorted so replicas still agree.
+            List<String> ordered = new ArrayList<>(left);
+            Collections.sort(ordered);
+            for (String path : ordered) {
+                delete(path, zxid);
+            }
+        }
+    }
+
+    /**
+     * The session's ephemerals in the order a close deletes them: the iteration order of a clone
+     * of the session's set, which is the order Apache ZooKeeper uses, so watch events of a closed
+     * session arrive in the same order from both servers.
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> ephemeralsInCloseOrder(long sessionId) {
+        lock.readLock().lock();
+        try {
+            Set<String> paths = ephemeralsBySession.get(sessionId);
+            return paths == null ? new ArrayList<>() : new ArrayList<>((Set<String>) ((HashSet<String>) paths).clone());
+        } finally {
+            lock.readLock().unlock();
         }
     }
 

@@ -25,8 +25,11 @@ public sealed interface TxnBody {
     record CreateSession(int timeoutMs, byte[] password) implements TxnBody {
     }
 
-    /** Ends the transaction's session and deletes its ephemerals. */
-    record CloseSession() implements TxnBody {
+    /**
+     * Ends the transaction's session and deletes its ephemerals in the order given, fixed when
+     * the close was prepared so every replica fires the same events in the same order.
+     */
+    record CloseSession(List<String> ephemeralPaths) implements TxnBody {
     }
 
     /** All-or-nothing: every op shares the transaction's zxid. */
@@ -62,8 +65,9 @@ public sealed interface TxnBody {
             out.writeByte(5);
             out.writeInt(s.timeoutMs());
             out.writeBuffer(s.password());
-        } else if (body instanceof CloseSession) {
+        } else if (body instanceof CloseSession c) {
             out.writeByte(6);
+            out.writeStringList(c.ephemeralPaths());
         } else if (body instanceof Multi m) {
             out.writeByte(7);
             out.writeInt(m.ops().size());
@@ -86,7 +90,7 @@ public sealed interface TxnBody {
             case 3 -> new SetData(in.readString(), in.readBuffer(), in.readInt());
             case 4 -> new SetAcl(in.readString(), in.readList(Acl::read), in.readInt());
             case 5 -> new CreateSession(in.readInt(), in.readBuffer());
-            case 6 -> new CloseSession();
+            case 6 -> new CloseSession(in.readStringList());
             case 7 -> {
                 int count = in.readInt();
                 List<TxnBody> ops = new ArrayList<>(count);

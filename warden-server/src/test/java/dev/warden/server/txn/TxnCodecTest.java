@@ -19,7 +19,7 @@ class TxnCodecTest {
                 new TxnBody.SetData("/a", new byte[0], 3),
                 new TxnBody.SetAcl("/a", Perms.OPEN_ACL_UNSAFE, 2),
                 new TxnBody.CreateSession(6000, new byte[16]),
-                new TxnBody.CloseSession(),
+                new TxnBody.CloseSession(List.of("/e2", "/e1")),
                 new TxnBody.Check("/a"),
                 new TxnBody.Multi(List.of(new TxnBody.Delete("/x"), new TxnBody.Check("/y"))));
         for (TxnBody body : bodies) {
