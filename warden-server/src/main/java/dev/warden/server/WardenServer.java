@@ -184,8 +184,9 @@ public final class WardenServer implements AutoCloseable {
         }
     }
 
-    /** Keeps the newest autopurge.snapRetainCount snapshots and the log needed to replay them. */
-    private void purge() {
+    /** Keeps the newest autopurge.snapRetainCount snapshots and the log needed to replay them.
+     *  Runs every autopurge.purgeInterval hours; package-private so tests can run it now. */
+    void purge() {
         try {
             var removed = snapshots.purge(config.autopurgeSnapRetainCount());
             var oldest = snapshots.snapshotFiles().stream().map(this::zxidOf).min(Long::compare);

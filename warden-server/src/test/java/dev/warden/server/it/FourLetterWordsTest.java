@@ -1,0 +1,94 @@
+package dev.warden.server.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.server.ServerConfig;
+import dev.warden.server.WardenServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The plain-text admin commands on the client port, and the whitelist that guards them. */
+class FourLetterWordsTest {
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void onlySrvrAnswersUnderTheDefaultWhitelist() throws Exception {
+        try (WardenServer server = WardenServer.start(ServerConfig.builder().dataDir(dataDir).clientPort(0).build())) {
+            assertEquals("ruok is not executed because it is not in the whitelist.\n", ask(server, "ruok"));
+            assertEquals("mntr is not executed because it is not in the whitelist.\n", ask(server, "mntr"));
+            String srvr = ask(server, "srvr");
+            assertTrue(srvr.startsWith("Zookeeper version: 3.9.5-warden"), srvr);
+            assertTrue(srvr.contains("Mode: standalone\n"), srvr);
+            assertTrue(srvr.contains("Node count: 4\n"), srvr);
+        }
+    }
+
+    @Test
+    void whitelistedWordsReportTheServersState() throws Exception {
+        ServerConfig config = ServerConfig.builder().dataDir(dataDir).clientPort(0)
+                .fourLetterWordWhitelist(Set.of("*")).build();
+        try (WardenServer server = WardenServer.start(config)) {
+            CountDownLatch connected = new CountDownLatch(1);
+            ZooKeeper zk = new ZooKeeper(server.connectString(), 10_000, event -> {
+                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                    connected.countDown();
+                }
+            });
+            try {
+                assertTrue(connected.await(10, TimeUnit.SECONDS));
+                zk.create("/eph", new byte[3], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+                zk.exists("/watched", true);
+                String session = "0x" + Long.toHexString(zk.getSessionId());
+
+                assertEquals("imok", ask(server, "ruok"));
+                assertEquals("rw", ask(server, "isro"));
+                String mntr = ask(server, "mntr");
+                assertTrue(mntr.contains("zk_server_state\tstandalone\n"), mntr);
+                assertTrue(mntr.contains("zk_znode_count\t5\n"), mntr);
+                assertTrue(mntr.contains("zk_ephemerals_count\t1\n"), mntr);
+                assertTrue(mntr.contains("zk_watch_count\t1\n"), mntr);
+                assertTrue(mntr.contains("zk_num_alive_connections\t2\n"), mntr);
+                assertTrue(ask(server, "conf").contains("clientPort=" + server.config().clientPort()));
+                assertTrue(ask(server, "envi").startsWith("Environment:\n"));
+                assertTrue(ask(server, "stat").contains("Clients:\n"));
+                assertTrue(ask(server, "cons").contains("sid=" + session));
+                assertEquals("1 connections watching 1 paths\nTotal watches:1\n", ask(server, "wchs"));
+                assertEquals(session + "\n\t/watched\n", ask(server, "wchc"));
+                assertEquals("/watched\n\t" + session + "\n", ask(server, "wchp"));
+                String dump = ask(server, "dump");
+                assertTrue(dump.contains(session + ":\n\t/eph\n"), dump);
+            } finally {
+                zk.close();
+            }
+        }
+    }
+
+    /** Sends a word on a fresh connection and reads the reply until the server closes. */
+    private static String ask(WardenServer server, String word) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", server.clientPort()), 5000);
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            out.write(word.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
