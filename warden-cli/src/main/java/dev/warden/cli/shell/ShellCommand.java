@@ -59,7 +59,12 @@ public final class ShellCommand implements Callable<Integer> {
             }
             shell.connectInitially(server);
             if (!commandWords.isEmpty()) {
-                shell.execute(commandWords);
+                // `warden shell "ls /"` (one quoted argument) means the same as `warden shell ls /`.
+                if (commandWords.size() == 1 && commandWords.get(0).contains(" ")) {
+                    shell.execute(commandWords.get(0));
+                } else {
+                    shell.execute(commandWords);
+                }
                 return shell.exitCode();
             }
             return shell.runScript(io.in());

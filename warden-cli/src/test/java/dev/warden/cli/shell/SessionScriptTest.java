@@ -84,6 +84,10 @@ class SessionScriptTest {
         ShellRun ls = server.script("", "ls", "-R", "/argv");
         assertEquals("/argv\n", ls.out());
 
+        ShellRun quoted = server.script("", "ls -R /argv");
+        assertEquals(0, quoted.exitCode(), quoted::toString);
+        assertEquals("/argv\n", quoted.out(), "one quoted argument is a whole command line");
+
         ShellRun missing = server.script("", "get", "/ignored");
         assertEquals(1, missing.exitCode());
         assertEquals("Node does not exist: /ignored\n", missing.err());
