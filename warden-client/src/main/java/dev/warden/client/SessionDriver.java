@@ -5,10 +5,8 @@ import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.JuteReader;
-import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
-import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.SetWatches2;
 import dev.warden.protocol.WatcherEvent;
@@ -37,7 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionDriver {
     private static final Logger LOG = LoggerFactory.getLogger(SessionDriver.class);
-    private static final byte[] PING_FRAME = pingFrame();
     private static final int SET_WATCHES_CHUNK_BYTES = 128 * 1024;
     private static final long MAX_RECONNECT_BACKOFF_MS = 1000;
 
@@ -265,11 +262,7 @@ final class SessionDriver {
     private void sendConnectRequest() {
         phase = Phase.HANDSHAKING;
         ConnectRequest request = new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), sessionId, password, false, true);
-        JuteWriter out = new JuteWriter(64);
-        out.writeInt(0);
-        request.writeTo(out);
-        out.setInt(0, out.size() - 4);
-        write(out.toByteArray());
+        write(Frames.handshake(request));
         flush();
     }
 
@@ -361,7 +354,7 @@ final class SessionDriver {
         }
         for (SetWatches2 chunk : watches.setWatchesChunks(lastZxid, paths::toServer,
                 Math.min(SET_WATCHES_CHUNK_BYTES, config.maxFrameBytes() / 2))) {
-            write(frameOf(OpCode.XID_SET_WATCHES, OpCode.SET_WATCHES2, chunk));
+            write(Frames.request(OpCode.XID_SET_WATCHES, OpCode.SET_WATCHES2, chunk));
         }
         drainWaiting();
         flush();
@@ -369,7 +362,7 @@ final class SessionDriver {
 
     private void sendAuth(Credential credential) {
         authPending.add(credential);
-        write(frameOf(OpCode.XID_AUTH, OpCode.AUTH, credential.packet()));
+        write(Frames.request(OpCode.XID_AUTH, OpCode.AUTH, credential.packet()));
     }
 
     private void onReply(ReplyHeader header, JuteReader body) {
@@ -439,7 +432,7 @@ final class SessionDriver {
                 return;
             }
             if (TimeUnit.NANOSECONDS.toMillis(now - lastSentNanos) >= negotiatedTimeoutMs / 3) {
-                write(PING_FRAME.clone());
+                write(Frames.PING.clone());
                 flush();
             }
         } else if (everConnected) {
@@ -493,21 +486,5 @@ final class SessionDriver {
         for (StateListener listener : listeners) {
             completions.execute(() -> listener.stateChanged(state));
         }
-    }
-
-    static byte[] frameOf(int xid, int opCode, Record body) {
-        JuteWriter out = new JuteWriter(64);
-        out.writeInt(0);
-        out.writeInt(xid);
-        out.writeInt(opCode);
-        if (body != null) {
-            body.writeTo(out);
-        }
-        out.setInt(0, out.size() - 4);
-        return out.toByteArray();
-    }
-
-    private static byte[] pingFrame() {
-        return frameOf(OpCode.XID_PING, OpCode.PING, null);
     }
 }

@@ -403,7 +403,7 @@ public final class WardenClient implements AutoCloseable {
 
     <T> CompletableFuture<T> call(int opCode, Record request, String path, boolean idempotent,
                                   Packet.ReplyDecoder<T> decoder) {
-        byte[] frame = SessionDriver.frameOf(0, opCode, request);
+        byte[] frame = Frames.request(0, opCode, request);
         int frameBytes = frame.length - 4;
         if (frameBytes > config.maxFrameBytes()) {
             return CompletableFuture.failedFuture(
@@ -415,7 +415,7 @@ public final class WardenClient implements AutoCloseable {
     /** Closes the session (its ephemerals go at once) and releases the client's threads. */
     public CompletableFuture<Void> closeAsync() {
         Packet<Void> closeSession = new Packet<>(OpCode.CLOSE_SESSION, null, false,
-                SessionDriver.frameOf(0, OpCode.CLOSE_SESSION, null), (err, in) -> null, System.nanoTime());
+                Frames.request(0, OpCode.CLOSE_SESSION, null), (err, in) -> null, System.nanoTime());
         return driver.close(closeSession);
     }
 

@@ -4,6 +4,7 @@ import dev.warden.client.ConnectionState;
 import dev.warden.client.WardenException;
 import dev.warden.client.WatchEvent;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.EventType;
 import dev.warden.protocol.Stat;
 import java.io.PrintStream;
 import java.util.Date;
@@ -90,14 +91,6 @@ final class Formats {
     }
 
     static String eventTypeName(WatchEvent.Kind kind) {
-        return switch (kind) {
-            case NODE_CREATED -> "NodeCreated";
-            case NODE_DELETED -> "NodeDeleted";
-            case NODE_DATA_CHANGED -> "NodeDataChanged";
-            case NODE_CHILDREN_CHANGED -> "NodeChildrenChanged";
-            case DATA_WATCH_REMOVED -> "DataWatchRemoved";
-            case CHILD_WATCH_REMOVED -> "ChildWatchRemoved";
-            case PERSISTENT_WATCH_REMOVED -> "PersistentWatchRemoved";
-        };
+        return EventType.name(kind.wireType());
     }
 }

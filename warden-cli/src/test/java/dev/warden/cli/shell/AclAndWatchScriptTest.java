@@ -3,46 +3,15 @@ package dev.warden.cli.shell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Scripted sessions for ACLs, authentication and watches. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class AclAndWatchScriptTest {
-    private ServerFixture server;
-
-    @BeforeAll
-    void start(@TempDir Path dataDir) throws IOException {
-        server = new ServerFixture(dataDir);
-    }
-
-    @AfterAll
-    void stop() {
-        server.close();
-    }
-
-    private ShellRun ok(String script) {
-        ShellRun run = server.script(script);
-        assertEquals(0, run.exitCode(), run::toString);
-        assertEquals("", run.err(), run::toString);
-        return run;
-    }
-
-    private ShellRun failing(String script, String expectedErr) {
-        ShellRun run = server.script(script);
-        assertEquals(1, run.exitCode(), run::toString);
-        assertTrue(run.err().contains(expectedErr), run::toString);
-        return run;
-    }
+class AclAndWatchScriptTest extends ScriptTestBase {
 
     /** The id a digest ACL names for user:password (base64 of the SHA-1 of that text). */
     private static String digestId(String user, String password) throws NoSuchAlgorithmException {

@@ -3,46 +3,14 @@ package dev.warden.cli.shell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Scripted sessions for the znode commands, each in its own subtree of one shared server. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class NodeCommandsScriptTest {
+class NodeCommandsScriptTest extends ScriptTestBase {
     private static final String STAT_LINES = "cZxid = 0x[0-9a-f]+\nctime = .+\nmZxid = 0x[0-9a-f]+\nmtime = .+\n"
             + "pZxid = 0x[0-9a-f]+\ncversion = -?\\d+\ndataVersion = \\d+\naclVersion = \\d+\n"
             + "ephemeralOwner = 0x[0-9a-f]+\ndataLength = \\d+\nnumChildren = \\d+\n";
-
-    private ServerFixture server;
-
-    @BeforeAll
-    void start(@TempDir Path dataDir) throws IOException {
-        server = new ServerFixture(dataDir);
-    }
-
-    @AfterAll
-    void stop() {
-        server.close();
-    }
-
-    private ShellRun ok(String script) {
-        ShellRun run = server.script(script);
-        assertEquals(0, run.exitCode(), run::toString);
-        assertEquals("", run.err(), run::toString);
-        return run;
-    }
-
-    private ShellRun failing(String script, String expectedErr) {
-        ShellRun run = server.script(script);
-        assertEquals(1, run.exitCode(), run::toString);
-        assertTrue(run.err().contains(expectedErr), run::toString);
-        return run;
-    }
 
     @Test
     void createThenLsPrintsSortedChildrenInBrackets() {

@@ -3,28 +3,11 @@ package dev.warden.cli.shell;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The shell itself: scripts, arguments, exit codes, history/redo, connect/close, usage errors. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SessionScriptTest {
-    private ServerFixture server;
-
-    @BeforeAll
-    void start(@TempDir Path dataDir) throws IOException {
-        server = new ServerFixture(dataDir);
-    }
-
-    @AfterAll
-    void stop() {
-        server.close();
-    }
+class SessionScriptTest extends ScriptTestBase {
 
     @Test
     void commentsAndBlankLinesAreSkippedAndASuccessfulScriptExitsZero() {
