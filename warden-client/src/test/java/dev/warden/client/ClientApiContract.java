@@ -338,12 +338,29 @@ abstract class ClientApiContract {
     }
 
     @Test
-    void completionsRunOnTheClientExecutorNotTheIoThread() {
+    void completionsRunOnTheClientExecutorNotTheIoThread() throws InterruptedException {
+        // A stage attached to an already-completed future runs on the caller's thread, so first
+        // occupy the client's callback thread with a watch callback that waits: the completion
+        // of the next request then has to queue behind it, on that thread.
+        java.util.concurrent.CountDownLatch inWatcher = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        client.exists("/w", event -> {
+            inWatcher.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }).join();
+        root.create("/completionsRunOnTheClientExecutorNotTheIoThread/w", EMPTY, CreateMode.PERSISTENT).join();
+        assertTrue(inWatcher.await(10, java.util.concurrent.TimeUnit.SECONDS));
         AtomicInteger calls = new AtomicInteger();
-        String thread = client.exists("/").thenApply(stat -> {
+        java.util.concurrent.CompletableFuture<String> completion = client.exists("/").thenApply(stat -> {
             calls.incrementAndGet();
             return Thread.currentThread().getName();
-        }).join();
+        });
+        release.countDown();
+        String thread = completion.join();
         assertTrue(thread.startsWith("warden-client-callbacks"), thread);
         assertEquals(1, calls.get());
         assertFalse(thread.contains("io"));

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class OutboxTest {
     private static Packet<Void> packet(String name, boolean idempotent) {
-        return new Packet<>(OpCode.EXISTS, name, idempotent, SessionDriver.frameOf(0, OpCode.EXISTS, null),
+        return new Packet<>(OpCode.EXISTS, name, idempotent, Frames.request(0, OpCode.EXISTS, null),
                 (err, in) -> null, System.nanoTime());
     }
 

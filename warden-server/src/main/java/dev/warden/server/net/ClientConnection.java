@@ -278,6 +278,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             throttled = true;
             server.registry().pause(this);
             updateAutoRead();
+            // The pipeline may have drained below the limit before we registered as paused, in
+            // which case nobody else would resume us.
+            if (!server.pipeline().isOverLimit()) {
+                server.registry().resumeAll();
+            }
         }
     }
 

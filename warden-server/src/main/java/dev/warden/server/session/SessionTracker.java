@@ -65,10 +65,11 @@ public final class SessionTracker {
     }
 
     public synchronized long newSessionId() {
-        long id = nextSessionId++;
-        if (id == Long.MIN_VALUE) {
+        long id;
+        do {
             id = nextSessionId++;
-        }
+            // Never the container marker, never a session restored from disk.
+        } while (id == Long.MIN_VALUE || sessions.containsKey(id));
         return id;
     }
 
