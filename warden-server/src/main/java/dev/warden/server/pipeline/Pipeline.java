@@ -50,6 +50,10 @@ public final class Pipeline implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     /** Set by the log thread when it failed; prep then resets and sends RESUME_LOG. */
     private volatile boolean resetRequested;
+    private static final long FAILURE_LOG_INTERVAL_NS = 10_000_000_000L;
+    /** -1 until the first failure; then failures since the last log line (log thread only). */
+    private long failuresNotLogged = -1;
+    private long lastFailureLogNs;
     private long txnsSinceSnapshot;
     private long nextSnapshotAt;
 
@@ -181,6 +185,10 @@ public final class Pipeline implements AutoCloseable {
                 if (appended > 0 && !failing) {
                     try {
                         txnLog.flush();
+                        if (failuresNotLogged >= 0) {
+                            log.info("transaction log writes succeed again");
+                            failuresNotLogged = -1;
+                        }
                     } catch (IOException e) {
                         failing = failBatch(forward, null, e);
                     }
@@ -205,8 +213,7 @@ public final class Pipeline implements AutoCloseable {
      * the log back to its durable end, and asks prep to rebuild. Returns true (now failing).
      */
     private boolean failBatch(List<Request> forward, Request current, IOException cause) {
-        log.error("transaction log write failed; failing unpersisted writes and serving reads only until "
-                + "the disk accepts writes again: {}", cause.toString());
+        logFailure(cause);
         long durable = txnLog.lastDurableZxid();
         for (Request request : forward) {
             if (request.txn != null && request.txn.zxid() > durable) {
@@ -225,6 +232,20 @@ public final class Pipeline implements AutoCloseable {
         resetRequested = true;
         submit(new Request(null, 0, 0, OpCode.PING, null)); // wakes prep if it is idle
         return true;
+    }
+
+    /** A full disk fails every write attempt; say so once, then summarize every 10 s. */
+    private void logFailure(IOException cause) {
+        long nowNs = System.nanoTime();
+        if (failuresNotLogged < 0 || nowNs - lastFailureLogNs >= FAILURE_LOG_INTERVAL_NS) {
+            String repeats = failuresNotLogged > 0 ? " (" + failuresNotLogged + " more failures since the last report)" : "";
+            log.error("transaction log write failed; failing unpersisted writes and serving reads only until "
+                    + "the disk accepts writes again: {}{}", cause.toString(), repeats);
+            lastFailureLogNs = nowNs;
+            failuresNotLogged = 0;
+        } else {
+            failuresNotLogged++;
+        }
     }
 
     private void failWrite(Request request) {
