@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
@@ -29,7 +27,7 @@ class AutopurgeTest {
         int port;
         try (WardenServer server = WardenServer.start(config)) {
             port = server.clientPort();
-            ZooKeeper zk = connect(server.connectString());
+            ZooKeeper zk = ApacheClients.connect(server.connectString());
             try {
                 for (int i = 0; i < nodes; i++) {
                     zk.create("/n" + i, new byte[10], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
@@ -44,7 +42,7 @@ class AutopurgeTest {
             assertTrue(count(dataDir.resolve("log")) < segmentsBefore, "old log segments removed");
         }
         try (WardenServer restarted = WardenServer.start(config.toBuilder().clientPort(port).build())) {
-            ZooKeeper zk = connect(restarted.connectString());
+            ZooKeeper zk = ApacheClients.connect(restarted.connectString());
             try {
                 assertEquals(nodes + 1, zk.getChildren("/", false).size(), "every node plus /zookeeper");
             } finally {
@@ -73,17 +71,4 @@ class AutopurgeTest {
         }
     }
 
-    private static ZooKeeper connect(String connectString) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(10, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new AssertionError("no session within 10 s");
-        }
-        return zk;
-    }
 }

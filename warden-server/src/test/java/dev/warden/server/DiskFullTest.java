@@ -8,11 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.warden.storage.FaultInjectingChannels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -34,7 +31,7 @@ class DiskFullTest {
         int port;
         try (WardenServer server = WardenServer.start(config, Clock.SYSTEM, disk)) {
             port = server.clientPort();
-            ZooKeeper zk = connect(server.connectString());
+            ZooKeeper zk = ApacheClients.connect(server.connectString());
             try {
                 zk.create("/a", bytes("before"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
 
@@ -60,7 +57,7 @@ class DiskFullTest {
             }
         }
         try (WardenServer restarted = WardenServer.start(config.toBuilder().clientPort(port).build())) {
-            ZooKeeper zk = connect(restarted.connectString());
+            ZooKeeper zk = ApacheClients.connect(restarted.connectString());
             try {
                 Stat stat = new Stat();
                 assertArrayEquals(bytes("after"), zk.getData("/a", false, stat));
@@ -73,19 +70,6 @@ class DiskFullTest {
         }
     }
 
-    private static ZooKeeper connect(String connectString) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(10, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new AssertionError("no session within 10 s");
-        }
-        return zk;
-    }
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);

@@ -3,6 +3,7 @@ package dev.warden.server.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.ApacheClients;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
@@ -13,10 +14,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
@@ -44,14 +42,8 @@ class FourLetterWordsTest {
         ServerConfig config = ServerConfig.builder().dataDir(dataDir).clientPort(0)
                 .fourLetterWordWhitelist(Set.of("*")).build();
         try (WardenServer server = WardenServer.start(config)) {
-            CountDownLatch connected = new CountDownLatch(1);
-            ZooKeeper zk = new ZooKeeper(server.connectString(), 10_000, event -> {
-                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                    connected.countDown();
-                }
-            });
+            ZooKeeper zk = ApacheClients.connect(server.connectString());
             try {
-                assertTrue(connected.await(10, TimeUnit.SECONDS));
                 zk.create("/eph", new byte[3], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
                 zk.exists("/watched", true);
                 String session = "0x" + Long.toHexString(zk.getSessionId());

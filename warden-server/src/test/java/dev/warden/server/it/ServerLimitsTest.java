@@ -8,6 +8,7 @@ import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.ReplyHeader;
+import dev.warden.server.ApacheClients;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.DataInputStream;
@@ -74,7 +75,7 @@ class ServerLimitsTest {
     @Test
     void watchesPastTheSessionLimitGiveQuotaExceededAndRegisterNothing() throws Exception {
         try (WardenServer server = start(ServerConfig.builder().maxWatchesPerSession(3))) {
-            ZooKeeper zk = connect(server.connectString());
+            ZooKeeper zk = ApacheClients.connect(server.connectString());
             try {
                 zk.create("/a", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 zk.exists("/a", true);
@@ -101,7 +102,7 @@ class ServerLimitsTest {
             CountDownLatch done = new CountDownLatch(clients * writesEach);
             try {
                 for (int c = 0; c < clients; c++) {
-                    ZooKeeper zk = connect(server.connectString());
+                    ZooKeeper zk = ApacheClients.connect(server.connectString());
                     sessions.add(zk);
                     zk.create("/c" + c, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 }
@@ -148,19 +149,6 @@ class ServerLimitsTest {
         }
     }
 
-    private static ZooKeeper connect(String connectString) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(10, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new AssertionError("no session within 10 s");
-        }
-        return zk;
-    }
 
     private static Socket handshakeAttempt(int port) throws IOException {
         Socket socket = new Socket();
