@@ -189,19 +189,14 @@ public final class WardenServer implements AutoCloseable {
     void purge() {
         try {
             var removed = snapshots.purge(config.autopurgeSnapRetainCount());
-            var oldest = snapshots.snapshotFiles().stream().map(this::zxidOf).min(Long::compare);
+            var oldest = snapshots.oldestZxid();
             if (oldest.isPresent()) {
-                txnLog.purgeUpTo(oldest.get());
+                txnLog.purgeUpTo(oldest.getAsLong());
             }
             log.info("autopurge removed {} snapshots", removed.size());
         } catch (IOException | RuntimeException e) {
             log.warn("autopurge failed: {}", e.toString());
         }
-    }
-
-    private long zxidOf(java.nio.file.Path snapshotFile) {
-        String name = snapshotFile.getFileName().toString();
-        return Long.parseUnsignedLong(name.substring(name.lastIndexOf('.') + 1), 16);
     }
 
     /** The bound client port (useful when the config asked for port 0). */

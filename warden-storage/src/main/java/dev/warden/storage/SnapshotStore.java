@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
@@ -133,6 +134,12 @@ public final class SnapshotStore {
             LOG.info("Purged {} old snapshots from {}", deleted.size(), dir);
         }
         return deleted;
+    }
+
+    /** The zxid of the oldest snapshot file left (valid or not): the log must be kept after it. */
+    public OptionalLong oldestZxid() {
+        List<Path> files = snapshotFiles();
+        return files.isEmpty() ? OptionalLong.empty() : SnapshotFormat.zxidOf(files.get(0));
     }
 
     /** Every snapshot file, valid or not, oldest first. */
