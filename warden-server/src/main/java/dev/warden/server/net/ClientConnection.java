@@ -324,9 +324,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void send(ReplyHeader header, Record body) {
-        if (header != null && header.xid() == OpCode.XID_PING) {
-            header = new ReplyHeader(OpCode.XID_PING, header.zxid(), header.err());
-        }
         sendFrame(header, body);
     }
 
