@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.client.support.ApacheStandaloneServer;
-import dev.warden.client.support.TargetServer;
 import dev.warden.client.support.PausableProxy;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.ErrorCode;
@@ -15,31 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** Frame-size refusal and the outstanding-request caps. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class LimitsTest {
-    private TargetServer server;
-
-    /** The server under test; subclasses run the same tests against another server. */
-    TargetServer startServer() {
-        return new ApacheStandaloneServer();
-    }
-
-    @BeforeAll
-    void start() {
-        server = startServer();
-    }
-
-    @AfterAll
-    void stop() {
-        server.close();
-    }
-
+class LimitsTest extends PerClassServerTest {
     @Test
     void oversizedRequestsAreRefusedLocallyBeforeSending() {
         try (WardenClient client = WardenClient.builder().connectString(server.connectString())

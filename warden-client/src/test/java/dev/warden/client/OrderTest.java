@@ -3,8 +3,6 @@ package dev.warden.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.client.support.ApacheStandaloneServer;
-import dev.warden.client.support.TargetServer;
 import dev.warden.protocol.CreateMode;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -16,32 +14,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /** Completions run in request order, and watch events run before the replies that follow them on the wire. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class OrderTest {
+class OrderTest extends PerClassServerTest {
     private static final int REQUESTS = 5000;
-
-    private TargetServer server;
-
-    /** The server under test; subclasses run the same tests against another server. */
-    TargetServer startServer() {
-        return new ApacheStandaloneServer();
-    }
-
-    @BeforeAll
-    void start() {
-        server = startServer();
-    }
-
-    @AfterAll
-    void stop() {
-        server.close();
-    }
 
     private static byte[] intBytes(int value) {
         return ByteBuffer.allocate(4).putInt(value).array();
