@@ -1,0 +1,30 @@
+package dev.warden.consensus;
+
+import java.util.List;
+
+/**
+ * A batch of work the core asks of its driver, in the style of etcd raft's Ready. The driver
+ * must do it in this order, then call {@code advance(ready)}:
+ * <ol>
+ *   <li>send {@code sendImmediately} (messages that promise nothing, e.g. a leader's proposals);</li>
+ *   <li>persist {@code epochs} if not null (fsync);</li>
+ *   <li>if {@code truncateAfterZxid} &gt;= 0: drop logged entries after it and rebuild the state
+ *       machine to exactly that zxid;</li>
+ *   <li>if {@code snapshot} is not null: replace the state machine with it and restart the log
+ *       after its zxid, durably;</li>
+ *   <li>append {@code entriesToPersist} to the log and fsync (one fsync for the batch);</li>
+ *   <li>send {@code sendAfterPersist} (acknowledgements: they promise what was just persisted);</li>
+ *   <li>apply {@code committed} to the state machine in order;</li>
+ *   <li>deliver {@code received} to the application, then report {@code syncsDone}.</li>
+ * </ol>
+ * {@code roleChange}, if not null, is reported before any of this.
+ */
+public record Ready(RoleChange roleChange, List<Outbound> sendImmediately, EpochState epochs, long truncateAfterZxid,
+                    SnapshotData snapshot, List<Entry> entriesToPersist, List<Outbound> sendAfterPersist,
+                    List<Entry> committed, List<Received> received, List<Long> syncsDone) {
+    public boolean isEmpty() {
+        return roleChange == null && sendImmediately.isEmpty() && epochs == null && truncateAfterZxid < 0
+                && snapshot == null && entriesToPersist.isEmpty() && sendAfterPersist.isEmpty() && committed.isEmpty()
+                && received.isEmpty() && syncsDone.isEmpty();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.warden.consensus;
+
+import java.util.Set;
+
+/**
+ * The ensemble as this member sees it, and its timing. Time is in milliseconds of the
+ * driver's monotonic clock, passed to every {@code tick}.
+ *
+ * @param myId                     this member's id (the {@code myid} file)
+ * @param voters                   ids of voting members, including myId if it votes
+ * @param observers                ids of non-voting members, including myId if it observes
+ * @param tickMs                   ZooKeeper's tickTime; heartbeats go out every tickMs / 2
+ * @param initLimitTicks           a follower must connect to and sync with a leader within this many ticks
+ * @param syncLimitTicks           a follower that has not answered a heartbeat for this many ticks is dropped
+ * @param electionTimeoutMs        minimum time a member waits before re-sending votes/restarting an election round
+ * @param maxEntriesPerMessage     cap on entries in one Propose/Inform/DIFF message
+ */
+public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long tickMs, int initLimitTicks,
+                        int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage) {
+    public ZabConfig {
+        voters = Set.copyOf(voters);
+        observers = Set.copyOf(observers);
+        if (!voters.contains(myId) && !observers.contains(myId)) {
+            throw new IllegalArgumentException("myId " + myId + " is neither a voter nor an observer");
+        }
+        for (Long id : observers) {
+            if (voters.contains(id)) {
+                throw new IllegalArgumentException("member " + id + " is both voter and observer");
+            }
+        }
+        if (voters.isEmpty() || tickMs <= 0 || initLimitTicks <= 0 || syncLimitTicks <= 0 || electionTimeoutMs <= 0
+                || maxEntriesPerMessage <= 0) {
+            throw new IllegalArgumentException("invalid consensus configuration");
+        }
+    }
+
+    public boolean isObserver() {
+        return observers.contains(myId);
+    }
+
+    public int quorumSize() {
+        return voters.size() / 2 + 1;
+    }
+}

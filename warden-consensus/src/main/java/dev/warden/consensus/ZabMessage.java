@@ -1,0 +1,54 @@
+package dev.warden.consensus;
+
+import java.util.List;
+
+/**
+ * Every message members exchange. Messages between two members travel over one ordered,
+ * reliable-while-connected channel; a channel may break (the driver then calls
+ * {@code peerDisconnected}) and messages may be lost with it. The simulator also loses,
+ * duplicates, delays and reorders them, so the core must tolerate that.
+ */
+public sealed interface ZabMessage {
+    // --- election (fast leader election style) ---
+    /** My current vote; {@code round} is the sender's election round, {@code senderRole} its role. */
+    record Vote(long leaderId, long leaderZxid, long leaderEpoch, long round, Role senderRole) implements ZabMessage { }
+
+    // --- discovery ---
+    record FollowerInfo(long acceptedEpoch, long lastZxid, boolean observer) implements ZabMessage { }
+    record LeaderInfo(long newEpoch) implements ZabMessage { }
+    record AckEpoch(long currentEpoch, long lastZxid) implements ZabMessage { }
+
+    // --- synchronization ---
+    /** Entries follow (in Propose messages) up to {@code leaderLastZxid}; nothing to undo. */
+    record Diff(long leaderLastZxid) implements ZabMessage { }
+    /** Drop every logged entry after {@code toZxid}, then entries follow as for Diff. */
+    record Trunc(long toZxid) implements ZabMessage { }
+    /** Replace all state with this snapshot, then entries after its zxid follow. */
+    record Snap(long zxid, byte[] snapshot) implements ZabMessage { }
+    record NewLeader(long epoch, long lastZxid) implements ZabMessage { }
+    record AckNewLeader(long epoch) implements ZabMessage { }
+    /** The follower may serve clients: everything it was sent during sync is committed. */
+    record UpToDate(long committedZxid) implements ZabMessage { }
+
+    // --- broadcast ---
+    record Propose(List<Entry> entries) implements ZabMessage { }
+    /** Cumulative: every proposal up to and including {@code zxid} is on the sender's disk. */
+    record Ack(long zxid) implements ZabMessage { }
+    /** Cumulative: everything up to and including {@code zxid} is committed. */
+    record Commit(long zxid) implements ZabMessage { }
+    /** To observers: committed entries. */
+    record Inform(List<Entry> entries) implements ZabMessage { }
+    record Ping(long round, long committedZxid) implements ZabMessage { }
+    record PingAck(long round) implements ZabMessage { }
+    /** Counter exhaustion: move to {@code newEpoch} without an election. */
+    record EpochBump(long newEpoch) implements ZabMessage { }
+    record EpochBumpAck(long newEpoch) implements ZabMessage { }
+
+    // --- linearizable sync ---
+    record SyncRequest(long token) implements ZabMessage { }
+    /** The sender was still leader (confirmed by a quorum) with {@code zxid} committed. */
+    record SyncReply(long token, long zxid) implements ZabMessage { }
+
+    // --- the application's own traffic (forwarded requests, session activity, replies) ---
+    record AppData(byte[] payload) implements ZabMessage { }
+}
