@@ -5,7 +5,7 @@ import dev.warden.client.WardenException;
 import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
-import dev.warden.recipes.support.TerminalStateWaits;
+import dev.warden.recipes.support.PendingWaits;
 import dev.warden.recipes.support.TimedWait;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,12 +26,12 @@ import java.util.concurrent.CompletableFuture;
 public final class Barrier {
     private final WardenClient client;
     private final String path;
-    private final TerminalStateWaits waits;
+    private final PendingWaits waits;
 
     public Barrier(WardenClient client, String path) {
         this.client = client;
         this.path = path;
-        this.waits = new TerminalStateWaits(client);
+        this.waits = new PendingWaits(client);
     }
 
     /** Raises the barrier until {@link #lift()}; already up is fine. */

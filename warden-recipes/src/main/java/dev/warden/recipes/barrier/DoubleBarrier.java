@@ -5,7 +5,7 @@ import dev.warden.client.WardenException;
 import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
-import dev.warden.recipes.support.TerminalStateWaits;
+import dev.warden.recipes.support.PendingWaits;
 import dev.warden.recipes.support.TimedWait;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +39,7 @@ public final class DoubleBarrier implements AutoCloseable {
     private final String memberName;
     private final String memberPath;
     private final int memberCount;
-    private final TerminalStateWaits waits;
+    private final PendingWaits waits;
 
     public DoubleBarrier(WardenClient client, String path, String memberName, int memberCount) {
         if (memberCount < 1) {
@@ -53,7 +53,7 @@ public final class DoubleBarrier implements AutoCloseable {
         this.memberName = memberName;
         this.memberPath = EnsurePath.child(path, memberName);
         this.memberCount = memberCount;
-        this.waits = new TerminalStateWaits(client);
+        this.waits = new PendingWaits(client);
     }
 
     /** Joins and completes once {@code memberCount} members have joined. */

@@ -5,7 +5,7 @@ import dev.warden.client.WardenException;
 import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
-import dev.warden.recipes.support.TerminalStateWaits;
+import dev.warden.recipes.support.PendingWaits;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -24,7 +24,7 @@ final class ClaimingConsumer {
     private final String itemsPath;
     private final String claimsPath;
     private final boolean prioritized;
-    private final TerminalStateWaits waits;
+    private final PendingWaits waits;
     private final Deque<String> listing = new ArrayDeque<>();
     private CompletableFuture<?> previousTake = CompletableFuture.completedFuture(null);
     private volatile boolean listingStale;
@@ -35,7 +35,7 @@ final class ClaimingConsumer {
         this.itemsPath = EnsurePath.child(queuePath, "items");
         this.claimsPath = EnsurePath.child(queuePath, "claims");
         this.prioritized = prioritized;
-        this.waits = new TerminalStateWaits(client);
+        this.waits = new PendingWaits(client);
     }
 
     String itemsPath() {

@@ -6,7 +6,7 @@ import dev.warden.client.WardenException;
 import dev.warden.protocol.Stat;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
-import dev.warden.recipes.support.TerminalStateWaits;
+import dev.warden.recipes.support.PendingWaits;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -24,12 +24,12 @@ import java.util.concurrent.CompletableFuture;
 public final class Rendezvous {
     private final WardenClient client;
     private final String path;
-    private final TerminalStateWaits waits;
+    private final PendingWaits waits;
 
     public Rendezvous(WardenClient client, String path) {
         this.client = client;
         this.path = path;
-        this.waits = new TerminalStateWaits(client);
+        this.waits = new PendingWaits(client);
     }
 
     /** Creates the node empty (with parents) so others can see a rendezvous is expected. */

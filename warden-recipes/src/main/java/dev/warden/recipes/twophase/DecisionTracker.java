@@ -1,6 +1,5 @@
 package dev.warden.recipes.twophase;
 
-import dev.warden.client.ConnectionState;
 import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
 import dev.warden.client.WatchHandle;
@@ -8,7 +7,7 @@ import dev.warden.client.WatchMode;
 import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
-import dev.warden.recipes.support.TerminalStateWaits;
+import dev.warden.recipes.support.PendingWaits;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -30,15 +29,15 @@ final class DecisionTracker {
     private boolean changedMeanwhile;
     private volatile WatchHandle watch;
 
-    private DecisionTracker(WardenClient client, String tx, TerminalStateWaits waits) {
+    private DecisionTracker(WardenClient client, String tx, PendingWaits waits) {
         this.client = client;
         this.tx = tx;
-        this.decision = waits.track(new CompletableFuture<>());
+        // recursive watches do not report what changed while disconnected: look again
+        this.decision = waits.track(new CompletableFuture<>(), this::evaluate);
     }
 
-    static CompletableFuture<Decision> track(WardenClient client, String tx, TerminalStateWaits waits) {
+    static CompletableFuture<Decision> track(WardenClient client, String tx, PendingWaits waits) {
         DecisionTracker tracker = new DecisionTracker(client, tx, waits);
-        client.addStateListener(tracker::onState);
         client.addWatch(tx, WatchMode.PERSISTENT_RECURSIVE, event -> tracker.evaluate()).whenComplete((handle, failure) -> {
             if (failure != null) {
                 tracker.decision.completeExceptionally(Failures.cause(failure));
@@ -57,12 +56,6 @@ final class DecisionTracker {
             }
         });
         return tracker.decision;
-    }
-
-    private void onState(ConnectionState state) {
-        if (state == ConnectionState.RECONNECTED) {
-            evaluate(); // recursive watches do not report what changed while disconnected
-        }
     }
 
     private void evaluate() {

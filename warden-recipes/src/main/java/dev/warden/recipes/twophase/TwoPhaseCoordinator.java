@@ -6,7 +6,7 @@ import dev.warden.client.WardenException;
 import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
-import dev.warden.recipes.support.TerminalStateWaits;
+import dev.warden.recipes.support.PendingWaits;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,12 +29,12 @@ import java.util.concurrent.CompletableFuture;
 public final class TwoPhaseCoordinator {
     private final WardenClient client;
     private final String root;
-    private final TerminalStateWaits waits;
+    private final PendingWaits waits;
 
     public TwoPhaseCoordinator(WardenClient client, String root) {
         this.client = client;
         this.root = root;
-        this.waits = new TerminalStateWaits(client);
+        this.waits = new PendingWaits(client);
     }
 
     /** Creates transaction {@code name} for {@code sites} carrying {@code payload}; completes with its path. */

@@ -2,7 +2,7 @@ package dev.warden.recipes.twophase;
 
 import dev.warden.client.WardenClient;
 import dev.warden.protocol.CreateMode;
-import dev.warden.recipes.support.TerminalStateWaits;
+import dev.warden.recipes.support.PendingWaits;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
@@ -22,14 +22,14 @@ public final class TwoPhaseSite {
     private final String tx;
     private final String site;
     private final byte[] payload;
-    private final TerminalStateWaits waits;
+    private final PendingWaits waits;
 
     private TwoPhaseSite(WardenClient client, String tx, String site, byte[] payload) {
         this.client = client;
         this.tx = tx;
         this.site = site;
         this.payload = payload;
-        this.waits = new TerminalStateWaits(client);
+        this.waits = new PendingWaits(client);
     }
 
     /**
