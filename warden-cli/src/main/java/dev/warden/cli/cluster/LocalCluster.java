@@ -209,11 +209,18 @@ public final class LocalCluster implements AutoCloseable {
         }
     }
 
-    /** A member this side started and did not stop has exited: no point waiting for it. */
+    /**
+     * A member this side started and did not stop has exited, or serves alone (its flavour did
+     * not read the ensemble config): no point waiting for it.
+     */
     private void requireNoneDied() {
         for (MemberProcess member : members.values()) {
             if (member.state() == MemberProcess.State.RUNNING && !member.isServingCandidate()) {
                 throw new IllegalStateException("member " + member.id() + " died: " + describe());
+            }
+            if (member.isServingCandidate() && mode(member.id()) == MemberMode.STANDALONE) {
+                throw new IllegalStateException("member " + member.id() + " runs standalone instead of joining the "
+                        + spec.flavour() + " ensemble: " + describe());
             }
         }
     }
