@@ -51,6 +51,8 @@ class EnsembleFaultTest {
                 int newLeader = cluster.awaitLeaderOtherThan(leader, ELECTION_TIMEOUT);
                 load.awaitEveryClientProgresses(PROGRESS_WRITES, PROGRESS_TIMEOUT,
                         "round " + round + ", leader " + leader + " killed, " + newLeader + " leads");
+                // the survivor that follows must be serving before it is the one killed
+                cluster.awaitQuorum(ELECTION_TIMEOUT);
                 int follower = cluster.followers().get(0);
                 cluster.kill9(follower);
                 cluster.start(leader);

@@ -56,6 +56,7 @@ class LocalClusterTest {
             assertEquals(MemberMode.UNREACHABLE, cluster.mode(leader));
             cluster.resume(leader);
             cluster.restart(follower);
+            assertTrue(cluster.awaitServing(follower, Ensembles.QUORUM_TIMEOUT).servesInEnsemble());
             int leaderAfter = cluster.awaitQuorum(Ensembles.QUORUM_TIMEOUT);
             assertEquals(List.of(leaderAfter), cluster.leaders());
             assertEquals(3, cluster.modes().values().stream().filter(MemberMode::servesInEnsemble).count(),
