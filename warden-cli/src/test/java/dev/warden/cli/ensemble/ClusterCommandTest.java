@@ -1,0 +1,74 @@
+package dev.warden.cli.ensemble;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.cli.StopSignal;
+import dev.warden.cli.cluster.ClusterCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ClusterCommandTest {
+    @TempDir
+    Path tmp;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    /** Runs the command; {@code whileServing} runs once it announced itself, then the command stops. */
+    private int run(Runnable whileServing, String... args) {
+        StopSignal stopAfterCheck = new StopSignal() {
+            private Runnable stop = () -> { };
+
+            @Override
+            public void onStop(Runnable stopAction) {
+                stop = stopAction;
+            }
+
+            @Override
+            public void await() {
+                whileServing.run();
+                stop.run();
+            }
+        };
+        CommandLine cli = new CommandLine(new ClusterCommand(stopAfterCheck));
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void startsAnApacheEnsembleThatServesUntilStopped() {
+        Pattern serving = Pattern.compile("apache ensemble of 3 serving on (\\S+), leader (\\d), files in ");
+        int exit = run(() -> {
+            Matcher matcher = serving.matcher(out.toString());
+            assertTrue(matcher.find(), out.toString());
+            try (ZooKeeper zk = Ensembles.connect(matcher.group(1), 5000)) {
+                assertTrue(zk.exists("/", false) != null);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "--dir", tmp.toString(), "--flavour", "apache", "--tick-time-ms", "500",
+                "--classpath", ManagementFactory.getRuntimeMXBean().getClassPath());
+        assertEquals(0, exit, err.toString());
+        assertTrue(out.toString().contains("ensemble stopped; files kept in"), out.toString());
+        assertTrue(Files.exists(tmp.resolve("member-3/zoo.cfg")));
+    }
+
+    @Test
+    void badInputIsRejectedWithTheReason() {
+        assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--members", "0"));
+        assertTrue(err.toString().contains("at least one participant"), err.toString());
+        assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--flavour", "etcd"));
+        assertTrue(err.toString().contains("unknown ensemble flavour 'etcd'"), err.toString());
+    }
+}
