@@ -9,5 +9,12 @@ import dev.warden.server.watch.WatchManager;
 
 /** What a client connection needs from the server, in one place. */
 public record ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,
-                            Pipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry) {
+                            Pipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry,
+                            MemberStatus memberStatus) {
+
+    /** A standalone server's context. */
+    public ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,
+                         Pipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry) {
+        this(config, clock, stateMachine, watches, pipeline, reads, stats, registry, MemberStatus.STANDALONE);
+    }
 }
