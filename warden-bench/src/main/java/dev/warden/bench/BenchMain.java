@@ -1,5 +1,6 @@
 package dev.warden.bench;
 
+import dev.warden.bench.compare.CompareCommand;
 import dev.warden.bench.load.LoadCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -21,6 +22,7 @@ public final class BenchMain implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new BenchMain());
         cli.addSubcommand(new LoadCommand());
+        cli.addSubcommand(new CompareCommand());
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;
     }
