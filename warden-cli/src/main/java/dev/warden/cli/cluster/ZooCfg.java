@@ -1,0 +1,59 @@
+package dev.warden.cli.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Writes one member's zoo.cfg and myid, in the format both Warden and ZooKeeper read. */
+public final class ZooCfg {
+    static final String HOST = "127.0.0.1";
+    /** The words the cluster itself needs; srvr tells the mode, mntr and ruok help a reader of logs. */
+    static final String FOUR_LETTER_WORDS = "srvr,mntr,ruok";
+
+    private ZooCfg() {
+    }
+
+    /** The zoo.cfg text of member {@code id}; {@code portsById} holds every member, keyed by id. */
+    public static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById) {
+        MemberPorts own = portsById.get(id);
+        if (own == null) {
+            throw new IllegalArgumentException("member " + id + " has no ports; members are " + portsById.keySet());
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("tickTime=" + spec.tickTimeMs());
+        lines.add("initLimit=" + spec.initLimitTicks());
+        lines.add("syncLimit=" + spec.syncLimitTicks());
+        lines.add("dataDir=" + dataDir.toAbsolutePath());
+        lines.add("clientPort=" + own.clientPort());
+        lines.add("maxClientCnxns=0");
+        lines.add("4lw.commands.whitelist=" + FOUR_LETTER_WORDS);
+        if (spec.isObserver(id)) {
+            lines.add("peerType=observer");
+        }
+        for (int member = 1; member <= spec.memberCount(); member++) {
+            MemberPorts ports = portsById.get(member);
+            if (ports == null) {
+                throw new IllegalArgumentException("member " + member + " has no ports");
+            }
+            lines.add("server." + member + "=" + HOST + ":" + ports.peerPort() + ":" + ports.electionPort()
+                    + (spec.isObserver(member) ? ":observer" : "") + ";" + ports.clientPort());
+        }
+        lines.addAll(spec.flavour().extraConfigLines());
+        lines.addAll(spec.extraConfigLines());
+        return String.join("\n", lines) + "\n";
+    }
+
+    /** Writes {@code memberDir/zoo.cfg} and {@code dataDir/myid}; returns the config file. */
+    public static Path write(ClusterSpec spec, int id, Path memberDir, Path dataDir,
+                             Map<Integer, MemberPorts> portsById) throws IOException {
+        Files.createDirectories(dataDir);
+        Files.writeString(dataDir.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
+        Path config = memberDir.resolve("zoo.cfg");
+        Files.writeString(config, render(spec, id, dataDir, portsById), StandardCharsets.UTF_8);
+        return config;
+    }
+}
