@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes one member's zoo.cfg (and myid in an ensemble). Both flavours get the same settings:
- * fsync on, loopback only, no per-address connection limit, every four-letter word.
+ * The settings both flavours get, in every topology: fsync on, a large frame limit (so 1 MiB
+ * values fit), no per-address connection limit, every four-letter word, ZooKeeper's usual 2 s tick.
  */
 final class MemberConfig {
     static final int TICK_TIME_MS = 2000;
@@ -18,36 +18,34 @@ final class MemberConfig {
     }
 
     /**
-     * @param myId          1-based member number
-     * @param clientPorts   client port of each member, by member number - 1
-     * @param quorumPorts   peer port of each member
-     * @param electionPorts election port of each member
-     * @return the zoo.cfg written
+     * zoo.cfg lines shared by standalone and ensemble members, beyond ports and directories. No
+     * clientPortAddress: in an ensemble Apache ZooKeeper takes the client address from the server
+     * lines and refuses a different one, and every address used here is loopback anyway.
      */
-    static Path write(Flavour flavour, Topology topology, int myId, Path memberDir, int[] clientPorts,
-                      int[] quorumPorts, int[] electionPorts, int juteMaxBufferBytes) throws IOException {
-        Path dataDir = memberDir.resolve("data");
-        Files.createDirectories(dataDir);
+    static List<String> commonLines(Flavour flavour, int juteMaxBufferBytes) {
         List<String> lines = new ArrayList<>(List.of(
-                "tickTime=" + TICK_TIME_MS,
-                "initLimit=10",
-                "syncLimit=5",
-                "dataDir=" + dataDir.toAbsolutePath(),
-                "clientPort=" + clientPorts[myId - 1],
-                "clientPortAddress=127.0.0.1",
                 "maxClientCnxns=0",
                 "forceSync=yes",
                 "4lw.commands.whitelist=*"));
         switch (flavour) {
             case APACHE -> lines.add("admin.enableServer=false");
+            // Apache reads its frame limit as a system property, see Flavour.jvmOptions
             case WARDEN -> lines.add("jute.maxbuffer=" + juteMaxBufferBytes);
         }
-        if (topology != Topology.STANDALONE) {
-            for (int id = 1; id <= topology.members(); id++) {
-                lines.add("server." + id + "=127.0.0.1:" + quorumPorts[id - 1] + ":" + electionPorts[id - 1]);
-            }
-            Files.writeString(dataDir.resolve("myid"), myId + "\n", StandardCharsets.US_ASCII);
-        }
+        return lines;
+    }
+
+    /** Writes a standalone member's zoo.cfg under {@code memberDir} and returns it. */
+    static Path writeStandalone(Flavour flavour, Path memberDir, int clientPort, int juteMaxBufferBytes)
+            throws IOException {
+        Path dataDir = memberDir.resolve("data");
+        Files.createDirectories(dataDir);
+        List<String> lines = new ArrayList<>(List.of(
+                "tickTime=" + TICK_TIME_MS,
+                "dataDir=" + dataDir.toAbsolutePath(),
+                "clientPort=" + clientPort,
+                "clientPortAddress=127.0.0.1"));
+        lines.addAll(commonLines(flavour, juteMaxBufferBytes));
         Path config = memberDir.resolve("zoo.cfg");
         Files.write(config, lines, StandardCharsets.UTF_8);
         return config;

@@ -31,9 +31,13 @@ public final class MarkdownReport {
                 report.options().jvm().heapMb()));
         for (Topology topology : report.options().topologies()) {
             List<Outcome> rows = report.outcomes().stream().filter(o -> o.topology() == topology).toList();
-            md.append("\n### ").append(capitalized(topology.title())).append(" — Warden / Apache\n\n");
-            rows.stream().flatMap(o -> o.missing().entrySet().stream()).map(e -> e.getKey().title() + ": " + e.getValue())
-                    .distinct().forEach(note -> md.append("- ").append(note.replace('\n', ' ')).append('\n'));
+            md.append("\n### ").append(capitalized(topology.title())).append(" — Warden / Apache\n");
+            List<String> notes = rows.stream().flatMap(o -> o.missing().entrySet().stream())
+                    .map(e -> e.getKey().title() + ": " + e.getValue().replace('\n', ' ')).distinct().toList();
+            if (!notes.isEmpty()) {
+                md.append('\n');
+                notes.forEach(note -> md.append("- ").append(note).append('\n'));
+            }
             md.append("\n| scenario | load | Apache ops/s | Warden ops/s | ops/s ratio | Apache p99 ms | Warden p99 ms"
                     + " | p99 ratio | p99.9 ratio | p50 ratio | targets |\n");
             md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
@@ -61,7 +65,7 @@ public final class MarkdownReport {
                 md.append("| ").append(o.topology().title()).append(" | ").append(o.scenario().name())
                         .append(" | ").append(flavour.title()).append(" | ");
                 if (r == null) {
-                    md.append("n/a | | | | | | | ").append(o.missing().containsKey(flavour) ? "not run" : "").append(" |\n");
+                    md.append("n/a | | | | | | ").append(o.missing().containsKey(flavour) ? "not run" : "").append(" |\n");
                 } else {
                     md.append(ops(r.opsPerSecond())).append(" | ").append(ms(r.p50Us())).append(" | ")
                             .append(ms(r.p90Us())).append(" | ").append(ms(r.p99Us())).append(" | ")
