@@ -2,6 +2,7 @@ package dev.warden.bench;
 
 import dev.warden.bench.compare.CompareCommand;
 import dev.warden.bench.load.LoadCommand;
+import dev.warden.cli.WardenVersion;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,7 +10,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code warden bench}: the load generator and the side-by-side comparison with Apache ZooKeeper. */
-@Command(name = "warden bench", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
+@Command(name = "warden bench", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
+        synopsisSubcommandLabel = "COMMAND",
         description = "Benchmarks for any ZooKeeper-protocol server, and Warden against Apache ZooKeeper.")
 public final class BenchMain implements Callable<Integer> {
     @Spec

@@ -21,8 +21,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code warden bench compare}: Warden against Apache ZooKeeper, same machine, same run. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Start Apache ZooKeeper and Warden in the same topologies, run the same scenarios against",
-                "each (alternating), and write the Warden/Apache table into the benchmarks document and a plot."})
+        description = {"Compare Warden with Apache ZooKeeper on this machine, in one run.",
+                "Starts both in the same topologies, runs the same scenarios against each (alternating which goes",
+                "first), writes the Warden/Apache table into the benchmarks document and an SVG plot."})
 public final class CompareCommand implements Callable<Integer> {
     static final int EXIT_FAILED = 1;
 

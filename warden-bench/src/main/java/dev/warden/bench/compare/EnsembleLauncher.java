@@ -27,11 +27,27 @@ final class EnsembleLauncher {
             cluster.awaitQuorum(Duration.ofMillis(readyTimeoutMs));
         } catch (IllegalStateException e) {
             cluster.close();
-            throw new DeploymentUnavailableException(flavour.title() + " " + topology.title() + ": " + e.getMessage());
+            throw new DeploymentUnavailableException(flavour.title() + " " + topology.title() + ": "
+                    + headline(e.getMessage()) + " (member logs under " + cluster.spec().baseDir() + ")");
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
             throw e;
         }
         return new Deployment(flavour, topology, cluster.connectString(), cluster::close);
+    }
+
+    /** The launcher's message up to its per-member details, which belong in a log rather than a table. */
+    static String headline(String message) {
+        if (message == null) {
+            return "no reason given";
+        }
+        int details = message.length();
+        for (String start : new String[] {": member 1 (", "; member 1 ("}) {
+            int at = message.indexOf(start);
+            if (at >= 0) {
+                details = Math.min(details, at);
+            }
+        }
+        return message.substring(0, details);
     }
 }

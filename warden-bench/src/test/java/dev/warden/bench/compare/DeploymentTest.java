@@ -54,6 +54,15 @@ class DeploymentTest {
     }
 
     @Test
+    void launcherFailuresKeepTheirHeadlineOnly() {
+        assertEquals("member 2 runs standalone instead of joining the WARDEN ensemble", EnsembleLauncher.headline(
+                "member 2 runs standalone instead of joining the WARDEN ensemble: member 1 (RUNNING, pid 1); member 2"));
+        assertEquals("no whole ensemble within PT1S: modes {1=LEADER}", EnsembleLauncher.headline(
+                "no whole ensemble within PT1S: modes {1=LEADER}; member 1 (RUNNING, pid 1)"));
+        assertEquals("plain", EnsembleLauncher.headline("plain"));
+    }
+
+    @Test
     void srvrModeLineIsFound() {
         assertEquals("follower", FourLetterWord.mode("Zookeeper version: 3.9.5\nLatency min/avg/max: 0/0/0\nMode: follower\n"));
         assertEquals(null, FourLetterWord.mode("This ZooKeeper instance is not currently serving requests\n"));
