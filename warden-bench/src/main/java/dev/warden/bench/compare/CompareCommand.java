@@ -1,0 +1,140 @@
+package dev.warden.bench.compare;
+
+import dev.warden.bench.load.ClientKind;
+import dev.warden.bench.report.DocSplicer;
+import dev.warden.bench.report.MarkdownReport;
+import dev.warden.bench.report.SvgPlot;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code warden bench compare}: Warden against Apache ZooKeeper, same machine, same run. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Compare Warden with Apache ZooKeeper on this machine, in one run.",
+                "Starts both in the same topologies, runs the same scenarios against each (alternating which goes",
+                "first), writes the Warden/Apache table into the benchmarks document and an SVG plot."})
+public final class CompareCommand implements Callable<Integer> {
+    static final int EXIT_FAILED = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--topologies", split = ",", defaultValue = "standalone,ensemble3", paramLabel = "T[,T]",
+            description = "standalone and/or ensemble3 (default ${DEFAULT-VALUE}).")
+    private List<String> topologies;
+
+    @Option(names = "--scenarios", split = ",", paramLabel = "NAME[,NAME]",
+            description = "Scenarios to run (default: all): setData, getData, exists, mixed90, createDelete, lock8,"
+                    + " fanout100, sessionStorm16, large1MiB, setData1x1.")
+    private List<String> scenarios;
+
+    @Option(names = "--warmup", defaultValue = "5", paramLabel = "SECONDS",
+            description = "Warm-up per scenario and server (default ${DEFAULT-VALUE}).")
+    private int warmupSeconds;
+
+    @Option(names = "--duration", defaultValue = "20", paramLabel = "SECONDS",
+            description = "Measured time per scenario and server (default ${DEFAULT-VALUE}).")
+    private int measureSeconds;
+
+    @Option(names = "--heap-mb", defaultValue = "1024", description = "Heap of every member, both servers (default ${DEFAULT-VALUE}).")
+    private int heapMb;
+
+    @Option(names = "--client", defaultValue = "APACHE", paramLabel = "APACHE|WARDEN",
+            description = "Client library generating the load (default ${DEFAULT-VALUE}).")
+    private ClientKind client;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where members keep data and logs (default: a temporary directory, deleted afterwards).")
+    private Path workDir;
+
+    @Option(names = "--doc", defaultValue = "docs/BENCHMARKS.md", paramLabel = "FILE",
+            description = "Markdown file whose results section is replaced (default ${DEFAULT-VALUE}).")
+    private Path docFile;
+
+    @Option(names = "--plot", defaultValue = "docs/benchmarks.svg", paramLabel = "FILE",
+            description = "SVG plot to write (default ${DEFAULT-VALUE}).")
+    private Path plotFile;
+
+    @Option(names = "--ready-timeout", defaultValue = "90", paramLabel = "SECONDS",
+            description = "How long a deployment may take to serve before it is reported not available"
+                    + " (default ${DEFAULT-VALUE}).")
+    private int readyTimeoutSeconds;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        CompareOptions options;
+        boolean temporaryDir = workDir == null;
+        try {
+            Path dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
+            options = new CompareOptions(topologies.stream().map(Topology::parse).toList(),
+                    scenarios == null ? Suite.standard() : Suite.select(scenarios), warmupSeconds, measureSeconds,
+                    client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        } catch (IOException e) {
+            err.println("cannot create a work directory: " + e.getMessage());
+            err.flush();
+            return EXIT_FAILED;
+        }
+        try {
+            CompareReport report = new CompareRunner(out).run(options);
+            String markdown = MarkdownReport.render(report);
+            out.println();
+            out.println(markdown);
+            writeResults(report, markdown, out, err);
+            return 0;
+        } catch (IOException e) {
+            err.println("comparison failed: " + e.getMessage());
+            err.flush();
+            return EXIT_FAILED;
+        } finally {
+            if (temporaryDir) {
+                deleteTree(options.workDir());
+            }
+        }
+    }
+
+    private void writeResults(CompareReport report, String markdown, PrintWriter out, PrintWriter err)
+            throws IOException {
+        if (Files.isRegularFile(docFile)) {
+            DocSplicer.spliceFile(docFile, markdown + "\n![throughput and p99 per scenario](" + relativePlot() + ")\n");
+            out.println("results written to " + docFile);
+        } else {
+            err.println("no " + docFile + " here: results printed above only (use --doc FILE)");
+        }
+        if (plotFile.toAbsolutePath().getParent() != null) {
+            Files.createDirectories(plotFile.toAbsolutePath().getParent());
+        }
+        Files.writeString(plotFile, SvgPlot.render(report), StandardCharsets.UTF_8);
+        out.println("plot written to " + plotFile);
+        out.flush();
+        err.flush();
+    }
+
+    /** The plot as the document links it: relative to the document's directory when possible. */
+    private String relativePlot() {
+        Path docDir = docFile.toAbsolutePath().getParent();
+        return docDir == null ? plotFile.toString() : docDir.relativize(plotFile.toAbsolutePath()).toString();
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is harmless
+        }
+    }
+}

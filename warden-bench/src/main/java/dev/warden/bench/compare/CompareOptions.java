@@ -1,0 +1,33 @@
+package dev.warden.bench.compare;
+
+import dev.warden.bench.load.ClientKind;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One comparison run.
+ *
+ * @param workDir        where members keep their configuration, data and logs
+ * @param readyTimeoutMs how long a deployment may take to serve before it counts as not available
+ */
+public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios, int warmupSeconds,
+                             int measureSeconds, ClientKind client, JvmSettings jvm, Path workDir,
+                             long readyTimeoutMs) {
+    public CompareOptions {
+        topologies = List.copyOf(topologies);
+        scenarios = List.copyOf(scenarios);
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(jvm, "jvm");
+        Objects.requireNonNull(workDir, "workDir");
+        if (topologies.isEmpty() || scenarios.isEmpty()) {
+            throw new IllegalArgumentException("need at least one topology and one scenario");
+        }
+        if (warmupSeconds < 0 || measureSeconds <= 0) {
+            throw new IllegalArgumentException("warm-up must be >= 0 s and the measured time > 0 s");
+        }
+        if (readyTimeoutMs <= 0) {
+            throw new IllegalArgumentException("ready timeout must be > 0 ms");
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.warden.bench.compare;
+
+import dev.warden.bench.load.LoadResult;
+import dev.warden.bench.load.LoadRunner;
+import dev.warden.bench.report.MachineInfo;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs every scenario against Apache ZooKeeper and Warden, topology by topology. Both flavours'
+ * deployments are up together and the order alternates from one scenario to the next, so a slow
+ * phase of a busy machine does not always fall on the same server.
+ */
+public final class CompareRunner {
+    private final PrintWriter out;
+
+    /** @param out where progress and each run's SUMMARY line go */
+    public CompareRunner(PrintWriter out) {
+        this.out = out;
+    }
+
+    public CompareReport run(CompareOptions options) throws IOException, InterruptedException {
+        ZonedDateTime startedAt = ZonedDateTime.now();
+        List<Outcome> outcomes = new ArrayList<>();
+        for (Topology topology : options.topologies()) {
+            outcomes.addAll(runTopology(topology, options));
+        }
+        return new CompareReport(startedAt, MachineInfo.ofThisMachine(), options, outcomes);
+    }
+
+    private List<Outcome> runTopology(Topology topology, CompareOptions options)
+            throws IOException, InterruptedException {
+        Map<Flavour, Deployment> up = new EnumMap<>(Flavour.class);
+        Map<Flavour, String> down = new EnumMap<>(Flavour.class);
+        try {
+            for (Flavour flavour : Flavour.values()) {
+                Path dir = options.workDir().resolve(topology.name().toLowerCase());
+                Files.createDirectories(dir);
+                say("starting %s, %s", flavour.title(), topology.title());
+                try {
+                    Deployment deployment = Deployment.start(flavour, topology, dir, options.jvm(),
+                            options.readyTimeoutMs());
+                    up.put(flavour, deployment);
+                    say("%s serving on %s", flavour.title(), deployment.connectString());
+                } catch (DeploymentUnavailableException e) {
+                    down.put(flavour, "not available: " + e.getMessage());
+                    say("%s, %s: not available: %s", flavour.title(), topology.title(), e.getMessage());
+                }
+            }
+            List<Outcome> outcomes = new ArrayList<>();
+            List<Scenario> scenarios = options.scenarios();
+            for (int i = 0; i < scenarios.size(); i++) {
+                List<Flavour> order = i % 2 == 0 ? List.of(Flavour.APACHE, Flavour.WARDEN)
+                        : List.of(Flavour.WARDEN, Flavour.APACHE);
+                outcomes.add(runScenario(topology, scenarios.get(i), order, up, down, options));
+            }
+            return outcomes;
+        } finally {
+            for (Deployment deployment : up.values()) {
+                deployment.close();
+            }
+        }
+    }
+
+    private Outcome runScenario(Topology topology, Scenario scenario, List<Flavour> order,
+                                Map<Flavour, Deployment> up, Map<Flavour, String> down, CompareOptions options)
+            throws InterruptedException {
+        Map<Flavour, LoadResult> results = new EnumMap<>(Flavour.class);
+        Map<Flavour, String> missing = new EnumMap<>(down);
+        for (Flavour flavour : order) {
+            Deployment deployment = up.get(flavour);
+            if (deployment == null) {
+                continue;
+            }
+            say("%s, %s: %s (%s)", topology.title(), flavour.title(), scenario.name(), scenario.load());
+            try {
+                LoadResult result = new LoadRunner(out).run(scenario.spec(deployment.connectString(),
+                        options.client(), options.warmupSeconds(), options.measureSeconds()));
+                results.put(flavour, result);
+                say("%s", result.describe());
+                say("%s %s %s", flavour.name().toLowerCase(), topology.name().toLowerCase(), result.summaryLine());
+            } catch (IOException | RuntimeException e) {
+                missing.put(flavour, "failed: " + e.getMessage());
+                say("%s, %s: %s failed: %s", topology.title(), flavour.title(), scenario.name(), e);
+            }
+        }
+        return new Outcome(topology, scenario, results, missing);
+    }
+
+    private void say(String format, Object... args) {
+        out.printf(format + "%n", args);
+        out.flush();
+    }
+}

@@ -1,0 +1,89 @@
+package dev.warden.bench.compare;
+
+import dev.warden.cli.cluster.FreePorts;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Starts one standalone member (Apache's ZooKeeperServerMain or Warden's server command) as a JVM. */
+final class StandaloneLauncher {
+    private static final int PROBE_TIMEOUT_MS = 1000;
+    private static final long STOP_GRACE_MS = 10_000;
+    private static final int LOG_LINES_IN_ERRORS = 5;
+
+    private StandaloneLauncher() {
+    }
+
+    static Deployment start(Flavour flavour, Path dir, JvmSettings jvm, long readyTimeoutMs)
+            throws IOException, InterruptedException, DeploymentUnavailableException {
+        Path memberDir = dir.resolve(flavour.name().toLowerCase() + "-standalone");
+        Files.createDirectories(memberDir);
+        int clientPort = FreePorts.pick(1).get(0);
+        Path config = MemberConfig.writeStandalone(flavour, memberDir, clientPort, jvm.juteMaxBufferBytes());
+        List<String> command = new ArrayList<>();
+        command.add(jvm.javaExecutable().toString());
+        command.addAll(Deployment.memberJvmOptions(flavour, jvm));
+        command.addAll(List.of("-cp", jvm.classPath()));
+        command.addAll(flavour.standaloneMainAndArguments(config.toString()));
+        Path log = memberDir.resolve("server.log");
+        Process process = new ProcessBuilder(command).directory(memberDir.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            awaitStandalone(flavour, process, clientPort, log, readyTimeoutMs);
+        } catch (DeploymentUnavailableException | InterruptedException | RuntimeException e) {
+            stop(process);
+            throw e;
+        }
+        return new Deployment(flavour, Topology.STANDALONE, "127.0.0.1:" + clientPort, () -> stop(process));
+    }
+
+    private static void awaitStandalone(Flavour flavour, Process process, int clientPort, Path log, long timeoutMs)
+            throws InterruptedException, DeploymentUnavailableException {
+        long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        String mode = "down";
+        while (System.nanoTime() < deadlineNs) {
+            if (!process.isAlive()) {
+                throw new DeploymentUnavailableException(flavour.title() + " exited with status "
+                        + process.exitValue() + lastLogLines(log));
+            }
+            mode = probeMode(clientPort);
+            if (mode.equals("standalone")) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new DeploymentUnavailableException(flavour.title() + " not serving within " + timeoutMs / 1000
+                + " s (mode " + mode + ")" + lastLogLines(log));
+    }
+
+    private static String probeMode(int port) {
+        try {
+            String mode = FourLetterWord.mode(FourLetterWord.ask("127.0.0.1", port, "srvr", PROBE_TIMEOUT_MS));
+            return mode == null ? "not serving" : mode;
+        } catch (IOException e) {
+            return "down";
+        }
+    }
+
+    private static String lastLogLines(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return "; last lines of " + log + ":\n  "
+                    + String.join("\n  ", lines.subList(Math.max(0, lines.size() - LOG_LINES_IN_ERRORS), lines.size()));
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    /** SIGTERM lets the server flush and close; SIGKILL only if it does not within the grace period. */
+    private static void stop(Process process) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(STOP_GRACE_MS, TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.warden.bench.compare;
+
+import static dev.warden.bench.compare.Target.latencyAtMost;
+import static dev.warden.bench.compare.Target.throughputAtLeast;
+
+import dev.warden.bench.compare.Target.Metric;
+import dev.warden.bench.load.Workload;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The scenarios the side-by-side runner measures, with the targets from the benchmark issue. */
+public final class Suite {
+    private static final int KIB = 1024;
+
+    private Suite() {
+    }
+
+    public static List<Scenario> standard() {
+        Target p999Half = latencyAtMost(Metric.P999, 0.5);
+        Map<Topology, List<Target>> none = Map.of();
+        return List.of(
+                loaded("setData", Workload.SET_DATA, Map.of(
+                        Topology.STANDALONE, List.of(throughputAtLeast(2)),
+                        Topology.ENSEMBLE3, List.of(throughputAtLeast(2.5), p999Half))),
+                loaded("getData", Workload.GET_DATA, Map.of(
+                        Topology.STANDALONE, List.of(throughputAtLeast(1.5)),
+                        Topology.ENSEMBLE3, List.of(throughputAtLeast(1.5), p999Half))),
+                loaded("exists", Workload.EXISTS, none),
+                new Scenario("mixed90", "16×32, 1 KiB, 90 % reads", Workload.MIXED, 16, 32, KIB, 1000, 90, 1,
+                        Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2), p999Half))),
+                loaded("createDelete", Workload.CREATE_DELETE,
+                        Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2.5), p999Half))),
+                new Scenario("lock8", "8 clients", Workload.LOCK, 1, 1, 0, 1, 0, 8,
+                        Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2)))),
+                new Scenario("fanout100", "100 watchers, 1 KiB", Workload.FANOUT, 1, 1, KIB, 1, 0, 100, none),
+                new Scenario("sessionStorm16", "16 workers", Workload.SESSION_STORM, 16, 1, 0, 1, 0, 1, none),
+                new Scenario("large1MiB", "4×2, 1 MiB", Workload.LARGE, 4, 2, Workload.LARGE_VALUE_BYTES, 16, 0, 1,
+                        none),
+                new Scenario("setData1x1", "1×1, 1 KiB", Workload.SET_DATA, 1, 1, KIB, 1000, 0, 1, Map.of(
+                        Topology.STANDALONE, List.of(latencyAtMost(Metric.P50, 0.6)),
+                        Topology.ENSEMBLE3, List.of(latencyAtMost(Metric.P50, 0.6)))));
+    }
+
+    /** The standard 16 sessions × 32 in flight, 1 KiB values over 1000 keys. */
+    private static Scenario loaded(String name, Workload workload, Map<Topology, List<Target>> targets) {
+        return new Scenario(name, "16×32, 1 KiB", workload, 16, 32, KIB, 1000, 90, 1, targets);
+    }
+
+    /** The standard scenarios with these names, in the order given; a clear error for unknown names. */
+    public static List<Scenario> select(List<String> names) {
+        List<Scenario> all = standard();
+        return names.stream().map(name -> all.stream().filter(s -> s.name().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown scenario '" + name + "'; known: "
+                        + all.stream().map(Scenario::name).collect(Collectors.joining(", ")))))
+                .toList();
+    }
+}

@@ -1,0 +1,94 @@
+package dev.warden.bench.load;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+
+/** {@link LoadClient} over the Apache ZooKeeper Java client's asynchronous API. */
+final class ApacheLoadClient implements LoadClient {
+    private final ZooKeeper zk;
+
+    private ApacheLoadClient(ZooKeeper zk) {
+        this.zk = zk;
+    }
+
+    static ApacheLoadClient connect(String connectString, int sessionTimeoutMs)
+            throws IOException, InterruptedException {
+        CountDownLatch connected = new CountDownLatch(1);
+        ZooKeeper zk = new ZooKeeper(connectString, sessionTimeoutMs, event -> {
+            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                connected.countDown();
+            }
+        });
+        if (!connected.await(sessionTimeoutMs, TimeUnit.MILLISECONDS)) {
+            zk.close();
+            throw new IOException("no session with " + connectString + " within " + sessionTimeoutMs + " ms");
+        }
+        return new ApacheLoadClient(zk);
+    }
+
+    @Override
+    public void setData(String path, byte[] data, Done done) {
+        zk.setData(path, data, -1, (rc, p, ctx, stat) -> done.done(rc), null);
+    }
+
+    @Override
+    public void getData(String path, Done done) {
+        zk.getData(path, false, (rc, p, ctx, data, stat) -> done.done(rc), null);
+    }
+
+    @Override
+    public void exists(String path, Done done) {
+        zk.exists(path, false, (rc, p, ctx, stat) -> done.done(rc), null);
+    }
+
+    @Override
+    public void create(String path, byte[] data, boolean ephemeralSequential, Created done) {
+        CreateMode mode = ephemeralSequential ? CreateMode.EPHEMERAL_SEQUENTIAL : CreateMode.PERSISTENT;
+        zk.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, (rc, p, ctx, name) -> done.created(rc, name), null);
+    }
+
+    @Override
+    public void delete(String path, Done done) {
+        zk.delete(path, -1, (rc, p, ctx) -> done.done(rc), null);
+    }
+
+    @Override
+    public void getChildren(String path, Children done) {
+        zk.getChildren(path, false, (rc, p, ctx, names) -> done.children(rc, names == null ? List.of() : names), null);
+    }
+
+    @Override
+    public void existsWatch(String path, Runnable onChange, Done done) {
+        zk.exists(path, oneShot(onChange), (rc, p, ctx, stat) -> done.done(rc), null);
+    }
+
+    @Override
+    public void getDataWatch(String path, Runnable onChange, Done done) {
+        zk.getData(path, oneShot(onChange), (rc, p, ctx, data, stat) -> done.done(rc), null);
+    }
+
+    /** Connection-state events also reach watchers; only node events count as a change. */
+    private static Watcher oneShot(Runnable onChange) {
+        return (WatchedEvent event) -> {
+            if (event.getType() != Watcher.Event.EventType.None) {
+                onChange.run();
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        try {
+            zk.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

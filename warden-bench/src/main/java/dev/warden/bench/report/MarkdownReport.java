@@ -1,0 +1,110 @@
+package dev.warden.bench.report;
+
+import dev.warden.bench.compare.CompareReport;
+import dev.warden.bench.compare.Flavour;
+import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.Target;
+import dev.warden.bench.compare.Target.Metric;
+import dev.warden.bench.compare.Topology;
+import dev.warden.bench.load.LoadResult;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalDouble;
+import java.util.stream.Collectors;
+
+/** The results section of docs/BENCHMARKS.md: a ratio table per topology, then the absolute figures. */
+public final class MarkdownReport {
+    private MarkdownReport() {
+    }
+
+    public static String render(CompareReport report) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT,
+                "Run of %s on %s.%n%n"
+                        + "Each scenario: %d s warm-up, then %d s measured, per server; the order of the two servers"
+                        + " alternates from one scenario to the next. Load client: %s client, in the runner's JVM."
+                        + " Every member: its own JVM, -Xms/-Xmx %d MiB, fsync on, loopback.%n",
+                report.startedAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm zzz", Locale.ROOT)),
+                report.machine().describe(), report.options().warmupSeconds(), report.options().measureSeconds(),
+                report.options().client() == dev.warden.bench.load.ClientKind.APACHE ? "Apache ZooKeeper Java" : "Warden",
+                report.options().jvm().heapMb()));
+        for (Topology topology : report.options().topologies()) {
+            List<Outcome> rows = report.outcomes().stream().filter(o -> o.topology() == topology).toList();
+            md.append("\n### ").append(capitalized(topology.title())).append(" — Warden / Apache\n");
+            List<String> notes = rows.stream().flatMap(o -> o.missing().entrySet().stream())
+                    .map(e -> e.getKey().title() + ": " + e.getValue().replace('\n', ' ')).distinct().toList();
+            if (!notes.isEmpty()) {
+                md.append('\n');
+                notes.forEach(note -> md.append("- ").append(note).append('\n'));
+            }
+            md.append("\n| scenario | load | Apache ops/s | Warden ops/s | ops/s ratio | Apache p99 ms | Warden p99 ms"
+                    + " | p99 ratio | p99.9 ratio | p50 ratio | targets |\n");
+            md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+            for (Outcome o : rows) {
+                LoadResult a = o.results().get(Flavour.APACHE);
+                LoadResult w = o.results().get(Flavour.WARDEN);
+                md.append("| ").append(o.scenario().name()).append(" | ").append(o.scenario().load())
+                        .append(" | ").append(a == null ? "n/a" : ops(a.opsPerSecond()))
+                        .append(" | ").append(w == null ? "n/a" : ops(w.opsPerSecond()))
+                        .append(" | ").append(ratio(o.ratio(Metric.THROUGHPUT)))
+                        .append(" | ").append(a == null ? "n/a" : ms(a.p99Us()))
+                        .append(" | ").append(w == null ? "n/a" : ms(w.p99Us()))
+                        .append(" | ").append(ratio(o.ratio(Metric.P99)))
+                        .append(" | ").append(ratio(o.ratio(Metric.P999)))
+                        .append(" | ").append(ratio(o.ratio(Metric.P50)))
+                        .append(" | ").append(targets(o)).append(" |\n");
+            }
+        }
+        md.append("\n### Absolute figures\n\n");
+        md.append("| topology | scenario | server | ops/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |\n");
+        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+        for (Outcome o : report.outcomes()) {
+            for (Flavour flavour : Flavour.values()) {
+                LoadResult r = o.results().get(flavour);
+                md.append("| ").append(o.topology().title()).append(" | ").append(o.scenario().name())
+                        .append(" | ").append(flavour.title()).append(" | ");
+                if (r == null) {
+                    md.append("n/a | | | | | | ").append(o.missing().containsKey(flavour) ? "not run" : "").append(" |\n");
+                } else {
+                    md.append(ops(r.opsPerSecond())).append(" | ").append(ms(r.p50Us())).append(" | ")
+                            .append(ms(r.p90Us())).append(" | ").append(ms(r.p99Us())).append(" | ")
+                            .append(ms(r.p999Us())).append(" | ").append(ms(r.maxUs())).append(" | ")
+                            .append(r.errors().isEmpty() ? "0" : r.errors().entrySet().stream()
+                                    .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
+                            .append(" |\n");
+                }
+            }
+        }
+        return md.toString();
+    }
+
+    /** Each target with its verdict: "ops/s ≥ 2× ✔", "✘", or "?" when a ratio is missing. */
+    static String targets(Outcome outcome) {
+        List<Target> targets = outcome.scenario().targetsIn(outcome.topology());
+        if (targets.isEmpty()) {
+            return "—";
+        }
+        return targets.stream().map(t -> {
+            OptionalDouble r = outcome.ratio(t.metric());
+            String verdict = r.isEmpty() ? "?" : t.isMetBy(r.getAsDouble()) ? "met" : "**missed**";
+            return t.describe() + " " + verdict;
+        }).collect(Collectors.joining("; "));
+    }
+
+    static String ratio(OptionalDouble ratio) {
+        return ratio.isEmpty() ? "n/a" : String.format(Locale.ROOT, "%.2f×", ratio.getAsDouble());
+    }
+
+    static String ops(double opsPerSecond) {
+        return String.format(Locale.ROOT, "%,.0f", opsPerSecond);
+    }
+
+    static String ms(long micros) {
+        return String.format(Locale.ROOT, "%.2f", micros / 1000.0);
+    }
+
+    private static String capitalized(String text) {
+        return Character.toUpperCase(text.charAt(0)) + text.substring(1);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.warden.bench.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.bench.BenchMain;
+import dev.warden.bench.report.DocSplicer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The whole comparison, standalone, two short scenarios: both servers run and the document is filled in. */
+class CompareCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void standaloneComparisonFillsInTheDocumentAndWritesAPlot() throws Exception {
+        Path doc = dir.resolve("BENCHMARKS.md");
+        Files.writeString(doc, "# Benchmarks\nintro\n" + DocSplicer.BEGIN + "\nold\n" + DocSplicer.END + "\noutro\n");
+        Path plot = dir.resolve("plot.svg");
+        StringWriter out = new StringWriter();
+        CommandLine cli = BenchMain.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(new StringWriter()));
+
+        int status = cli.execute("compare", "--topologies", "standalone", "--scenarios", "setData,lock8",
+                "--warmup", "0", "--duration", "1", "--heap-mb", "256", "--work-dir", dir.resolve("work").toString(),
+                "--doc", doc.toString(), "--plot", plot.toString());
+
+        assertEquals(0, status, out::toString);
+        String written = Files.readString(doc);
+        assertTrue(written.startsWith("# Benchmarks\nintro\n" + DocSplicer.BEGIN), written);
+        assertTrue(written.endsWith(DocSplicer.END + "\noutro\n"), written);
+        assertTrue(!written.contains("\nold\n"), written);
+        assertTrue(written.matches("(?s).*\\| setData \\| 16×32, 1 KiB \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+× \\|.*"), written);
+        assertTrue(written.matches("(?s).*\\| lock8 \\| 8 clients \\| [0-9,]+ \\| [0-9,]+ \\|.*"), written);
+        assertTrue(written.contains("![throughput and p99 per scenario](plot.svg)"), written);
+        String svg = Files.readString(plot);
+        assertTrue(svg.startsWith("<svg") && svg.contains(">setData<") && svg.contains(">lock8<"), svg);
+        assertTrue(out.toString().contains("apache standalone SUMMARY {\"workload\":\"setData\""), out::toString);
+        assertTrue(out.toString().contains("warden standalone SUMMARY {\"workload\":\"lock\""), out::toString);
+    }
+
+    @Test
+    void unknownScenarioIsAUsageError() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchMain.commandLine();
+        cli.setErr(new PrintWriter(err));
+        int status = cli.execute("compare", "--scenarios", "nope", "--doc", dir.resolve("x.md").toString());
+        assertEquals(CommandLine.ExitCode.USAGE, status);
+        assertTrue(err.toString().contains("unknown scenario 'nope'"), err::toString);
+    }
+}

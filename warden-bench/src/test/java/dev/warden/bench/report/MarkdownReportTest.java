@@ -1,0 +1,91 @@
+package dev.warden.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.bench.compare.CompareOptions;
+import dev.warden.bench.compare.CompareReport;
+import dev.warden.bench.compare.Flavour;
+import dev.warden.bench.compare.JvmSettings;
+import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.Scenario;
+import dev.warden.bench.compare.Suite;
+import dev.warden.bench.compare.Topology;
+import dev.warden.bench.load.ClientKind;
+import dev.warden.bench.load.LoadResult;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+
+/** The report's ratios, verdicts and "not available" rows, from figures fixed by the test. */
+class MarkdownReportTest {
+    private static final Scenario SET_DATA = Suite.select(List.of("setData")).get(0);
+    private static final Scenario ONE_BY_ONE = Suite.select(List.of("setData1x1")).get(0);
+
+    private static LoadResult result(double opsPerSecond, long p50Us, long p999Us) {
+        return new LoadResult("setData", (long) opsPerSecond * 10, 10_000, opsPerSecond, p50Us, p50Us * 2,
+                p50Us * 3, p999Us, p999Us * 2, Map.of());
+    }
+
+    private static CompareReport report() {
+        Outcome standalone = new Outcome(Topology.STANDALONE, SET_DATA,
+                Map.of(Flavour.APACHE, result(40_000, 1000, 9000), Flavour.WARDEN, result(100_000, 400, 3000)),
+                Map.of());
+        Outcome latency = new Outcome(Topology.STANDALONE, ONE_BY_ONE,
+                Map.of(Flavour.APACHE, result(500, 2000, 4000), Flavour.WARDEN, result(600, 1500, 3000)), Map.of());
+        Outcome ensemble = new Outcome(Topology.ENSEMBLE3, SET_DATA,
+                Map.of(Flavour.APACHE, result(20_000, 2000, 20_000)),
+                Map.of(Flavour.WARDEN, "not available: members run standalone"));
+        CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
+                List.of(SET_DATA, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
+                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000);
+        return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
+                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options,
+                List.of(standalone, latency, ensemble));
+    }
+
+    @Test
+    void ratiosAndVerdictsFollowTheFigures() {
+        String md = MarkdownReport.render(report());
+        assertTrue(md.contains("| setData | 16×32, 1 KiB | 40,000 | 100,000 | 2.50× | 3.00 | 1.20 | 0.40× | 0.33× | 0.40×"
+                + " | ops/s ≥ 2× met |"), md);
+        assertTrue(md.contains("| setData1x1 | 1×1, 1 KiB | 500 | 600 | 1.20× |"), md);
+        assertTrue(md.contains("p50 ≤ 0.6× **missed**"), md); // 1500 / 2000 = 0.75
+        assertTrue(md.contains("Test CPU, 2 cores, 4096 MiB RAM"), md);
+        assertTrue(md.contains("2026-11-21 09:00 UTC"), md);
+    }
+
+    @Test
+    void aFlavourThatDidNotRunIsNamedWithItsReason() {
+        String md = MarkdownReport.render(report());
+        assertTrue(md.contains("- Warden: not available: members run standalone"), md);
+        assertTrue(md.contains("| setData | 16×32, 1 KiB | 20,000 | n/a | n/a |"), md);
+        assertTrue(md.contains("ops/s ≥ 2.5× ?; p99.9 ≤ 0.5× ?"), md);
+        assertTrue(md.contains("| 3 members | setData | Warden | n/a | | | | | | not run |"), md);
+    }
+
+    @Test
+    void plotIsWellFormedSvgWithBothServersPerScenario() throws Exception {
+        String svg = SvgPlot.render(report());
+        DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(4, svg.split(">setData<", -1).length - 1, svg); // 2 topologies × 2 panels
+        assertTrue(svg.contains(">100.0k<") && svg.contains(">40.0k<"), svg);
+        assertTrue(svg.contains(">n/a<"), svg);
+    }
+
+    @Test
+    void splicingNeedsBothMarkersInOrder() {
+        String doc = "a\n" + DocSplicer.BEGIN + "\nold\n" + DocSplicer.END + "\nb\n";
+        assertEquals("a\n" + DocSplicer.BEGIN + "\nnew\n" + DocSplicer.END + "\nb\n", DocSplicer.splice(doc, "new\n"));
+        assertThrows(IllegalArgumentException.class, () -> DocSplicer.splice("no markers", "x"));
+        assertThrows(IllegalArgumentException.class,
+                () -> DocSplicer.splice(DocSplicer.END + DocSplicer.BEGIN, "x"));
+    }
+}
