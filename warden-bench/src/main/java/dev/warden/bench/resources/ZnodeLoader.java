@@ -61,7 +61,6 @@ final class ZnodeLoader implements AutoCloseable {
                 client.create(parent, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, done, null);
             }
             inFlight.acquire();
-            value[0] = (byte) i;
             client.create(ZnodeLayout.nodePath(i), value, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT,
                     done, null);
         }
