@@ -1,7 +1,6 @@
 package dev.warden.bench.resources;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Command line of {@link ResourceProbe}. */
@@ -45,9 +44,8 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
 
     /** The arguments that start this probe's restart phase on the same data. */
     List<String> restartArgs() {
-        List<String> args = new ArrayList<>(List.of("--flavour", flavour.cliName(), "--data-dir",
-                dataDir.toString(), "--znodes", Integer.toString(znodes), "--restart-phase"));
-        return args;
+        return List.of("--flavour", flavour.cliName(), "--data-dir", dataDir.toString(),
+                "--znodes", Integer.toString(znodes), "--restart-phase");
     }
 
     private static String value(String[] args, int i, String option) {

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,17 +33,18 @@ public final class ResourceComparison {
         int znodes = ProbeOptions.DEFAULT_ZNODES;
         String xmx = "4g";
         try {
-            for (int i = 0; i < args.length; i++) {
-                String value = i + 1 < args.length ? args[i + 1] : null;
-                if (value == null) {
-                    throw new IllegalArgumentException(args[i] + " needs a value");
+            for (int i = 0; i < args.length; i += 2) {
+                String option = args[i];
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(option + " needs a value");
                 }
-                switch (args[i++]) {
+                String value = args[i + 1];
+                switch (option) {
                     case "--work-dir" -> workDir = Path.of(value);
                     case "--out" -> out = Path.of(value);
-                    case "--znodes" -> znodes = Integer.parseInt(value.replace("_", ""));
-                    case "--xmx" -> xmx = value;
-                    default -> throw new IllegalArgumentException("unknown option " + args[i - 1]);
+                    case "--znodes" -> znodes = positiveInt(option, value);
+                    case "--xmx" -> xmx = heapSize(value);
+                    default -> throw new IllegalArgumentException("unknown option " + option);
                 }
             }
             if (workDir == null) {
@@ -65,6 +67,26 @@ public final class ResourceComparison {
         }
     }
 
+    private static int positiveInt(String option, String text) {
+        try {
+            int value = Integer.parseInt(text.replace("_", ""));
+            if (value >= 1) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " must be a whole number >= 1: '" + text + "'");
+    }
+
+    /** A JVM heap size as -Xmx takes it: digits and an optional k, m or g. */
+    private static String heapSize(String text) {
+        if (!text.matches("[0-9]+[kKmMgG]?")) {
+            throw new IllegalArgumentException("--xmx must look like 4g, 512m or 4096m: '" + text + "'");
+        }
+        return text;
+    }
+
     static ProbeReport runProbe(Flavour flavour, int znodes, String xmx, Path workDir)
             throws IOException, InterruptedException {
         Path dataDir = workDir.resolve(flavour.cliName());
@@ -85,10 +107,10 @@ public final class ResourceComparison {
         var os = ManagementFactory.getOperatingSystemMXBean();
         String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         return BEGIN_MARKER + "\n"
-                + String.format("Measured %s with %,d znodes (plus %,d parents), %,d watches, -Xms%s -Xmx%s.%n",
+                + String.format(Locale.ROOT, "Measured %s with %,d znodes (plus %,d parents), %,d watches, -Xms%s -Xmx%s.%n",
                         when, znodes, Integer.parseInt(warden.get(ProbeReport.ZNODES_WITH_PARENTS)) - znodes,
                         Integer.parseInt(warden.get(ProbeReport.WATCHES)), xmx, xmx)
-                + String.format("Machine: %s %s %s, %d cores, Java %s.%n%n", os.getName(), os.getVersion(),
+                + String.format(Locale.ROOT, "Machine: %s %s %s, %d cores, Java %s.%n%n", os.getName(), os.getVersion(),
                         os.getArch(), os.getAvailableProcessors(), Runtime.version())
                 + FiguresTable.render(warden, apache)
                 + END_MARKER + "\n";
