@@ -5,7 +5,11 @@ import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** Warden with its defaults (fsync on, snapCount 100,000) on a free loopback port. */
+/**
+ * Warden with its defaults (fsync on, snapCount 100,000) on a free loopback port, except that
+ * one session may hold any number of watches, as in Apache ZooKeeper, so the probe's single
+ * watching session is not cut off past 1M.
+ */
 final class WardenEmbedded implements EmbeddedServer {
     private final WardenServer server;
 
@@ -19,6 +23,7 @@ final class WardenEmbedded implements EmbeddedServer {
                 .dataLogDir(dataDir)
                 .clientPort(0)
                 .maxClientCnxns(0)
+                .maxWatchesPerSession(Integer.MAX_VALUE)
                 .build();
         return new WardenEmbedded(WardenServer.start(config));
     }
