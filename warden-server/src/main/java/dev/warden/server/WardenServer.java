@@ -184,6 +184,22 @@ public final class WardenServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes a snapshot now and returns its file once it is durable. It runs on the snapshot
+     * thread, so it never overlaps a scheduled snapshot. For tools and benchmarks.
+     */
+    public java.nio.file.Path snapshotNow() throws IOException {
+        var written = snapshotter.submit(() -> ServerState.writeSnapshot(snapshots, stateMachine));
+        try {
+            return written.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the snapshot", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException("snapshot failed", e.getCause());
+        }
+    }
+
     /** Keeps the newest autopurge.snapRetainCount snapshots and the log needed to replay them.
      *  Runs every autopurge.purgeInterval hours; package-private so tests can run it now. */
     void purge() {

@@ -1,0 +1,39 @@
+package dev.warden.bench.jmh;
+
+import dev.warden.protocol.Record;
+import dev.warden.protocol.ReplyHeader;
+import dev.warden.server.auth.AuthIdentities;
+import dev.warden.server.pipeline.Origin;
+import dev.warden.server.watch.Watcher;
+
+/** A connection stand-in for read benchmarks: anonymous identity, replies dropped. */
+final class BenchOrigin implements Origin {
+    private final AuthIdentities identities = new AuthIdentities("127.0.0.1");
+    private final Watcher watcher = (eventType, path, zxid, aclForReadCheck) -> { };
+
+    @Override
+    public AuthIdentities identities() {
+        return identities;
+    }
+
+    @Override
+    public void send(ReplyHeader header, Record body) {
+    }
+
+    @Override
+    public void requestDone() {
+    }
+
+    @Override
+    public void closeAfterFlush() {
+    }
+
+    @Override
+    public Watcher watcher() {
+        return watcher;
+    }
+
+    @Override
+    public void sessionCreated(long sessionId, int timeoutMs, byte[] password) {
+    }
+}

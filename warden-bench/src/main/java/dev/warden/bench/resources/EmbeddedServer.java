@@ -1,0 +1,22 @@
+package dev.warden.bench.resources;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** A server running inside the probe's JVM, so the probe can weigh its heap. */
+interface EmbeddedServer extends AutoCloseable {
+    String connectString();
+
+    /** Writes a snapshot now and returns its file once durable. */
+    Path snapshotNow() throws IOException;
+
+    @Override
+    void close();
+
+    static EmbeddedServer start(Flavour flavour, Path dataDir) throws IOException {
+        return switch (flavour) {
+            case WARDEN -> WardenEmbedded.start(dataDir);
+            case APACHE -> ApacheEmbedded.start(dataDir);
+        };
+    }
+}

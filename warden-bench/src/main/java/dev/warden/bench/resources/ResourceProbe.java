@@ -1,0 +1,174 @@
+package dev.warden.bench.resources;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Measures one server flavour's memory and disk figures in this JVM (one flavour per JVM, so
+ * heaps never mix), then restarts it in a fresh JVM on the same data. Prints a
+ * {@link ProbeReport} on stdout. See docs/RESOURCES.md for what each figure means.
+ */
+public final class ResourceProbe {
+    static final String SERVING = "serving";
+    private static final long CHILD_TIMEOUT_MS = 900_000;
+
+    private final ProbeOptions options;
+
+    ResourceProbe(ProbeOptions options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        ProbeOptions options;
+        try {
+            options = ProbeOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        ResourceProbe probe = new ResourceProbe(options);
+        int status = 0;
+        try {
+            ProbeReport report = options.restartPhase() ? probe.restart() : probe.measure();
+            System.out.print(report.format());
+        } catch (Exception | Error e) {
+            e.printStackTrace();
+            status = 1;
+        }
+        System.out.flush();
+        // Client and server libraries may leave non-daemon threads behind; never hang on them.
+        System.exit(status);
+    }
+
+    /** The full probe: load, weigh, watch, snapshot, then time a restart in a child JVM. */
+    ProbeReport measure() throws IOException, InterruptedException {
+        Path dataDir = options.dataDir();
+        Files.createDirectories(dataDir);
+        try (var entries = Files.list(dataDir)) {
+            if (entries.findAny().isPresent()) {
+                throw new IllegalArgumentException("--data-dir must be empty: " + dataDir);
+            }
+        }
+        int znodes = options.znodes();
+        int total = znodes + ZnodeLayout.parentCount(znodes);
+        ProbeReport report = new ProbeReport()
+                .put(ProbeReport.FLAVOUR, options.flavour().cliName())
+                .put(ProbeReport.ZNODES, znodes)
+                .put(ProbeReport.ZNODES_WITH_PARENTS, total);
+        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), dataDir)) {
+            long heapBaseline = ProcessMemory.heapUsedAfterGcBytes();
+            long rssBaseline = ProcessMemory.residentBytes();
+            long createStartNs = System.nanoTime();
+            try (ZnodeLoader loader = ZnodeLoader.connect(server.connectString(), options.maxInFlight())) {
+                loader.createTree(znodes);
+            }
+            report.put(ProbeReport.CREATE_MS, elapsedMs(createStartNs));
+            long heapLoaded = ProcessMemory.heapUsedAfterGcBytes();
+            long rssLoaded = ProcessMemory.residentBytes();
+            report.put(ProbeReport.HEAP_BASELINE_BYTES, heapBaseline)
+                    .put(ProbeReport.HEAP_BYTES_PER_ZNODE, perItem(heapLoaded - heapBaseline, total))
+                    .put(ProbeReport.RSS_BASELINE_BYTES, rssBaseline)
+                    .put(ProbeReport.RSS_BYTES_PER_ZNODE, perItem(rssLoaded - rssBaseline, total));
+            report.put(ProbeReport.WATCHES, znodes)
+                    .put(ProbeReport.HEAP_BYTES_PER_WATCH, perItem(weighWatches(server), znodes));
+            long snapshotStartNs = System.nanoTime();
+            Path snapshot = server.snapshotNow();
+            report.put(ProbeReport.SNAPSHOT_MS, elapsedMs(snapshotStartNs))
+                    .put(ProbeReport.SNAPSHOT_BYTES, Files.size(snapshot));
+        }
+        return report.putAll(timeRestart());
+    }
+
+    /** Heap growth while a child JVM's session holds one exists-watch on every leaf znode. */
+    private long weighWatches(EmbeddedServer server) throws IOException, InterruptedException {
+        Process holder = ChildJvm.start(List.of("-Xmx1g"), WatchHolder.class,
+                List.of(server.connectString(), Integer.toString(options.znodes()),
+                        Integer.toString(options.maxInFlight())),
+                options.dataDir().resolveSibling(options.dataDir().getFileName() + "-watch-holder.log"));
+        try (BufferedReader out = lines(holder);
+             Writer in = new OutputStreamWriter(holder.getOutputStream(), StandardCharsets.UTF_8)) {
+            expectLine(out, WatchHolder.CONNECTED, holder);
+            long before = ProcessMemory.heapUsedAfterGcBytes();
+            in.write(WatchHolder.GO + "\n");
+            in.flush();
+            expectLine(out, WatchHolder.WATCHED, holder);
+            return ProcessMemory.heapUsedAfterGcBytes() - before;
+        } finally {
+            if (!holder.waitFor(CHILD_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                holder.destroyForcibly();
+            }
+        }
+    }
+
+    /** Time from launching a fresh JVM on the data to its first successful read. */
+    private ProbeReport timeRestart() throws IOException, InterruptedException {
+        long launchNs = System.nanoTime();
+        Process child = ChildJvm.start(ChildJvm.heapOptionsOfThisJvm(), ResourceProbe.class, options.restartArgs(),
+                options.dataDir().resolveSibling(options.dataDir().getFileName() + "-restart.log"));
+        ProbeReport report = new ProbeReport();
+        try (BufferedReader out = lines(child)) {
+            expectLine(out, SERVING, child);
+            report.put(ProbeReport.RESTART_TO_SERVING_MS, elapsedMs(launchNs));
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                ProbeReport.parseLine(line, report);
+            }
+        }
+        if (!child.waitFor(CHILD_TIMEOUT_MS, TimeUnit.MILLISECONDS) || child.exitValue() != 0) {
+            child.destroyForcibly();
+            throw new IOException("restart probe failed; see its log beside " + options.dataDir());
+        }
+        return report;
+    }
+
+    /** The restart phase, run in a fresh JVM: recover, then serve one read of the last znode. */
+    ProbeReport restart() throws IOException, InterruptedException {
+        long startNs = System.nanoTime();
+        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), options.dataDir())) {
+            long serverStartMs = elapsedMs(startNs);
+            String lastPath = ZnodeLayout.nodePath(options.znodes() - 1);
+            try (ZnodeLoader loader = ZnodeLoader.connect(server.connectString(), 1)) {
+                byte[] value = loader.getData(lastPath);
+                if (value.length != ZnodeLoader.VALUE_BYTES) {
+                    throw new IllegalStateException(lastPath + " has " + value.length + " bytes after restart");
+                }
+            } catch (org.apache.zookeeper.KeeperException e) {
+                throw new IllegalStateException("reading " + lastPath + " after restart failed: " + e, e);
+            }
+            System.out.println(SERVING);
+            System.out.flush();
+            return new ProbeReport().put(ProbeReport.RESTART_SERVER_START_MS, serverStartMs);
+        }
+    }
+
+    private static BufferedReader lines(Process process) {
+        return new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Reads the child's stdout until {@code expected}; other lines (stray prints) are skipped. */
+    private static void expectLine(BufferedReader out, String expected, Process child) throws IOException {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.equals(expected)) {
+                return;
+            }
+        }
+        throw new IOException("child JVM " + child.pid() + " ended before printing '" + expected + "'");
+    }
+
+    private static long elapsedMs(long startNs) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+    }
+
+    private static String perItem(long bytes, int items) {
+        return String.format(Locale.ROOT, "%.1f", (double) bytes / items);
+    }
+}

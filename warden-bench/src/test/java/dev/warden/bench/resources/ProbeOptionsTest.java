@@ -1,0 +1,45 @@
+package dev.warden.bench.resources;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ProbeOptionsTest {
+    @Test
+    void parsesEveryOptionAndDefaultsTheRest() {
+        ProbeOptions options = ProbeOptions.parse(new String[] {"--flavour", "apache", "--data-dir", "/d",
+                "--znodes", "20_000"});
+        assertEquals(Flavour.APACHE, options.flavour());
+        assertEquals(Path.of("/d"), options.dataDir());
+        assertEquals(20_000, options.znodes());
+        assertEquals(ProbeOptions.DEFAULT_IN_FLIGHT, options.maxInFlight());
+        assertEquals(false, options.restartPhase());
+    }
+
+    @Test
+    void restartArgumentsDescribeTheSameDataInTheRestartPhase() {
+        ProbeOptions options = ProbeOptions.parse(new String[] {"--flavour", "warden", "--data-dir", "/d",
+                "--znodes", "5"});
+        ProbeOptions restart = ProbeOptions.parse(options.restartArgs().toArray(String[]::new));
+        assertEquals(new ProbeOptions(Flavour.WARDEN, 5, Path.of("/d"), ProbeOptions.DEFAULT_IN_FLIGHT, true), restart);
+    }
+
+    @Test
+    void badInputIsNamedInTheError() {
+        assertMessage("unknown server flavour 'etcd'", "--flavour", "etcd", "--data-dir", "/d");
+        assertMessage("--flavour and --data-dir are required", "--flavour", "warden");
+        assertMessage("--znodes must be a whole number: 'many'", "--flavour", "warden", "--data-dir", "/d",
+                "--znodes", "many");
+        assertMessage("--znodes must be >= 1: 0", "--flavour", "warden", "--data-dir", "/d", "--znodes", "0");
+        assertMessage("--data-dir needs a value", "--flavour", "warden", "--data-dir");
+        assertMessage("unknown option '--fast'", "--fast");
+    }
+
+    private static void assertMessage(String expectedStart, String... args) {
+        var e = assertThrows(IllegalArgumentException.class, () -> ProbeOptions.parse(args));
+        assertTrue(e.getMessage().startsWith(expectedStart), e.getMessage());
+    }
+}

@@ -1,0 +1,72 @@
+package dev.warden.bench.resources;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResourceComparisonTest {
+    @TempDir
+    Path dir;
+
+    /** The whole probe in child JVMs, as ResourceComparison runs it, on a tiny tree. */
+    @Test
+    void wardenProbeOnATinyTreeReportsEveryFigure() throws Exception {
+        int znodes = 3000;
+        ProbeReport report = ResourceComparison.runProbe(Flavour.WARDEN, znodes, "512m", dir);
+        assertEquals("warden", report.get(ProbeReport.FLAVOUR));
+        assertEquals(znodes, (int) report.getDouble(ProbeReport.ZNODES));
+        assertEquals(znodes + ZnodeLayout.parentCount(znodes), (int) report.getDouble(ProbeReport.ZNODES_WITH_PARENTS));
+        // Each znode holds at least its 100-byte value and its path in the snapshot.
+        assertTrue(report.getDouble(ProbeReport.SNAPSHOT_BYTES) > znodes * 130.0, report.format());
+        assertTrue(report.getDouble(ProbeReport.HEAP_BYTES_PER_ZNODE) > 0, report.format());
+        assertTrue(report.getDouble(ProbeReport.HEAP_BYTES_PER_WATCH) > 0, report.format());
+        assertTrue(report.getDouble(ProbeReport.RESTART_TO_SERVING_MS)
+                >= report.getDouble(ProbeReport.RESTART_SERVER_START_MS), report.format());
+        String table = FiguresTable.render(report, report);
+        assertTrue(table.contains("| heap per znode | bytes |"), table);
+        assertTrue(table.contains("| 1.00 |"), table);
+    }
+
+    @Test
+    void writesFiguresBetweenTheMarkersAndKeepsTheRest() throws IOException {
+        Path doc = dir.resolve("RESOURCES.md");
+        Files.writeString(doc, "# Title\nintro\n" + ResourceComparison.BEGIN_MARKER + "\nold figures\n"
+                + ResourceComparison.END_MARKER + "\n## How\nprose\n");
+        String section = ResourceComparison.BEGIN_MARKER + "\nnew figures\n" + ResourceComparison.END_MARKER + "\n";
+        ResourceComparison.writeSection(doc, section);
+        assertEquals("# Title\nintro\n" + section + "## How\nprose\n", Files.readString(doc));
+    }
+
+    @Test
+    void documentWithoutMarkersIsRefused() throws IOException {
+        Path doc = dir.resolve("RESOURCES.md");
+        Files.writeString(doc, "# Title\n");
+        assertThrows(IOException.class, () -> ResourceComparison.writeSection(doc, "x"));
+    }
+
+    @Test
+    void tableShowsTheRatioOfWardenToApache() {
+        ProbeReport warden = sample("100", "1000");
+        ProbeReport apache = sample("400", "2000");
+        String table = FiguresTable.render(warden, apache);
+        assertTrue(table.contains("| heap per znode | bytes | 100 | 400 | 0.25 |"), table);
+        assertTrue(table.contains("| restart: JVM launch to first read served | ms | 1,000 | 2,000 | 0.50 |"), table);
+    }
+
+    private static ProbeReport sample(String heapPerZnode, String restartMs) {
+        ProbeReport report = new ProbeReport();
+        for (String key : new String[] {ProbeReport.RSS_BYTES_PER_ZNODE, ProbeReport.HEAP_BYTES_PER_WATCH,
+                ProbeReport.SNAPSHOT_BYTES, ProbeReport.SNAPSHOT_MS, ProbeReport.RESTART_SERVER_START_MS,
+                ProbeReport.CREATE_MS, ProbeReport.HEAP_BASELINE_BYTES, ProbeReport.RSS_BASELINE_BYTES}) {
+            report.put(key, 1);
+        }
+        return report.put(ProbeReport.HEAP_BYTES_PER_ZNODE, heapPerZnode)
+                .put(ProbeReport.RESTART_TO_SERVING_MS, restartMs);
+    }
+}
