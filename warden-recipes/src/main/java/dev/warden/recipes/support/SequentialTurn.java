@@ -38,6 +38,8 @@ public final class SequentialTurn implements LockAttempt {
     private final LongAdder wakeups;
     private final String marker = SequenceNames.PROTECTED_PREFIX + UUID.randomUUID() + "-";
     private final CompletableFuture<Boolean> result = new CompletableFuture<>();
+    /** Completes once a turn abandoned before its create finished has removed its node. */
+    private final CompletableFuture<Void> lateCleanup = new CompletableFuture<>();
     private Phase phase = Phase.NEW;
     private String ownName;
     private boolean tryOnly;
@@ -132,9 +134,10 @@ public final class SequentialTurn implements LockAttempt {
             result.completeExceptionally(RecipeCalls.unwrap(error));
             // The create may have happened on a connection whose reply we never saw.
             findOwnNode().thenCompose(found -> found == null ? CompletableFuture.completedFuture(null)
-                    : RecipeCalls.deleteIfExists(client, found));
+                    : RecipeCalls.deleteIfExists(client, found))
+                    .whenComplete((ok, cleanupError) -> lateCleanup.complete(null));
         } else if (abandoned) {
-            RecipeCalls.deleteIfExists(client, path);
+            RecipeCalls.deleteIfExists(client, path).whenComplete((ok, deleteError) -> lateCleanup.complete(null));
         } else {
             checkTurn();
         }
@@ -307,22 +310,24 @@ public final class SequentialTurn implements LockAttempt {
     }
 
     /** Stops waiting (timeout, try-only, cancel): completes false and removes our node. */
-    private void giveUp() {
+    private CompletableFuture<Void> giveUp() {
         String path;
         synchronized (this) {
             if (phase != Phase.CREATING && phase != Phase.WAITING) {
-                return;
+                return CompletableFuture.completedFuture(null);
             }
             phase = Phase.DONE;
             path = nodePath();
         }
         if (path == null) {
+            // While CREATING, onCreated sees DONE and deletes the node once it exists.
             result.complete(false);
-        } else {
-            // Report only once the node is gone, so "false" really means nothing is left queued.
-            RecipeCalls.deleteIfExists(client, path).whenComplete((ok, error) -> result.complete(false));
+            return lateCleanup;
         }
-        // While CREATING, onCreated sees DONE and deletes the node once it exists.
+        // Report only once the node is gone, so "false" really means nothing is left queued.
+        CompletableFuture<Void> deleted = RecipeCalls.deleteIfExists(client, path);
+        deleted.whenComplete((ok, error) -> result.complete(false));
+        return deleted;
     }
 
     @Override
@@ -339,8 +344,7 @@ public final class SequentialTurn implements LockAttempt {
             }
         }
         if (path == null) {
-            giveUp();
-            return CompletableFuture.completedFuture(null);
+            return giveUp();
         }
         return RecipeCalls.deleteIfExists(client, path);
     }
