@@ -32,7 +32,7 @@ class ChubbyLockTest {
     @Test
     void resourceServerRejectsAHolderWhoseSessionExpired() throws Exception {
         String dir = RecipeTarget.freshDir("chubby");
-        ProxiedClient paused = target.proxiedClient(Duration.ofMillis(1500));
+        ProxiedClient paused = target.proxiedClient(Duration.ofSeconds(3));
         ChubbyLock stale = new ChubbyLock(paused.client(), dir);
         ChubbyLock next = new ChubbyLock(target.client(), dir);
         SequencerChecker resourceServer = new SequencerChecker(target.client());

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.TestInstance;
 /** Locks when the holder's connection or session fails. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LockFailureTest {
-    private static final Duration SHORT_SESSION = Duration.ofMillis(1500);
+    private static final Duration SHORT_SESSION = Duration.ofSeconds(3);
     private RecipeTarget target;
 
     @BeforeAll

@@ -39,7 +39,8 @@ public final class RecipeTarget implements AutoCloseable {
         try {
             ServerConfig config = ServerConfig.builder()
                     .dataDir(Files.createTempDirectory("warden-recipes"))
-                    .clientPort(0).tickTimeMs(TICK_MS).maxClientCnxns(1000).build();
+                    .clientPort(0).tickTimeMs(TICK_MS).maxClientCnxns(1000)
+                    .maxSessionTimeoutMs(60_000).build();
             WardenServer server = WardenServer.start(config);
             return new RecipeTarget(server, "127.0.0.1:" + server.clientPort());
         } catch (IOException e) {
