@@ -2,6 +2,7 @@ package dev.warden.recipes.election;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.WardenClient;
@@ -134,6 +135,49 @@ class LeaderElectionTest {
         assertEquals(0, overlap.violations());
         assertEquals(Optional.of("new"), LeaderElection.currentLeader(target.client(), dir).get(5, TimeUnit.SECONDS));
         successor.close();
+    }
+
+    @Test
+    void leaderWhoseNodeIsDeletedStepsDownAndQueuesAgain() throws Exception {
+        String dir = RecipeTarget.freshDir("election-deleted");
+        OverlapDetector overlap = new OverlapDetector();
+        Tracker firstTracker = new Tracker(overlap);
+        LeaderElection first = new LeaderElection(target.client(), dir, "first", firstTracker);
+        LeaderElection second = new LeaderElection(target.client(), dir, "second", new Tracker(overlap));
+        first.start();
+        assertTrue(first.awaitLeadership(Duration.ofSeconds(5)));
+        second.start();
+        WardenClient admin = target.client();
+        List<String> members = admin.blocking(Duration.ofSeconds(5)).getChildren(dir);
+        String leaderNode = members.stream().filter(name -> "first".equals(new String(admin.blocking(Duration.ofSeconds(5))
+                .getData(dir + "/" + name).data(), java.nio.charset.StandardCharsets.UTF_8))).findFirst().orElseThrow();
+        admin.blocking(Duration.ofSeconds(5)).delete(dir + "/" + leaderNode);
+
+        assertTrue(second.awaitLeadership(Duration.ofSeconds(5)));
+        assertEquals(List.of("elected", "notLeader"), firstTracker.events);
+        long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (admin.blocking(Duration.ofSeconds(5)).getChildren(dir).size() < 2 && System.nanoTime() < deadlineNs) {
+            Thread.sleep(10);
+        }
+        assertEquals(2, admin.blocking(Duration.ofSeconds(5)).getChildren(dir).size(), "the deposed leader queued again");
+        second.close();
+        assertTrue(first.awaitLeadership(Duration.ofSeconds(5)));
+        assertEquals(0, overlap.violations());
+        first.close();
+    }
+
+    @Test
+    void badArgumentsAreRejected() {
+        WardenClient client = target.client();
+        LeadershipListener quiet = new Tracker(new OverlapDetector());
+        assertThrows(IllegalArgumentException.class,
+                () -> new LeaderElection(client, "/e", "", quiet));
+        assertThrows(IllegalArgumentException.class,
+                () -> new LeaderElection(client, "e", "id", quiet));
+        LeaderElection election = new LeaderElection(client, RecipeTarget.freshDir("args"), "id", quiet);
+        election.start();
+        assertThrows(IllegalStateException.class, election::start);
+        election.close();
     }
 
     private static LeaderElection awaitSingleLeader(List<LeaderElection> elections) throws InterruptedException {

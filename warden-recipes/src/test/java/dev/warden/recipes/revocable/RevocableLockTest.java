@@ -79,6 +79,32 @@ class RevocableLockTest {
     }
 
     @Test
+    void requestToAWaiterIsDeliveredWhenItGetsTheLock() throws Exception {
+        String dir = RecipeTarget.freshDir("revoke-waiter");
+        RevocableReadWriteLock first = new RevocableReadWriteLock(target.client(), dir, lock -> { });
+        CompletableFuture<DistributedLock> asked = new CompletableFuture<>();
+        RevocableReadWriteLock second = new RevocableReadWriteLock(target.client(), dir, lock -> {
+            asked.complete(lock);
+            lock.unlockAsync();
+        });
+        assertTrue(first.writeLock().tryLock());
+        CompletableFuture<Boolean> turn = second.writeLock().lockAsync(Duration.ofSeconds(10));
+        Revoker revoker = new Revoker(target.client());
+        List<String> nodes = List.of();
+        long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (nodes.size() < 2 && System.nanoTime() < deadlineNs) {
+            nodes = revoker.lockNodes(dir).get(5, TimeUnit.SECONDS);
+        }
+        CompletableFuture<RevocationOutcome> outcome = revoker.revoke(nodes.get(1), null);
+        Thread.sleep(200);
+        assertFalse(asked.isDone(), "a waiter is not asked before it holds the lock");
+        first.writeLock().unlock();
+        assertTrue(turn.get(5, TimeUnit.SECONDS));
+        assertEquals(second.writeLock(), asked.get(5, TimeUnit.SECONDS));
+        assertEquals(RevocationOutcome.RELEASED, outcome.get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
     void revokingAGoneNodeSaysSo() {
         String dir = RecipeTarget.freshDir("revoke-gone");
         assertEquals(RevocationOutcome.ALREADY_GONE,
