@@ -263,12 +263,20 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void readInline(Request request, long receivedNs) {
-        Reply reply = server.stateMachine().sessions().isActive(sessionId)
-                ? server.reads().process(request)
-                : Reply.error(ErrorCode.SESSION_EXPIRED);
-        long zxid = server.stateMachine().tree().lastAppliedZxid();
-        int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
-        sendFrame(new ReplyHeader(xid, zxid, reply.error().code()), reply.error() == ErrorCode.OK ? reply.body() : null);
+        // Queue the reply before releasing the tree: a watch this read sets is fired under the
+        // write lock, and its event must not reach the client ahead of the reply that set it.
+        var treeReadLock = server.stateMachine().tree().readLock();
+        treeReadLock.lock();
+        try {
+            Reply reply = server.stateMachine().sessions().isActive(sessionId)
+                    ? server.reads().process(request)
+                    : Reply.error(ErrorCode.SESSION_EXPIRED);
+            long zxid = server.stateMachine().tree().lastAppliedZxid();
+            int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
+            sendFrame(new ReplyHeader(xid, zxid, reply.error().code()), reply.error() == ErrorCode.OK ? reply.body() : null);
+        } finally {
+            treeReadLock.unlock();
+        }
         server.stats().latency((System.nanoTime() - receivedNs) / 1_000_000);
     }
 
