@@ -109,7 +109,7 @@ class LeaderElectionTest {
     void expiredLeaderHearsSuspendedBeforeASuccessorIsElected() throws Exception {
         String dir = RecipeTarget.freshDir("election-expiry");
         OverlapDetector overlap = new OverlapDetector();
-        ProxiedClient cut = target.proxiedClient(Duration.ofSeconds(3));
+        ProxiedClient cut = target.proxiedClient(Duration.ofSeconds(6));
         Tracker oldTracker = new Tracker(overlap);
         LeaderElection old = new LeaderElection(cut.client(), dir, "old", oldTracker);
         old.start();
