@@ -23,6 +23,7 @@ final class LeaderSide {
     private Phase phase = Phase.DISCOVERY;
     long epoch = -1;
     private boolean ownCurrentEpochDurable;
+    private boolean epochQuorum;
     /** Followers that acknowledged our epoch in this leadership; only they may re-join with it after a restart. */
     private final Set<Long> ackedEpoch = new HashSet<>();
     private boolean failed;
@@ -143,6 +144,7 @@ final class LeaderSide {
         for (LeaderLink link : links.values()) {
             offerEpoch(link);
         }
+        maybeCompleteDiscovery();
     }
 
     private void offerEpoch(LeaderLink link) {
@@ -159,8 +161,8 @@ final class LeaderSide {
         boolean ahead = ack.currentEpoch() > historyEpoch
                 || ack.currentEpoch() == historyEpoch && ack.lastZxid() > historyLastZxid;
         boolean newer = phase == Phase.BROADCAST ? ack.currentEpoch() > epoch : ack.currentEpoch() >= epoch;
-        if (!link.observer && (phase != Phase.BROADCAST && ahead || newer)) {
-            // a follower knows a newer history than ours: we must not lead
+        if (!link.observer && (!epochQuorum && ahead || newer)) {
+            // a member of our discovery quorum knows a newer history than ours: we must not lead
             failed = true;
             return;
         }
@@ -168,10 +170,35 @@ final class LeaderSide {
         link.stage = LeaderLink.Stage.EPOCH_ACKED;
         link.lastZxid = ack.lastZxid();
         broadcast.onEpochAccepted(link);
-        if (link.observer && phase != Phase.BROADCAST) {
-            return; // observers only learn committed history; wait until it is committed
+        if (!epochQuorum) {
+            maybeCompleteDiscovery();
+        } else if (!link.observer || phase == Phase.BROADCAST) {
+            // observers only learn committed history, so they wait until we are established
+            sync(link);
         }
-        sync(link);
+    }
+
+    /**
+     * A quorum acknowledged our epoch and none of them knows a newer history, so ours holds
+     * everything committed: only now may our history take the new epoch and followers sync to it.
+     */
+    private void maybeCompleteDiscovery() {
+        int acked = state.isVoter(state.config.myId()) ? 1 : 0;
+        for (LeaderLink link : links.values()) {
+            if (!link.observer && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)) {
+                acked++;
+            }
+        }
+        if (acked < state.config.quorumSize()) {
+            return;
+        }
+        epochQuorum = true;
+        state.persistEpochs(new EpochState(epoch, epoch));
+        for (LeaderLink link : links.values()) {
+            if (!link.observer && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
+                sync(link);
+            }
+        }
     }
 
     private void sync(LeaderLink link) {
@@ -206,15 +233,9 @@ final class LeaderSide {
             return;
         }
         EpochState persisted = done.epochs();
-        if (persisted != null && phase == Phase.SYNC && persisted.acceptedEpoch() >= epoch
-                && !ownCurrentEpochDurable) {
-            if (persisted.currentEpoch() >= epoch) {
-                ownCurrentEpochDurable = true;
-                maybeEstablish();
-            } else if (state.epochs.currentEpoch() < epoch) {
-                // our accepted epoch is durable; now make the new history's epoch durable too
-                state.persistEpochs(new EpochState(state.epochs.acceptedEpoch(), epoch));
-            }
+        if (persisted != null && epochQuorum && persisted.currentEpoch() >= epoch && !ownCurrentEpochDurable) {
+            ownCurrentEpochDurable = true;
+            maybeEstablish();
         }
         broadcast.afterAdvance(done);
     }
