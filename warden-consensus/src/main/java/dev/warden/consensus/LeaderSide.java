@@ -1,11 +1,9 @@
 package dev.warden.consensus;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A leader's discovery and synchronization: it gathers a quorum's epochs, picks a new epoch,
@@ -24,8 +22,6 @@ final class LeaderSide {
     long epoch = -1;
     private boolean ownCurrentEpochDurable;
     private boolean epochQuorum;
-    /** Followers that acknowledged our epoch in this leadership; only they may re-join with it after a restart. */
-    private final Set<Long> ackedEpoch = new HashSet<>();
     private boolean failed;
     /** The history we lead with, fixed when we started: no proposals happen before we are established. */
     private final long historyEpoch;
@@ -116,10 +112,10 @@ final class LeaderSide {
         if (info.acceptedEpoch() > epoch) {
             // someone promised a newer leader: our leadership is stale
             failed = true;
-        } else if (info.acceptedEpoch() == epoch && !ackedEpoch.contains(from)) {
-            // it promised this epoch number to someone else's offer; it cannot join us
-            links.remove(from);
         } else {
+            // A member with acceptedEpoch == epoch promised this epoch before. It may rejoin (a follower that
+            // restarted), but it does not count toward our quorum of promises, and it is synced only
+            // once we hold that quorum: then no other leader can have one for this epoch
             offerEpoch(link);
         }
     }
@@ -160,13 +156,12 @@ final class LeaderSide {
         }
         boolean ahead = ack.currentEpoch() > historyEpoch
                 || ack.currentEpoch() == historyEpoch && ack.lastZxid() > historyLastZxid;
-        boolean newer = phase == Phase.BROADCAST ? ack.currentEpoch() > epoch : ack.currentEpoch() >= epoch;
+        boolean newer = ack.currentEpoch() > epoch;
         if (!link.observer && (!epochQuorum && ahead || newer)) {
             // a member of our discovery quorum knows a newer history than ours: we must not lead
             failed = true;
             return;
         }
-        ackedEpoch.add(link.id);
         link.stage = LeaderLink.Stage.EPOCH_ACKED;
         link.lastZxid = ack.lastZxid();
         broadcast.onEpochAccepted(link);
@@ -185,7 +180,7 @@ final class LeaderSide {
     private void maybeCompleteDiscovery() {
         int acked = state.isVoter(state.config.myId()) ? 1 : 0;
         for (LeaderLink link : links.values()) {
-            if (!link.observer && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)) {
+            if (!link.observer && link.atLeast(LeaderLink.Stage.EPOCH_ACKED) && link.acceptedEpoch < epoch) {
                 acked++;
             }
         }
