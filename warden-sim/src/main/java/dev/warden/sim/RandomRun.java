@@ -66,14 +66,15 @@ public final class RandomRun {
         List<Long> ids = sim.members().stream().map(SimMember::id).toList();
         sim.network().setFaults(new SimNetwork.Faults(0.002, 0.01, 1, 20));
         for (long id : ids) {
-            if (random.nextInt(3) == 0) {
+            if (options.brokenDriver()) {
+                // every ack now races its fsync; slow disks widen the window a crash can hit
+                sim.breakDriverAckBeforePersist(id);
+                sim.setSlowDisk(id, 20 + random.nextInt(60));
+            } else if (random.nextInt(3) == 0) {
                 sim.setSlowDisk(id, 1 + random.nextInt(40));
             }
-            if (options.brokenDriver()) {
-                sim.breakDriverAckBeforePersist(id);
-            }
         }
-        double crashProbability = options.brokenDriver() ? 0.01 : 0.002;
+        double crashProbability = options.brokenDriver() ? 0.02 : 0.002;
         long swizzleUntilMs = -1;
         long nextSwizzleMs = 0;
         int swizzleOffset = 0;
