@@ -41,9 +41,16 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     public Simulation(long seed, int memberCount, int clientCount) {
-        if (memberCount < 1 || memberCount > 9) {
-            throw new IllegalArgumentException("members must be 1..9, got " + memberCount);
+        this(seed, memberCount, 0, clientCount);
+    }
+
+    /** {@code voterCount} voting members with ids 1..n, then {@code observerCount} observers. */
+    public Simulation(long seed, int voterCount, int observerCount, int clientCount) {
+        if (voterCount < 1 || observerCount < 0 || voterCount + observerCount > 9) {
+            throw new IllegalArgumentException("need 1..9 members, got " + voterCount + " voters and "
+                    + observerCount + " observers");
         }
+        int memberCount = voterCount + observerCount;
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.network = new SimNetwork(random.split());
@@ -51,9 +58,10 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         for (long id = 1; id <= memberCount; id++) {
             ids.add(id);
         }
-        this.voters = Set.copyOf(ids);
+        this.voters = Set.copyOf(ids.subList(0, voterCount));
+        Set<Long> observers = Set.copyOf(ids.subList(voterCount, memberCount));
         for (long id : ids) {
-            ZabConfig config = new ZabConfig(id, voters, Set.of(), 100, 10, 5, 150, 50);
+            ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50);
             SimMember member = new SimMember(id, config, this, random.split());
             members.put(id, member);
             member.start(nowMs);

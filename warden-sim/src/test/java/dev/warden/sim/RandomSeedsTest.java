@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 class RandomSeedsTest {
     private static final int STEPS = 4_000;
 
-    private static void runSeeds(int members, long firstSeed, int count) {
-        RandomRun.Options options = new RandomRun.Options(members, STEPS, false);
+    private static void runSeeds(int members, int observers, long firstSeed, int count) {
+        RandomRun.Options options = new RandomRun.Options(members, observers, STEPS, false);
         long committed = 0;
         for (long seed = firstSeed; seed < firstSeed + count; seed++) {
             RandomRun.Outcome outcome = RandomRun.run(seed, options);
@@ -21,12 +21,12 @@ class RandomSeedsTest {
 
     @Test
     void threeMembersSurviveFaultsAndRecover() {
-        runSeeds(3, 1, 200);
+        runSeeds(3, 0, 1, 200);
     }
 
     @Test
-    void fiveMembersSurviveFaultsAndRecover() {
-        runSeeds(5, 1_000, 200);
+    void fiveMembersAndAnObserverSurviveFaultsAndRecover() {
+        runSeeds(5, 1, 1_000, 200);
     }
 
     @Test
