@@ -65,6 +65,12 @@ public final class SimClient {
         memberId = next;
     }
 
+    /** Scripted scenarios: abandon any outstanding request and talk to this member from now on. */
+    public void connectTo(long member) {
+        outstanding = null;
+        memberId = member;
+    }
+
     void checkTimeout(long nowMs, List<Long> members) {
         if (outstanding != null && nowMs > deadlineMs) {
             timeouts++;

@@ -43,6 +43,8 @@ public final class SimMember {
     private final Deque<Object> inbox = new ArrayDeque<>();
     /** Maximum extra fsync latency; 0 means fsync completes at once. */
     long slowDiskMaxMs;
+    /** Scripted scenarios: batches that write to disk never finish their fsync until this is cleared. */
+    boolean diskStalled;
     /** A deliberately broken driver for checker tests: acknowledgements leave before the fsync. */
     boolean ackBeforePersist;
 
@@ -91,12 +93,16 @@ public final class SimMember {
     }
 
     void crash() {
+        crash(true);
+    }
+
+    void crash(boolean tornTail) {
         up = false;
         inFlight = null;
         inbox.clear();
         peer = null;
         pending = null;
-        disk.crash(random);
+        disk.crash(random, tornTail);
     }
 
     void deliver(long from, ZabMessage message) {
@@ -117,7 +123,7 @@ public final class SimMember {
             return;
         }
         if (inFlight != null) {
-            if (nowMs < fsyncDoneAtMs) {
+            if (nowMs < fsyncDoneAtMs || diskStalled) {
                 return;
             }
             finish(inFlight);
@@ -138,7 +144,7 @@ public final class SimMember {
             Ready ready = peer.ready();
             start(ready);
             long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
-            if (latencyMs > 0) {
+            if (latencyMs > 0 || diskStalled && writesToDisk(ready)) {
                 inFlight = ready;
                 fsyncDoneAtMs = nowMs + latencyMs;
                 return;
@@ -167,6 +173,11 @@ public final class SimMember {
             machine = RegisterMachine.restore(ready.snapshot());
         }
         ready.entriesToPersist().forEach(disk::append);
+    }
+
+    private static boolean writesToDisk(Ready ready) {
+        return ready.epochs() != null || ready.truncateAfterZxid() >= 0 || ready.snapshot() != null
+                || !ready.entriesToPersist().isEmpty();
     }
 
     private void finish(Ready ready) {

@@ -118,12 +118,18 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     // --- controls for scripted scenarios ---
 
+    /** Crashes a member; a random prefix of its unsynced appends may survive (a torn tail). */
     public void crash(long id) {
+        crash(id, true);
+    }
+
+    /** Crashes a member; with {@code tornTail} false every write it had not synced is lost. */
+    public void crash(long id, boolean tornTail) {
         SimMember member = member(id);
         if (member.isUp()) {
             trace(1, id, nowMs);
             log("crash " + id);
-            member.crash();
+            member.crash(tornTail);
             network.dropAllOf(id, members.keySet());
         }
     }
@@ -163,6 +169,66 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     public void dropMessages(Predicate<SimNetwork.Packet> rule) {
         network.addDropRule(rule);
+    }
+
+    /** What a scripted interceptor decides about the packet that triggered it. */
+    public enum Verdict { DELIVER, DROP }
+
+    private record Interceptor(Predicate<SimNetwork.Packet> match, java.util.function.Function<Simulation, Verdict> action) { }
+
+    private final List<Interceptor> interceptors = new ArrayList<>();
+    private final List<Predicate<SimNetwork.Packet>> holdRules = new ArrayList<>();
+    private final List<SimNetwork.Packet> held = new ArrayList<>();
+
+    /**
+     * Runs {@code action} once, just before the first packet matching {@code match} arrives (for
+     * example to crash a member at exactly that point); the action says whether the packet still arrives.
+     */
+    public void interceptOnce(Predicate<SimNetwork.Packet> match, java.util.function.Function<Simulation, Verdict> action) {
+        interceptors.add(new Interceptor(match, action));
+    }
+
+    /** Matching packets are parked instead of delivered, until {@link #releaseHeld}. */
+    public void hold(Predicate<SimNetwork.Packet> rule) {
+        holdRules.add(rule);
+    }
+
+    /** Stops holding and delivers the parked packets, in the order they would have arrived. */
+    public void releaseHeld() {
+        holdRules.clear();
+        List<SimNetwork.Packet> parked = new ArrayList<>(held);
+        held.clear();
+        for (SimNetwork.Packet packet : parked) {
+            deliver(packet);
+        }
+    }
+
+    /** Forgets the parked packets, as if their connection had broken. */
+    public void discardHeld() {
+        holdRules.clear();
+        held.clear();
+    }
+
+    private final Map<String, Integer> deliveredByType = new java.util.HashMap<>();
+
+    /** How many messages of this type have arrived so far (after holds and interceptors). */
+    public int deliveredCount(Class<? extends ZabMessage> type) {
+        return deliveredByType.getOrDefault(type.getSimpleName(), 0);
+    }
+
+    public List<SimNetwork.Packet> heldPackets() {
+        return List.copyOf(held);
+    }
+
+    /** True if the packet is a message of this type from one member to another. */
+    public static Predicate<SimNetwork.Packet> message(Class<? extends ZabMessage> type, long from, long to) {
+        return p -> type.isInstance(p.message()) && p.from() == from && p.to() == to;
+    }
+
+    /** A stalled disk takes writes but never completes their fsync until un-stalled; batches without writes go on. */
+    public void stallDisk(long id, boolean stalled) {
+        trace(6, id, stalled ? 1 : 0);
+        member(id).diskStalled = stalled;
     }
 
     public void setSlowDisk(long id, long maxFsyncMs) {
@@ -318,8 +384,26 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     @Override
     public void deliver(SimNetwork.Packet packet) {
+        for (Predicate<SimNetwork.Packet> rule : holdRules) {
+            if (rule.test(packet)) {
+                held.add(packet);
+                return;
+            }
+        }
+        for (int i = 0; i < interceptors.size(); i++) {
+            Interceptor interceptor = interceptors.get(i);
+            if (interceptor.match().test(packet)) {
+                interceptors.remove(i);
+                log("intercepted " + packet.from() + " -> " + packet.to() + " " + describe(packet.message()));
+                if (interceptor.action().apply(this) == Verdict.DROP) {
+                    return;
+                }
+                break;
+            }
+        }
         trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(), packet.message().getClass().getSimpleName().hashCode());
         ZabMessage m = packet.message();
+        deliveredByType.merge(m.getClass().getSimpleName(), 1, Integer::sum);
         if (m instanceof ZabMessage.Diff || m instanceof ZabMessage.Trunc || m instanceof ZabMessage.Snap
                 || m instanceof ZabMessage.NewLeader || m instanceof ZabMessage.LeaderInfo
                 || m instanceof ZabMessage.FollowerInfo || m instanceof ZabMessage.AckEpoch
