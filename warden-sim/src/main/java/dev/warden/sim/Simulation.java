@@ -4,11 +4,14 @@ import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -29,10 +32,10 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     private long nowMs;
     private long traceHash = 17;
     private long steps;
-    private java.util.function.Consumer<String> log = line -> { };
+    private Consumer<String> log = line -> { };
 
     /** Where a verbose run describes faults, role changes and sync decisions (nowhere by default). */
-    public void setLog(java.util.function.Consumer<String> log) {
+    public void setLog(Consumer<String> log) {
         this.log = log;
     }
 
@@ -174,42 +177,34 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     /** What a scripted interceptor decides about the packet that triggered it. */
     public enum Verdict { DELIVER, DROP }
 
-    private record Interceptor(Predicate<SimNetwork.Packet> match, java.util.function.Function<Simulation, Verdict> action) { }
-
-    private final List<Interceptor> interceptors = new ArrayList<>();
-    private final List<Predicate<SimNetwork.Packet>> holdRules = new ArrayList<>();
-    private final List<SimNetwork.Packet> held = new ArrayList<>();
+    private final PacketScript script = new PacketScript();
 
     /**
      * Runs {@code action} once, just before the first packet matching {@code match} arrives (for
      * example to crash a member at exactly that point); the action says whether the packet still arrives.
      */
-    public void interceptOnce(Predicate<SimNetwork.Packet> match, java.util.function.Function<Simulation, Verdict> action) {
-        interceptors.add(new Interceptor(match, action));
+    public void interceptOnce(Predicate<SimNetwork.Packet> match, Function<Simulation, Verdict> action) {
+        script.intercept(match, action);
     }
 
     /** Matching packets are parked instead of delivered, until {@link #releaseHeld}. */
     public void hold(Predicate<SimNetwork.Packet> rule) {
-        holdRules.add(rule);
+        script.hold(rule);
     }
 
     /** Stops holding and delivers the parked packets, in the order they would have arrived. */
     public void releaseHeld() {
-        holdRules.clear();
-        List<SimNetwork.Packet> parked = new ArrayList<>(held);
-        held.clear();
-        for (SimNetwork.Packet packet : parked) {
+        for (SimNetwork.Packet packet : script.release()) {
             deliver(packet);
         }
     }
 
     /** Forgets the parked packets, as if their connection had broken. */
     public void discardHeld() {
-        holdRules.clear();
-        held.clear();
+        script.release();
     }
 
-    private final Map<String, Integer> deliveredByType = new java.util.HashMap<>();
+    private final Map<String, Integer> deliveredByType = new HashMap<>();
 
     /** How many messages of this type have arrived so far (after holds and interceptors). */
     public int deliveredCount(Class<? extends ZabMessage> type) {
@@ -217,7 +212,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     public List<SimNetwork.Packet> heldPackets() {
-        return List.copyOf(held);
+        return script.held();
     }
 
     /** True if the packet is a message of this type from one member to another. */
@@ -358,57 +353,26 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         checkers.onRoleChange(member.id(), change);
     }
 
-    private static String describe(ZabMessage m) {
-        if (m instanceof ZabMessage.Snap snap) {
-            return "Snap[" + Long.toHexString(snap.zxid()) + "]";
-        }
-        if (m instanceof ZabMessage.Trunc t) {
-            return "Trunc[" + Long.toHexString(t.toZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.Diff d) {
-            return "Diff[" + Long.toHexString(d.leaderLastZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.FollowerInfo f) {
-            return "FollowerInfo[acc " + f.acceptedEpoch() + ", last " + Long.toHexString(f.lastZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.AckEpoch a) {
-            return "AckEpoch[cur " + a.currentEpoch() + ", last " + Long.toHexString(a.lastZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.NewLeader n) {
-            return "NewLeader[" + n.epoch() + ", " + Long.toHexString(n.lastZxid()) + "]";
-        }
-        return m.toString();
-    }
-
     // --- SimNetwork.Endpoint ---
 
     @Override
     public void deliver(SimNetwork.Packet packet) {
-        for (Predicate<SimNetwork.Packet> rule : holdRules) {
-            if (rule.test(packet)) {
-                held.add(packet);
+        if (script.parked(packet)) {
+            return;
+        }
+        Function<Simulation, Verdict> action = script.takeInterceptor(packet);
+        if (action != null) {
+            log("intercepted " + packet.from() + " -> " + packet.to() + " " + MessageText.describe(packet.message()));
+            if (action.apply(this) == Verdict.DROP) {
                 return;
             }
         }
-        for (int i = 0; i < interceptors.size(); i++) {
-            Interceptor interceptor = interceptors.get(i);
-            if (interceptor.match().test(packet)) {
-                interceptors.remove(i);
-                log("intercepted " + packet.from() + " -> " + packet.to() + " " + describe(packet.message()));
-                if (interceptor.action().apply(this) == Verdict.DROP) {
-                    return;
-                }
-                break;
-            }
-        }
-        trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(), packet.message().getClass().getSimpleName().hashCode());
+        trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(),
+                packet.message().getClass().getSimpleName().hashCode());
         ZabMessage m = packet.message();
         deliveredByType.merge(m.getClass().getSimpleName(), 1, Integer::sum);
-        if (m instanceof ZabMessage.Diff || m instanceof ZabMessage.Trunc || m instanceof ZabMessage.Snap
-                || m instanceof ZabMessage.NewLeader || m instanceof ZabMessage.LeaderInfo
-                || m instanceof ZabMessage.FollowerInfo || m instanceof ZabMessage.AckEpoch
-                || m instanceof ZabMessage.UpToDate) {
-            log(packet.from() + " -> " + packet.to() + " " + describe(m));
+        if (MessageText.worthLogging(m)) {
+            log(packet.from() + " -> " + packet.to() + " " + MessageText.describe(m));
         }
         members.get(packet.to()).deliver(packet.from(), packet.message());
     }
