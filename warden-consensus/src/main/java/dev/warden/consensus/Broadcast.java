@@ -16,7 +16,10 @@ final class Broadcast {
     private final PeerState state;
     private final LeaderSide leader;
     private boolean started;
+    /** The epoch proposals are made in now (it moves on an epoch bump). */
     private long startEpoch;
+    /** The epoch we were established in: acks for anything since then count, across bumps. */
+    private long establishedEpoch;
     /** Entries we proposed that are not both committed and on our own disk. */
     private final TreeMap<Long, Entry> inflight = new TreeMap<>();
     private final List<Entry> unsent = new ArrayList<>();
@@ -40,6 +43,7 @@ final class Broadcast {
     void start(long epoch) {
         started = true;
         startEpoch = epoch;
+        establishedEpoch = epoch;
         ownPersistedZxid = Math.max(ownPersistedZxid, state.log.lastZxid());
         lastCommitSent = state.committedZxid;
         rounds.startRound();
@@ -66,7 +70,7 @@ final class Broadcast {
         }
         if (message instanceof ZabMessage.Ack ack) {
             if (!link.observer && link.forwarding() && ack.zxid() <= state.lastLoggedZxid
-                    && Zxid.epoch(ack.zxid()) >= startEpoch) {
+                    && Zxid.epoch(ack.zxid()) >= establishedEpoch) {
                 link.ackedZxid = Math.max(link.ackedZxid, ack.zxid());
                 tryCommit();
             }
