@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * Safety checks run as the simulation goes: one established leader per epoch; every member's
@@ -104,7 +105,7 @@ public final class Checkers {
         checkChain(SimClient.Kind.CREATE, SimClient.Op::sequence);
     }
 
-    private void checkChain(SimClient.Kind kind, java.util.function.ToLongFunction<SimClient.Op> position) {
+    private void checkChain(SimClient.Kind kind, ToLongFunction<SimClient.Op> position) {
         List<SimClient.Op> ops = new ArrayList<>(ackedWrites.stream().filter(o -> o.kind() == kind).toList());
         ops.sort(Comparator.comparingLong(position));
         long maxInvokeMs = Long.MIN_VALUE;

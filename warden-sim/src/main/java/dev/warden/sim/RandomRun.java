@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
@@ -55,7 +56,7 @@ public final class RandomRun {
         return run(seed, options, line -> { });
     }
 
-    public static Outcome run(long seed, Options options, java.util.function.Consumer<String> log) {
+    public static Outcome run(long seed, Options options, Consumer<String> log) {
         Simulation sim = new Simulation(seed, options.members(), options.observers(), options.members() + 1);
         sim.setLog(log);
         try {

@@ -5,6 +5,7 @@ import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Received;
 import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
@@ -26,7 +27,7 @@ public final class SimMember {
 
         void refused(SimMember member, Command command, long currentVersion);
 
-        void roleChanged(SimMember member, dev.warden.consensus.RoleChange change);
+        void roleChanged(SimMember member, RoleChange change);
     }
 
     final long id;
