@@ -90,4 +90,23 @@ class StaleAndDuplicateMessagesTest {
         assertEquals(committed, leader.peer.committedZxid());
         assertEquals(Role.LEADING, leader.peer.role());
     }
+
+    @Test
+    void aFollowerThatMissesAProposalNoticesTheHoleAndResyncs() {
+        TestCluster cluster = runThroughTwoEpochs();
+        TestCluster.Member leader = cluster.leader();
+        TestCluster.Member follower = cluster.members.values().stream().filter(m -> m != leader).findFirst().get();
+        long rejoinsBefore = cluster.deliveredOfType(ZabMessage.FollowerInfo.class).stream()
+                .filter(m -> m.from() == follower.id).count();
+        long lost = cluster.propose("lost-on-the-way");
+        assertTrue(cluster.queue.removeIf(m -> m.to() == follower.id && m.message() instanceof ZabMessage.Propose));
+        long next = cluster.propose("after-the-hole");
+        cluster.deliverAll();
+        long rejoins = cluster.deliveredOfType(ZabMessage.FollowerInfo.class).stream()
+                .filter(m -> m.from() == follower.id).count();
+        assertEquals(rejoinsBefore + 1, rejoins, "the hole made the follower leave and rejoin its leader");
+        cluster.runUntil(c -> c.allServing() && follower.log.applied.containsKey(next), 10_000);
+        assertTrue(follower.log.applied.containsKey(lost));
+        assertPrefixesAgree(cluster);
+    }
 }
