@@ -99,6 +99,18 @@ public final class Checkers {
         }
     }
 
+    /** A read after a sync sees every write acknowledged before the sync began. */
+    void checkSyncRead(SimClient client, SimClient.Op read) {
+        for (SimClient.Op write : ackedWrites) {
+            if (write.kind() == SimClient.Kind.CAS && write.completeMs() < read.invokeMs()
+                    && write.version() > read.version()) {
+                throw new Violation("client " + client.id() + " synced at " + read.invokeMs() + " ms and read version "
+                        + read.version() + ", but version " + write.version() + " was acknowledged at "
+                        + write.completeMs() + " ms");
+            }
+        }
+    }
+
     /** Acknowledged CAS writes form one chain of versions, and so do creates' sequence numbers, in real-time order. */
     void checkLinearizable() {
         checkChain(SimClient.Kind.CAS, SimClient.Op::version);

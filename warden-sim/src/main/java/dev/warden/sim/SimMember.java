@@ -27,6 +27,8 @@ public final class SimMember {
 
         void refused(SimMember member, Command command, long currentVersion);
 
+        void syncDone(SimMember member, long token);
+
         void roleChanged(SimMember member, RoleChange change);
     }
 
@@ -200,11 +202,19 @@ public final class SimMember {
         for (Received received : ready.received()) {
             onAppData(received.payload());
         }
+        for (long token : ready.syncsDone()) {
+            world.syncDone(this, token);
+        }
         peer.advance(ready);
     }
 
     private void send(Outbound out) {
         world.send(id, out.to(), out.message());
+    }
+
+    /** A client's linearizable sync: false if this member cannot serve. */
+    boolean sync(long token) {
+        return isServing() && peer.sync(token);
     }
 
     /** A client request arrived at this member: hand it to the leader. False if this member cannot serve. */

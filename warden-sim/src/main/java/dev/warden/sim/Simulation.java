@@ -302,8 +302,12 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             }
             int pick = random.nextInt(10);
             SimMember member = members.get(client.memberId());
-            if (pick < 4) {
+            if (pick < 3) {
                 if (client.read(member, nowMs, checkers) == null) {
+                    client.failOver(ids);
+                }
+            } else if (pick < 4) {
+                if (!client.syncRead(member, nowMs)) {
                     client.failOver(ids);
                 }
             } else if (!client.write(member, pick < 8 ? SimClient.Kind.CAS : SimClient.Kind.CREATE, nowMs)) {
@@ -334,6 +338,14 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             if (op != null) {
                 checkers.onCompletedOp(op);
             }
+        }
+    }
+
+    @Override
+    public void syncDone(SimMember member, long token) {
+        SimClient client = clients.get(token >>> 32);
+        if (client != null) {
+            client.syncDone(member, token, nowMs, checkers);
         }
     }
 
