@@ -101,24 +101,16 @@ final class Broadcast {
         }
     }
 
-    /** Tests only: start this epoch's counter near its end to exercise the epoch bump. */
-    void startCounterAt(long counter) {
-        Invariants.check(Zxid.epoch(state.lastLoggedZxid) < startEpoch, "counter already in use");
-        firstCounter = counter;
-    }
-
-    private long firstCounter = 1;
-
     long nextZxid() {
         long last = held.isEmpty() ? state.lastLoggedZxid : held.get(held.size() - 1).zxid();
         long epoch = bumpEpoch > 0 ? bumpEpoch : startEpoch;
         if (Zxid.epoch(last) < startEpoch) {
-            return Zxid.of(startEpoch, firstCounter);
+            return Zxid.of(startEpoch, 1);
         }
         if (Zxid.epoch(last) < epoch) {
             return Zxid.of(epoch, 1);
         }
-        return Zxid.counter(last) == Zxid.MAX_COUNTER ? Zxid.of(Zxid.epoch(last) + 1, 1) : last + 1;
+        return Zxid.counter(last) >= state.maxCounter ? Zxid.of(Zxid.epoch(last) + 1, 1) : last + 1;
     }
 
     boolean propose(long zxid, byte[] payload) {
