@@ -2,48 +2,49 @@ package dev.warden.server.tree;
 
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.Stat;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One znode. Mutated only by the applier thread while it holds the tree's write lock; read by
  * other threads under the read lock, so fields need no other synchronization. Data arrays are
  * never modified after they are stored, so a reader may hand one out without copying.
+ *
+ * <p>Kept small because there are millions: the node knows its own name (UTF-8) but not its
+ * path; what only a parent needs (children, pzxid, the cversion counter) lives in a
+ * {@link ChildTable} made on the first child; the owner lives in a subclass, since most nodes
+ * are persistent. 12-byte header + 4 refs + 4 longs + 3 ints = 72 bytes with compressed oops.
  */
-public final class DataNode {
+public sealed class DataNode permits OwnedDataNode {
+    final byte[] name;
+    /** Low half of {@link NodeNames#hash(byte[])}, so child tables never re-read the name to hash. */
+    final int nameHash;
     byte[] data;
     List<Acl> acl;
     final long czxid;
     final long ctime;
     long mzxid;
     long mtime;
-    long pzxid;
     int version;
-    /** Incremented on each child creation only; Stat reports 2 × this − numChildren. */
-    int cversionCounter;
     int aversion;
-    final long owner;
-    private Set<String> children;
+    /** Null while the node never had a child and its cversion counter and pzxid are the defaults. */
+    ChildTable children;
 
-    DataNode(byte[] data, List<Acl> acl, long zxid, long timeMs, long owner) {
-        this(data, acl, zxid, timeMs, zxid, timeMs, zxid, 0, 0, 0, owner);
-    }
-
-    DataNode(byte[] data, List<Acl> acl, long czxid, long ctime, long mzxid, long mtime, long pzxid,
-             int version, int cversionCounter, int aversion, long owner) {
+    DataNode(byte[] name, long nameHash64, byte[] data, List<Acl> acl, long czxid, long ctime) {
+        this.name = name;
+        this.nameHash = (int) nameHash64;
         this.data = data;
         this.acl = acl;
         this.czxid = czxid;
         this.ctime = ctime;
-        this.mzxid = mzxid;
-        this.mtime = mtime;
-        this.pzxid = pzxid;
-        this.version = version;
-        this.cversionCounter = cversionCounter;
-        this.aversion = aversion;
-        this.owner = owner;
+        this.mzxid = czxid;
+        this.mtime = ctime;
+    }
+
+    /** A node of this owner (see {@link NodeOwner}): the plain class for persistent ones. */
+    static DataNode create(byte[] name, long nameHash64, byte[] data, List<Acl> acl, long czxid, long ctime,
+                           long owner) {
+        return owner == NodeOwner.PERSISTENT ? new DataNode(name, nameHash64, data, acl, czxid, ctime)
+                : new OwnedDataNode(name, nameHash64, data, acl, czxid, ctime, owner);
     }
 
     public byte[] data() {
@@ -54,8 +55,9 @@ public final class DataNode {
         return acl;
     }
 
+    /** The raw owner (see {@link NodeOwner}); 0 for persistent nodes. */
     public long owner() {
-        return owner;
+        return NodeOwner.PERSISTENT;
     }
 
     public int version() {
@@ -67,7 +69,7 @@ public final class DataNode {
     }
 
     public int cversionCounter() {
-        return cversionCounter;
+        return children == null ? 0 : children.cversionCounter;
     }
 
     public long czxid() {
@@ -87,37 +89,34 @@ public final class DataNode {
     }
 
     public long pzxid() {
-        return pzxid;
+        return children == null ? czxid : children.pzxid;
     }
 
     public int numChildren() {
         return children == null ? 0 : children.size();
     }
 
-    /** Child names; the live set, to be read under the tree's read lock only. */
-    public Set<String> children() {
-        return children == null ? Collections.emptySet() : children;
+    /** The node's name (last path segment); "" for the root. */
+    public String name() {
+        return NodeNames.decode(name);
     }
 
-    void addChild(String name) {
+    /** Child names, a fresh list in no particular order; call under the tree's read lock. */
+    public List<String> children() {
+        return children == null ? new java.util.ArrayList<>(0) : children.names();
+    }
+
+    /** The table, made on first use, that holds children, pzxid and the cversion counter. */
+    ChildTable childTable() {
         if (children == null) {
-            children = new HashSet<>(4);
+            children = new ChildTable(czxid);
         }
-        children.add(name);
-    }
-
-    void removeChild(String name) {
-        if (children != null) {
-            children.remove(name);
-            if (children.isEmpty()) {
-                children = null;
-            }
-        }
+        return children;
     }
 
     public Stat stat() {
         int numChildren = numChildren();
-        return new Stat(czxid, mzxid, ctime, mtime, version, 2 * cversionCounter - numChildren, aversion,
-                NodeOwner.reported(owner), data == null ? 0 : data.length, numChildren, pzxid);
+        return new Stat(czxid, mzxid, ctime, mtime, version, 2 * cversionCounter() - numChildren, aversion,
+                NodeOwner.reported(owner()), data == null ? 0 : data.length, numChildren, pzxid());
     }
 }
