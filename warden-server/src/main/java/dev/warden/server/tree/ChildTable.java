@@ -1,6 +1,7 @@
 package dev.warden.server.tree;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -59,7 +60,7 @@ final class ChildTable {
     boolean containsName(byte[] name, int hash) {
         if (!hashed()) {
             for (int i = 0; i < size; i++) {
-                if (slots[i].nameHash == hash && java.util.Arrays.equals(slots[i].name, name)) {
+                if (slots[i].nameHash == hash && Arrays.equals(slots[i].name, name)) {
                     return true;
                 }
             }
@@ -67,7 +68,7 @@ final class ChildTable {
         }
         int mask = slots.length - 1;
         for (int i = spread(hash) & mask; slots[i] != null; i = (i + 1) & mask) {
-            if (slots[i].nameHash == hash && java.util.Arrays.equals(slots[i].name, name)) {
+            if (slots[i].nameHash == hash && Arrays.equals(slots[i].name, name)) {
                 return true;
             }
         }

@@ -2,6 +2,7 @@ package dev.warden.server.tree;
 
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.Stat;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -103,7 +104,7 @@ public sealed class DataNode permits OwnedDataNode {
 
     /** Child names, a fresh list in no particular order; call under the tree's read lock. */
     public List<String> children() {
-        return children == null ? new java.util.ArrayList<>(0) : children.names();
+        return children == null ? new ArrayList<>(0) : children.names();
     }
 
     /** The table, made on first use, that holds children, pzxid and the cversion counter. */

@@ -275,6 +275,9 @@ public final class DataTree {
     private Stat create(TxnBody.Create c, long zxid, long timeMs) {
         String path = c.path();
         int slash = path.lastIndexOf('/');
+        if (slash < 0 || slash == path.length() - 1) {
+            return null; // not a creatable path; the preparer never lets one through
+        }
         DataNode parent = walk(path, slash);
         if (parent == null) {
             // Only possible while replaying over a fuzzy snapshot that saw a later delete.

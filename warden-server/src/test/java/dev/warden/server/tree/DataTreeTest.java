@@ -36,6 +36,14 @@ class DataTreeTest {
         assertNull(tree.node(null));
         assertNotNull(tree.node("/a"));
         assertNotNull(tree.node("/"));
+        long digest = tree.digest();
+        tree.apply(create(2, "/", "x"));
+        tree.apply(create(3, "a", "x"));
+        tree.apply(create(4, "/a/", "x"));
+        tree.apply(delete(5, "/"));
+        tree.apply(delete(6, "a"));
+        assertEquals(5, tree.nodeCount());
+        assertEquals(digest, tree.digest());
     }
 
     @Test
