@@ -131,6 +131,27 @@ final class ChildTable {
         return true;
     }
 
+    /** Puts replacement (a child of the same name) in the place of child. */
+    void replace(DataNode child, DataNode replacement) {
+        if (!hashed()) {
+            for (int i = 0; i < size; i++) {
+                if (slots[i] == child) {
+                    slots[i] = replacement;
+                    return;
+                }
+            }
+        } else {
+            int mask = slots.length - 1;
+            for (int i = spread(child.nameHash) & mask; slots[i] != null; i = (i + 1) & mask) {
+                if (slots[i] == child) {
+                    slots[i] = replacement;
+                    return;
+                }
+            }
+        }
+        throw new IllegalStateException("replacing a node that is not a child here");
+    }
+
     /** Moves later members of the probe run back so that no lookup stops early at the gap. */
     private void closeGap(int gap, int mask) {
         for (int i = (gap + 1) & mask; slots[i] != null; i = (i + 1) & mask) {

@@ -10,12 +10,15 @@ import java.util.List;
  * other threads under the read lock, so fields need no other synchronization. Data arrays are
  * never modified after they are stored, so a reader may hand one out without copying.
  *
- * <p>Kept small because there are millions: the node knows its own name (UTF-8) but not its
- * path; what only a parent needs (children, pzxid, the cversion counter) lives in a
- * {@link ChildTable} made on the first child; the owner lives in a subclass, since most nodes
- * are persistent. 12-byte header + 4 refs + 4 longs + 3 ints = 72 bytes with compressed oops.
+ * <p>Kept small because there are millions. A node knows its own name (UTF-8) but not its path.
+ * What only a parent needs (children, pzxid, the cversion counter) lives in a
+ * {@link ChildTable} made on the first child. A node that was never changed after its create
+ * ({@link PristineNode}, 48 bytes with compressed oops) has no fields for mzxid, mtime, version
+ * and aversion, since they still equal czxid, ctime, 0 and 0; the first setData or setACL
+ * replaces it in its parent with a {@link ModifiedNode} (72 bytes). Only ephemeral, container
+ * and TTL nodes pay 8 more bytes for an owner.
  */
-public sealed class DataNode permits OwnedDataNode {
+public abstract sealed class DataNode permits PristineNode, ModifiedNode {
     final byte[] name;
     /** Low half of {@link NodeNames#hash(byte[])}, so child tables never re-read the name to hash. */
     final int nameHash;
@@ -23,10 +26,6 @@ public sealed class DataNode permits OwnedDataNode {
     List<Acl> acl;
     final long czxid;
     final long ctime;
-    long mzxid;
-    long mtime;
-    int version;
-    int aversion;
     /** Null while the node never had a child and its cversion counter and pzxid are the defaults. */
     ChildTable children;
 
@@ -37,16 +36,43 @@ public sealed class DataNode permits OwnedDataNode {
         this.acl = acl;
         this.czxid = czxid;
         this.ctime = ctime;
-        this.mzxid = czxid;
-        this.mtime = ctime;
     }
 
-    /** A node of this owner (see {@link NodeOwner}): the plain class for persistent ones. */
+    /** A copy of other, sharing its arrays and child table, for a node changing its class. */
+    DataNode(DataNode other) {
+        this.name = other.name;
+        this.nameHash = other.nameHash;
+        this.data = other.data;
+        this.acl = other.acl;
+        this.czxid = other.czxid;
+        this.ctime = other.ctime;
+        this.children = other.children;
+    }
+
+    /** A node just created, of this owner (see {@link NodeOwner}). */
     static DataNode create(byte[] name, long nameHash64, byte[] data, List<Acl> acl, long czxid, long ctime,
                            long owner) {
-        return owner == NodeOwner.PERSISTENT ? new DataNode(name, nameHash64, data, acl, czxid, ctime)
-                : new OwnedDataNode(name, nameHash64, data, acl, czxid, ctime, owner);
+        return owner == NodeOwner.PERSISTENT ? new PristineNode(name, nameHash64, data, acl, czxid, ctime)
+                : new PristineNode.Owned(name, nameHash64, data, acl, czxid, ctime, owner);
     }
+
+    /** A node with every field given (from a snapshot), in the smallest class that can hold it. */
+    static DataNode of(byte[] name, long nameHash64, byte[] data, List<Acl> acl, long czxid, long ctime, long mzxid,
+                       long mtime, int version, int aversion, long owner) {
+        DataNode node = create(name, nameHash64, data, acl, czxid, ctime, owner);
+        if (mzxid == czxid && mtime == ctime && version == 0 && aversion == 0) {
+            return node;
+        }
+        ModifiedNode modified = node.toModified();
+        modified.mzxid = mzxid;
+        modified.mtime = mtime;
+        modified.version = version;
+        modified.aversion = aversion;
+        return modified;
+    }
+
+    /** This node as a {@link ModifiedNode}: itself if it is one, else a copy to put in its place. */
+    abstract ModifiedNode toModified();
 
     public byte[] data() {
         return data;
@@ -57,17 +83,11 @@ public sealed class DataNode permits OwnedDataNode {
     }
 
     /** The raw owner (see {@link NodeOwner}); 0 for persistent nodes. */
-    public long owner() {
-        return NodeOwner.PERSISTENT;
-    }
+    public abstract long owner();
 
-    public int version() {
-        return version;
-    }
+    public abstract int version();
 
-    public int aversion() {
-        return aversion;
-    }
+    public abstract int aversion();
 
     public int cversionCounter() {
         return children == null ? 0 : children.cversionCounter;
@@ -77,13 +97,9 @@ public sealed class DataNode permits OwnedDataNode {
         return czxid;
     }
 
-    public long mzxid() {
-        return mzxid;
-    }
+    public abstract long mzxid();
 
-    public long mtime() {
-        return mtime;
-    }
+    public abstract long mtime();
 
     public long ctime() {
         return ctime;
@@ -117,7 +133,7 @@ public sealed class DataNode permits OwnedDataNode {
 
     public Stat stat() {
         int numChildren = numChildren();
-        return new Stat(czxid, mzxid, ctime, mtime, version, 2 * cversionCounter() - numChildren, aversion,
+        return new Stat(czxid, mzxid(), ctime, mtime(), version(), 2 * cversionCounter() - numChildren, aversion(),
                 NodeOwner.reported(owner()), data == null ? 0 : data.length, numChildren, pzxid());
     }
 }

@@ -71,9 +71,8 @@ public final class DataTree {
         int slash = path.lastIndexOf('/');
         DataNode parent = walk(path, slash);
         long nameHash = NodeNames.hash(path, slash + 1, path.length());
-        DataNode node = DataNode.create(NodeNames.encode(path, slash + 1, path.length()), nameHash, new byte[0],
-                intern(acl), 0, 0, NodeOwner.PERSISTENT);
-        node.aversion = aversion;
+        DataNode node = DataNode.of(NodeNames.encode(path, slash + 1, path.length()), nameHash, new byte[0],
+                intern(acl), 0, 0, 0, 0, 0, aversion, NodeOwner.PERSISTENT);
         parent.childTable().add(node);
         nodeCount++;
         approximateDataBytes += path.length();
@@ -361,12 +360,13 @@ public final class DataTree {
     }
 
     private Stat setData(TxnBody.SetData s, long zxid, long timeMs) {
-        DataNode node = node(s.path());
-        if (node == null) {
+        DataNode found = node(s.path());
+        if (found == null) {
             return null;
         }
         long pathHash = TreeDigest.pathHash(s.path());
-        long termBefore = TreeDigest.content(pathHash, node);
+        long termBefore = TreeDigest.content(pathHash, found);
+        ModifiedNode node = modifiable(s.path(), found);
         approximateDataBytes += (s.data() == null ? 0 : s.data().length) - dataLength(node);
         node.data = s.data();
         node.version = s.version();
@@ -378,16 +378,33 @@ public final class DataTree {
     }
 
     private Stat setAcl(TxnBody.SetAcl s) {
-        DataNode node = node(s.path());
-        if (node == null) {
+        DataNode found = node(s.path());
+        if (found == null) {
             return null;
         }
         long pathHash = TreeDigest.pathHash(s.path());
-        long termBefore = TreeDigest.access(pathHash, node);
+        long termBefore = TreeDigest.access(pathHash, found);
+        ModifiedNode node = modifiable(s.path(), found);
         node.acl = intern(s.acl());
         node.aversion = s.aversion();
         digest += TreeDigest.access(pathHash, node) - termBefore;
         return node.stat();
+    }
+
+    /**
+     * The node at path as a {@link ModifiedNode}, ready for a change: a pristine node is
+     * replaced in its parent's table (or as the root) by a copy that can hold the change.
+     */
+    private ModifiedNode modifiable(String path, DataNode node) {
+        ModifiedNode modified = node.toModified();
+        if (modified != node) {
+            if (node == root) {
+                root = modified;
+            } else {
+                walk(path, path.lastIndexOf('/')).children.replace(node, modified);
+            }
+        }
+        return modified;
     }
 
     private void closeSession(long sessionId, List<String> orderedPaths, long zxid) {

@@ -51,12 +51,12 @@ final class NodeHeader {
         INT.set(buffer, 8, aclIndex);
         LONG.set(buffer, 12, node.czxid);
         LONG.set(buffer, 20, node.ctime);
-        LONG.set(buffer, 28, node.mzxid);
-        LONG.set(buffer, 36, node.mtime);
+        LONG.set(buffer, 28, node.mzxid());
+        LONG.set(buffer, 36, node.mtime());
         LONG.set(buffer, 44, node.pzxid());
-        INT.set(buffer, 52, node.version);
+        INT.set(buffer, 52, node.version());
         INT.set(buffer, 56, node.cversionCounter());
-        INT.set(buffer, 60, node.aversion);
+        INT.set(buffer, 60, node.aversion());
         LONG.set(buffer, 64, node.owner());
         INT.set(buffer, 72, childCount);
         return buffer;

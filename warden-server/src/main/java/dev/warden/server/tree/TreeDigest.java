@@ -63,15 +63,15 @@ final class TreeDigest {
     static long content(long pathHash, DataNode node) {
         long h = Hash64.step(pathHash, CONTENT);
         h = Hash64.step(h, node.data == null ? NULL_DATA : Hash64.of(node.data));
-        h = Hash64.step(h, node.mzxid);
-        h = Hash64.step(h, node.mtime);
-        return Hash64.step(h, node.version);
+        h = Hash64.step(h, node.mzxid());
+        h = Hash64.step(h, node.mtime());
+        return Hash64.step(h, node.version());
     }
 
     static long access(long pathHash, DataNode node) {
         long h = Hash64.step(pathHash, ACCESS);
         h = Hash64.step(h, aclHash(node.acl));
-        return Hash64.step(h, node.aversion);
+        return Hash64.step(h, node.aversion());
     }
 
     static long children(long pathHash, DataNode node) {

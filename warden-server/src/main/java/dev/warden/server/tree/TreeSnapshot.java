@@ -198,12 +198,8 @@ public final class TreeSnapshot {
             }
             List<Acl> acl = readAcl(header.aclIndex);
             nameHash64 = NodeNames.hash(name);
-            DataNode node = DataNode.create(name, nameHash64, data, acl, header.czxid,
-                    header.ctime, header.owner);
-            node.mzxid = header.mzxid;
-            node.mtime = header.mtime;
-            node.version = header.version;
-            node.aversion = header.aversion;
+            DataNode node = DataNode.of(name, nameHash64, data, acl, header.czxid, header.ctime, header.mzxid,
+                    header.mtime, header.version, header.aversion, header.owner);
             if (header.pzxid != header.czxid || header.cversionCounter != 0) {
                 ChildTable children = node.childTable();
                 children.pzxid = header.pzxid;

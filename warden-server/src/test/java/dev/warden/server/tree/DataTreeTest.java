@@ -87,6 +87,34 @@ class DataTreeTest {
     }
 
     @Test
+    void aFirstChangeReplacesAPristineNodeInItsParent() {
+        DataTree tree = new DataTree();
+        tree.apply(create(1, "/p", "p"));
+        for (int i = 0; i < 20; i++) {
+            tree.apply(create(2 + i, "/p/c" + i, "v"));
+        }
+        tree.apply(create(30, "/p/c5/grandchild", "g"));
+        assertTrue(tree.node("/p/c5") instanceof PristineNode);
+        tree.apply(Txns.setData(31, "/p/c5", "changed", 1));
+        tree.apply(Txns.setAcl(32, "/p/c6", dev.warden.protocol.Perms.READ_ACL_UNSAFE, 1));
+        tree.apply(Txns.setData(33, "/", "root data", 1));
+        tree.apply(Txns.setData(34, "/p", "pp", 1));
+        DataNode changed = tree.node("/p/c5");
+        assertTrue(changed instanceof ModifiedNode);
+        assertArrayEquals(bytes("changed"), changed.data());
+        assertEquals(31, changed.mzxid());
+        assertEquals(1, changed.version());
+        assertEquals(List.of("grandchild"), changed.children());
+        assertEquals(1, tree.node("/p/c6").aversion());
+        assertEquals(2 + 6, tree.node("/p/c6").mzxid());
+        assertArrayEquals(bytes("root data"), tree.node("/").data());
+        assertEquals(20, tree.node("/p").numChildren());
+        assertEquals(34, tree.node("/p").mzxid());
+        assertArrayEquals(bytes("g"), tree.node("/p/c5/grandchild").data());
+        assertEquals(TreeDigestTest.recomputed(tree), tree.digest());
+    }
+
+    @Test
     void leafStatDefaultsAndParentOnlyFields() {
         DataTree tree = new DataTree();
         tree.apply(create(5, "/a", "x"));
