@@ -12,7 +12,6 @@ import dev.warden.storage.TxnLog;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,12 +31,11 @@ final class ServerState {
     /** Rebuilds state from disk; returns the number of transactions replayed. */
     static long recover(StateMachine state, SnapshotStore store, TxnLog txnLog) throws IOException {
         long startZxid = 0;
-        List<String> orphans = List.of();
         Optional<Snapshot> snapshot = store.newestValid();
         if (snapshot.isPresent()) {
             startZxid = snapshot.get().zxid();
             try (DataInputStream in = snapshot.get().openBody()) {
-                orphans = StateSnapshots.readBody(state, in, startZxid);
+                StateSnapshots.readBody(state, in, startZxid);
             }
             log.info("loaded snapshot {} (zxid 0x{}, {} nodes)", snapshot.get().file(), Long.toHexString(startZxid),
                     state.tree().nodeCount());
@@ -48,12 +46,6 @@ final class ServerState {
                 LogRecord record = records.next();
                 state.apply(Txn.decode(record.payload()));
                 replayed++;
-            }
-        }
-        if (!orphans.isEmpty()) {
-            List<String> left = state.tree().orphans();
-            if (!left.isEmpty()) {
-                throw new IOException("inconsistent state after recovery: nodes without parents " + left);
             }
         }
         DataTree tree = state.tree();

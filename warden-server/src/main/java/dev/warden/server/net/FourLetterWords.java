@@ -129,6 +129,7 @@ final class FourLetterWords {
         line(out, "zk_watch_count", server.watches().watchCount());
         line(out, "zk_ephemerals_count", server.stateMachine().tree().ephemeralCount());
         line(out, "zk_approximate_data_size", server.stateMachine().tree().approximateDataBytes());
+        line(out, "zk_tree_digest", String.format("%016x", server.stateMachine().tree().digest()));
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
         line(out, "zk_local_sessions", 0);
         leaderLines(out, server.memberStatus());

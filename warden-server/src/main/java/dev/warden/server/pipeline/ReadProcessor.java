@@ -176,7 +176,7 @@ public final class ReadProcessor {
         if (watch && !watches.addChildWatch(path, watcher)) {
             return Reply.error(ErrorCode.QUOTA_EXCEEDED);
         }
-        List<String> children = new ArrayList<>(node.children());
+        List<String> children = node.children();
         return Reply.ok(withStat ? new GetChildren2Response(children, node.stat()) : new GetChildrenResponse(children));
     }
 

@@ -41,8 +41,9 @@ public final class StateSnapshots {
     }
 
     /**
-     * Loads a body into a fresh state machine. Returns the paths whose parents were missing (a
-     * fuzzy snapshot's doing); replaying the log after {@code snapshotZxid} must resolve them.
+     * Loads a body into a fresh state machine. Returns the paths whose parents were missing,
+     * which the tree's snapshot format (children nested in their parent) cannot produce: the
+     * list is always empty and kept so callers need not change.
      */
     public static List<String> readBody(StateMachine state, DataInputStream in, long snapshotZxid) throws IOException {
         int sessionCount = in.readInt();

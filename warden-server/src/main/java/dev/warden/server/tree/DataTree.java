@@ -6,10 +6,9 @@ import dev.warden.protocol.Perms;
 import dev.warden.protocol.Stat;
 import dev.warden.server.txn.Txn;
 import dev.warden.server.txn.TxnBody;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,11 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The replicated state: znodes by full path, plus indexes of ephemerals by session and of
- * container and TTL nodes. One writer (the applier) changes it under the write lock; readers
- * (network threads) hold the read lock for a whole request, so a read sees either all or
- * none of a transaction (a multi included) and a watch registered during a read can never
- * miss the change that follows it.
+ * The replicated state: a tree of znodes found by walking from the root segment by segment
+ * (no full path is stored, see {@link DataNode}), plus an index of the nodes that have an
+ * owner. One writer (the applier) changes it under the write lock; readers (network threads)
+ * hold the read lock for a whole request, so a read sees either all or none of a transaction
+ * (a multi included) and a watch registered during a read can never miss the change that
+ * follows it. A rolling {@link #digest()} of the content is kept up to date on every change.
  */
 public final class DataTree {
     public static final String ZOOKEEPER = "/zookeeper";
@@ -29,33 +29,54 @@ public final class DataTree {
     public static final String CONFIG = "/zookeeper/config";
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final Map<String, DataNode> nodes = new ConcurrentHashMap<>();
-    private final Map<Long, Set<String>> ephemeralsBySession = new HashMap<>();
-    private final Set<String> containers = new HashSet<>();
-    private final Set<String> ttlNodes = new HashSet<>();
+    private final OwnerIndex owners = new OwnerIndex();
     /** Most nodes share a handful of ACL lists; keeping one instance of each saves memory. */
     private final Map<List<Acl>, List<Acl>> internedAcls = new ConcurrentHashMap<>();
     private volatile TreeEvents events = TreeEvents.NONE;
     private volatile long lastAppliedZxid;
+    private volatile int nodeCount;
+    private volatile long digest;
     private long approximateDataBytes;
+    private DataNode root;
 
     public DataTree() {
-        DataNode root = new DataNode(new byte[0], Perms.OPEN_ACL_UNSAFE, 0, 0, 0, 0, 0, 0, 0, 0, NodeOwner.PERSISTENT);
-        nodes.put("/", root);
-        insertSystemNode(ZOOKEEPER, Perms.OPEN_ACL_UNSAFE);
-        insertSystemNode(QUOTA, Perms.OPEN_ACL_UNSAFE);
+        reset();
+    }
+
+    /** Back to a fresh tree: the four system nodes only, zxid 0. Used before rebuilding state. */
+    public void clear() {
+        lock.writeLock().lock();
+        try {
+            reset();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void reset() {
+        owners.clear();
+        lastAppliedZxid = 0;
+        approximateDataBytes = 0;
+        root = DataNode.create(NodeNames.EMPTY, 0, new byte[0], intern(Perms.OPEN_ACL_UNSAFE), 0, 0,
+                NodeOwner.PERSISTENT);
+        nodeCount = 1;
+        digest = TreeDigest.of(TreeDigest.ROOT_PATH_HASH, root);
+        insertSystemNode(ZOOKEEPER, Perms.OPEN_ACL_UNSAFE, 0);
+        insertSystemNode(QUOTA, Perms.OPEN_ACL_UNSAFE, 0);
         // ZooKeeper reports aversion -1 for its config node; clients comparing Stats see the same.
         insertSystemNode(CONFIG, Perms.READ_ACL_UNSAFE, -1);
     }
 
-    private void insertSystemNode(String path, List<Acl> acl) {
-        insertSystemNode(path, acl, 0);
-    }
-
     private void insertSystemNode(String path, List<Acl> acl, int aversion) {
-        DataNode node = new DataNode(new byte[0], acl, 0, 0, 0, 0, 0, 0, 0, aversion, NodeOwner.PERSISTENT);
-        nodes.put(path, node);
-        nodes.get(PathValidator.parent(path)).addChild(PathValidator.name(path));
+        int slash = path.lastIndexOf('/');
+        DataNode parent = walk(path, slash);
+        long nameHash = NodeNames.hash(path, slash + 1, path.length());
+        DataNode node = DataNode.of(NodeNames.encode(path, slash + 1, path.length()), nameHash, new byte[0],
+                intern(acl), 0, 0, 0, 0, 0, aversion, NodeOwner.PERSISTENT);
+        parent.childTable().add(node);
+        nodeCount++;
+        approximateDataBytes += path.length();
+        digest += TreeDigest.of(TreeDigest.pathHash(path), node);
     }
 
     /** The four nodes every tree has and no client may delete. */
@@ -79,13 +100,48 @@ public final class DataTree {
         return lastAppliedZxid;
     }
 
-    /** The node, or null. Callers hold the read (or write) lock while they use it. */
+    /**
+     * A hash of the whole content (every node's path, data, ACL and the Stat fields replicas
+     * agree on), equal for equal trees whatever the order of the changes that built them.
+     */
+    public long digest() {
+        return digest;
+    }
+
+    /** The node, or null (also for any malformed path). Callers hold the read or write lock. */
     public DataNode node(String path) {
-        return nodes.get(path);
+        if (path == null || path.isEmpty() || path.charAt(0) != '/') {
+            return null;
+        }
+        return walk(path, path.length());
+    }
+
+    /** The node at path[0, end), walking from the root without allocating; null if absent. */
+    private DataNode walk(String path, int end) {
+        DataNode node = root;
+        int from = 1;
+        while (from <= end && end > 1) {
+            int slash = path.indexOf('/', from);
+            int to = slash < 0 || slash > end ? end : slash;
+            ChildTable children = node.children;
+            if (to == from || children == null) {
+                return null;
+            }
+            node = children.get(path, from, to, NodeNames.hash(path, from, to));
+            if (node == null || to == end) {
+                return node;
+            }
+            from = to + 1;
+        }
+        return node;
+    }
+
+    DataNode root() {
+        return root;
     }
 
     public int nodeCount() {
-        return nodes.size();
+        return nodeCount;
     }
 
     public long approximateDataBytes() {
@@ -96,8 +152,7 @@ public final class DataTree {
     public List<String> ephemerals(long sessionId) {
         lock.readLock().lock();
         try {
-            Set<String> paths = ephemeralsBySession.get(sessionId);
-            return paths == null ? List.of() : new ArrayList<>(paths);
+            return owners.ephemerals(sessionId);
         } finally {
             lock.readLock().unlock();
         }
@@ -107,9 +162,7 @@ public final class DataTree {
     public Map<Long, List<String>> ephemeralsBySession() {
         lock.readLock().lock();
         try {
-            Map<Long, List<String>> copy = new HashMap<>();
-            ephemeralsBySession.forEach((session, paths) -> copy.put(session, new ArrayList<>(paths)));
-            return copy;
+            return owners.ephemeralsBySession();
         } finally {
             lock.readLock().unlock();
         }
@@ -118,11 +171,7 @@ public final class DataTree {
     public int ephemeralCount() {
         lock.readLock().lock();
         try {
-            int count = 0;
-            for (Set<String> paths : ephemeralsBySession.values()) {
-                count += paths.size();
-            }
-            return count;
+            return owners.ephemeralCount();
         } finally {
             lock.readLock().unlock();
         }
@@ -132,10 +181,17 @@ public final class DataTree {
     public List<String> containerAndTtlPaths() {
         lock.readLock().lock();
         try {
-            List<String> paths = new ArrayList<>(containers.size() + ttlNodes.size());
-            paths.addAll(containers);
-            paths.addAll(ttlNodes);
-            return paths;
+            return owners.containerAndTtlPaths();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The session's ephemerals in the order a close deletes them (Apache ZooKeeper's order). */
+    public List<String> ephemeralsInCloseOrder(long sessionId) {
+        lock.readLock().lock();
+        try {
+            return owners.closeOrder(sessionId);
         } finally {
             lock.readLock().unlock();
         }
@@ -143,20 +199,35 @@ public final class DataTree {
 
     /** Number of all descendants of path (not counting path). Caller holds the read lock. */
     public int descendantCount(String path) {
-        DataNode node = nodes.get(path);
-        if (node == null) {
+        DataNode top = node(path);
+        if (top == null) {
             return 0;
         }
         int count = 0;
-        for (String child : node.children()) {
-            count += 1 + descendantCount(PathValidator.child(path, child));
+        ArrayDeque<DataNode> pending = new ArrayDeque<>();
+        pending.push(top);
+        while (!pending.isEmpty()) {
+            ChildTable children = pending.pop().children;
+            if (children != null) {
+                for (DataNode child : children.toArray()) {
+                    count++;
+                    pending.push(child);
+                }
+            }
         }
         return count;
     }
 
-    /** All paths, for snapshots and diagnostics (weakly consistent without the lock). */
+    /** All paths, parents before children, for diagnostics and tests. Takes the read lock. */
     public Set<String> paths() {
-        return Collections.unmodifiableSet(nodes.keySet());
+        lock.readLock().lock();
+        try {
+            Set<String> paths = new LinkedHashSet<>();
+            TreeWalk.preOrder(root, (path, node) -> paths.add(path));
+            return paths;
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /**
@@ -201,135 +272,151 @@ public final class DataTree {
     }
 
     private Stat create(TxnBody.Create c, long zxid, long timeMs) {
-        String parentPath = PathValidator.parent(c.path());
-        DataNode parent = nodes.get(parentPath);
-        DataNode existing = nodes.get(c.path());
+        String path = c.path();
+        int slash = path.lastIndexOf('/');
+        if (slash < 0 || slash == path.length() - 1) {
+            return null; // not a creatable path; the preparer never lets one through
+        }
+        DataNode parent = walk(path, slash);
         if (parent == null) {
             // Only possible while replaying over a fuzzy snapshot that saw a later delete.
-            return existing == null ? null : existing.stat();
+            return null;
         }
-        if (c.parentCversion() > parent.cversionCounter) {
-            parent.cversionCounter = c.parentCversion();
+        long nameHash = NodeNames.hash(path, slash + 1, path.length());
+        DataNode existing = parent.children == null ? null
+                : parent.children.get(path, slash + 1, path.length(), nameHash);
+        long parentPathHash = TreeDigest.pathHash(path, slash);
+        long parentTermBefore = TreeDigest.children(parentPathHash, parent);
+        if (c.parentCversion() > parent.cversionCounter()) {
+            parent.childTable().cversionCounter = c.parentCversion();
         }
         if (existing != null) {
+            digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore;
             return existing.stat();
         }
-        if (zxid > parent.pzxid) {
-            parent.pzxid = zxid;
+        ChildTable siblings = parent.childTable();
+        if (zxid > siblings.pzxid) {
+            siblings.pzxid = zxid;
         }
-        DataNode node = new DataNode(c.data(), intern(c.acl()), zxid, timeMs, c.owner());
-        nodes.put(c.path(), node);
-        parent.addChild(PathValidator.name(c.path()));
-        index(c.path(), node);
-        events.fire(c.path(), EventType.NODE_CREATED, zxid, node.acl);
-        events.fire(parentPath, EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
+        DataNode node = DataNode.create(NodeNames.encode(path, slash + 1, path.length()), nameHash, c.data(),
+                intern(c.acl()), zxid, timeMs, c.owner());
+        siblings.add(node);
+        nodeCount++;
+        owners.add(path, node.owner());
+        approximateDataBytes += path.length() + dataLength(node);
+        digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore
+                + TreeDigest.of(TreeDigest.childPathHash(parentPathHash, nameHash), node);
+        events.fire(path, EventType.NODE_CREATED, zxid, node.acl);
+        events.fire(path.substring(0, Math.max(slash, 1)), EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
         return node.stat();
     }
 
-    private void index(String path, DataNode node) {
-        long owner = node.owner;
-        if (NodeOwner.isContainer(owner)) {
-            containers.add(path);
-        } else if (NodeOwner.isTtl(owner)) {
-            ttlNodes.add(path);
-        } else if (owner != NodeOwner.PERSISTENT) {
-            ephemeralsBySession.computeIfAbsent(owner, k -> new HashSet<>()).add(path);
-        }
-        approximateDataBytes += path.length() + (node.data == null ? 0 : node.data.length);
-    }
-
-    private void unindex(String path, DataNode node) {
-        long owner = node.owner;
-        if (NodeOwner.isContainer(owner)) {
-            containers.remove(path);
-        } else if (NodeOwner.isTtl(owner)) {
-            ttlNodes.remove(path);
-        } else if (owner != NodeOwner.PERSISTENT) {
-            // An emptied set stays until its session closes, as in ZooKeeper: the order in which
-            // a close deletes ephemerals is this set's iteration order (see ephemeralsInCloseOrder).
-            Set<String> paths = ephemeralsBySession.get(owner);
-            if (paths != null) {
-                paths.remove(path);
-            }
-        }
-        approximateDataBytes -= path.length() + (node.data == null ? 0 : node.data.length);
+    private static int dataLength(DataNode node) {
+        return node.data == null ? 0 : node.data.length;
     }
 
     private void delete(String path, long zxid) {
-        DataNode node = nodes.remove(path);
+        int slash = path.lastIndexOf('/');
+        DataNode parent = slash < 0 ? null : walk(path, slash);
+        if (parent == null || parent.children == null || slash + 1 >= path.length()) {
+            return;
+        }
+        long nameHash = NodeNames.hash(path, slash + 1, path.length());
+        DataNode node = parent.children.get(path, slash + 1, path.length(), nameHash);
         if (node == null) {
             return;
         }
-        unindex(path, node);
-        String parentPath = PathValidator.parent(path);
-        DataNode parent = nodes.get(parentPath);
-        if (parent != null) {
-            parent.removeChild(PathValidator.name(path));
-            if (zxid > parent.pzxid) {
-                parent.pzxid = zxid;
-            }
+        long parentPathHash = TreeDigest.pathHash(path, slash);
+        long parentTermBefore = TreeDigest.children(parentPathHash, parent);
+        parent.children.remove(node);
+        if (zxid > parent.children.pzxid) {
+            parent.children.pzxid = zxid;
         }
+        digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore;
+        forgetSubtree(path, node, TreeDigest.childPathHash(parentPathHash, nameHash));
         events.fire(path, EventType.NODE_DELETED, zxid, node.acl);
-        if (parent != null) {
-            events.fire(parentPath, EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
+        events.fire(path.substring(0, Math.max(slash, 1)), EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
+    }
+
+    /**
+     * Takes a detached node out of the counts, the digest and the owner index. It has children
+     * only when replaying over a fuzzy snapshot that holds nodes created after this delete;
+     * those go with it, and the replay re-creates them.
+     */
+    private void forgetSubtree(String path, DataNode node, long pathHash) {
+        if (node.children == null || node.children.size() == 0) {
+            forgetNode(path, node, pathHash);
+            return;
         }
+        TreeWalk.preOrder(node, path, pathHash, (childPath, child, childPathHash) ->
+                forgetNode(childPath, child, childPathHash));
+    }
+
+    private void forgetNode(String path, DataNode node, long pathHash) {
+        nodeCount--;
+        owners.remove(path, node.owner());
+        approximateDataBytes -= path.length() + dataLength(node);
+        digest -= TreeDigest.of(pathHash, node);
     }
 
     private Stat setData(TxnBody.SetData s, long zxid, long timeMs) {
-        DataNode node = nodes.get(s.path());
-        if (node == null) {
+        DataNode found = node(s.path());
+        if (found == null) {
             return null;
         }
-        approximateDataBytes += (s.data() == null ? 0 : s.data().length) - (node.data == null ? 0 : node.data.length);
+        long pathHash = TreeDigest.pathHash(s.path());
+        long termBefore = TreeDigest.content(pathHash, found);
+        ModifiedNode node = modifiable(s.path(), found);
+        approximateDataBytes += (s.data() == null ? 0 : s.data().length) - dataLength(node);
         node.data = s.data();
         node.version = s.version();
         node.mzxid = zxid;
         node.mtime = timeMs;
+        digest += TreeDigest.content(pathHash, node) - termBefore;
         events.fire(s.path(), EventType.NODE_DATA_CHANGED, zxid, node.acl);
         return node.stat();
     }
 
     private Stat setAcl(TxnBody.SetAcl s) {
-        DataNode node = nodes.get(s.path());
-        if (node == null) {
+        DataNode found = node(s.path());
+        if (found == null) {
             return null;
         }
+        long pathHash = TreeDigest.pathHash(s.path());
+        long termBefore = TreeDigest.access(pathHash, found);
+        ModifiedNode node = modifiable(s.path(), found);
         node.acl = intern(s.acl());
         node.aversion = s.aversion();
+        digest += TreeDigest.access(pathHash, node) - termBefore;
         return node.stat();
+    }
+
+    /**
+     * The node at path as a {@link ModifiedNode}, ready for a change: a pristine node is
+     * replaced in its parent's table (or as the root) by a copy that can hold the change.
+     */
+    private ModifiedNode modifiable(String path, DataNode node) {
+        ModifiedNode modified = node.toModified();
+        if (modified != node) {
+            if (node == root) {
+                root = modified;
+            } else {
+                walk(path, path.lastIndexOf('/')).children.replace(node, modified);
+            }
+        }
+        return modified;
     }
 
     private void closeSession(long sessionId, List<String> orderedPaths, long zxid) {
         for (String path : orderedPaths) {
-            DataNode node = nodes.get(path);
-            if (node != null && node.owner == sessionId) {
+            DataNode node = node(path);
+            if (node != null && node.owner() == sessionId) {
                 delete(path, zxid);
             }
         }
-        Set<String> left = ephemeralsBySession.remove(sessionId);
-        if (left != null && !left.isEmpty()) {
-            // Only when replaying over a fuzzy snapshot; sorted so replicas still agree.
-            List<String> ordered = new ArrayList<>(left);
-            Collections.sort(ordered);
-            for (String path : ordered) {
-                delete(path, zxid);
-            }
-        }
-    }
-
-    /**
-     * The session's ephemerals in the order a close deletes them: the iteration order of a clone
-     * of the session's set, which is the order Apache ZooKeeper uses, so watch events of a closed
-     * session arrive in the same order from both servers.
-     */
-    @SuppressWarnings("unchecked")
-    public List<String> ephemeralsInCloseOrder(long sessionId) {
-        lock.readLock().lock();
-        try {
-            Set<String> paths = ephemeralsBySession.get(sessionId);
-            return paths == null ? new ArrayList<>() : new ArrayList<>((Set<String>) ((HashSet<String>) paths).clone());
-        } finally {
-            lock.readLock().unlock();
+        // Left-overs occur only when replaying over a fuzzy snapshot.
+        for (String path : owners.removeSession(sessionId)) {
+            delete(path, zxid);
         }
     }
 
@@ -339,47 +426,36 @@ public final class DataTree {
         return existing == null ? copy : existing;
     }
 
-    /** Inserts a node restored from a snapshot; children are linked by {@link #linkRestored()}. */
-    void restore(String path, DataNode node) {
-        nodes.put(path, node);
-    }
-
-    /** Links restored nodes to their parents and rebuilds the indexes. Returns orphan paths. */
-    List<String> linkRestored() {
-        List<String> orphans = new ArrayList<>();
-        for (Map.Entry<String, DataNode> entry : nodes.entrySet()) {
-            String path = entry.getKey();
-            if (path.equals("/")) {
-                continue;
-            }
-            DataNode parent = nodes.get(PathValidator.parent(path));
-            if (parent == null) {
-                orphans.add(path);
-            } else {
-                parent.addChild(PathValidator.name(path));
-            }
-            index(path, entry.getValue());
+    /**
+     * Installs a node read from a snapshot: the root (parent null, which first empties the
+     * tree) or a child of an already restored node. Caller holds the write lock.
+     *
+     * @param pathChars the length of the node's path in chars
+     * @param path the node's path if it has an owner (only those are indexed by path), else null
+     */
+    void restore(DataNode parent, DataNode node, long pathHash, int pathChars, String path) {
+        if (parent == null) {
+            owners.clear();
+            root = node;
+            nodeCount = 1;
+            digest = TreeDigest.of(pathHash, node);
+            approximateDataBytes = dataLength(node);
+            return;
         }
-        return orphans;
+        ChildTable siblings = parent.childTable();
+        if (siblings.containsName(node.name, node.nameHash)) {
+            throw new IllegalStateException("two children named '" + node.name() + "' under one parent");
+        }
+        siblings.add(node);
+        nodeCount++;
+        digest += TreeDigest.of(pathHash, node);
+        approximateDataBytes += pathChars + dataLength(node);
+        if (node.owner() != NodeOwner.PERSISTENT) {
+            owners.add(path, node.owner());
+        }
     }
 
     void setLastAppliedZxid(long zxid) {
         lastAppliedZxid = zxid;
-    }
-
-    /** Paths whose parent is missing; empty in any consistent tree. */
-    public List<String> orphans() {
-        lock.readLock().lock();
-        try {
-            List<String> orphans = new ArrayList<>();
-            for (String path : nodes.keySet()) {
-                if (!path.equals("/") && !nodes.containsKey(PathValidator.parent(path))) {
-                    orphans.add(path);
-                }
-            }
-            return orphans;
-        } finally {
-            lock.readLock().unlock();
-        }
     }
 }

@@ -56,6 +56,8 @@ class FourLetterWordsTest {
                 assertTrue(mntr.contains("zk_ephemerals_count\t1\n"), mntr);
                 assertTrue(mntr.contains("zk_watch_count\t1\n"), mntr);
                 assertTrue(mntr.contains("zk_num_alive_connections\t2\n"), mntr);
+                assertTrue(java.util.regex.Pattern.compile("(?m)^zk_tree_digest\t[0-9a-f]{16}$").matcher(mntr).find(),
+                        mntr);
                 assertTrue(ask(server, "conf").contains("clientPort=" + server.config().clientPort()));
                 assertTrue(ask(server, "envi").startsWith("Environment:\n"));
                 assertTrue(ask(server, "stat").contains("Clients:\n"));
