@@ -20,7 +20,6 @@ import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
-import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Reply;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.session.SessionTracker;
@@ -113,6 +112,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
         identities = new AuthIdentities(address.getHostAddress());
+        if (!server.pipeline().isServing()) {
+            // As ZooKeeper does: a member that is not in sync with a leader takes no clients.
+            channel.close();
+            return;
+        }
         if (!server.registry().tryOpen(this, address)) {
             log.warn("refusing connection from {}: maxClientCnxns ({}) reached", address.getHostAddress(),
                     server.config().maxClientCnxns());
@@ -204,6 +208,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             closeAfterFlush();
             return;
         }
+        server.pipeline().sessionAttached(connect.sessionId());
         establish(connect.sessionId(), timeoutMs, session.password(), readOnlyPresent);
     }
 
@@ -255,7 +260,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         Request request = new Request(this, sessionId, header.xid(), opcode, body);
-        if (ReadProcessor.isReadOp(opcode) && inFlight.get() == 0) {
+        if (server.pipeline().answersInline(opcode) && inFlight.get() == 0) {
             readInline(request, receivedNs);
             return;
         }

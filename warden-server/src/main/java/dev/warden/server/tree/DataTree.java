@@ -40,6 +40,30 @@ public final class DataTree {
     private long approximateDataBytes;
 
     public DataTree() {
+        initSystemNodes();
+    }
+
+    /**
+     * Forgets every node and transaction: back to a fresh tree at zxid 0. An ensemble member
+     * does this before it rebuilds its state from a snapshot sent by the leader or after its
+     * log was truncated; it fires no watches (the member dropped its connections first).
+     */
+    public void clear() {
+        lock.writeLock().lock();
+        try {
+            nodes.clear();
+            ephemeralsBySession.clear();
+            containers.clear();
+            ttlNodes.clear();
+            approximateDataBytes = 0;
+            lastAppliedZxid = 0;
+            initSystemNodes();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void initSystemNodes() {
         DataNode root = new DataNode(new byte[0], Perms.OPEN_ACL_UNSAFE, 0, 0, 0, 0, 0, 0, 0, 0, NodeOwner.PERSISTENT);
         nodes.put("/", root);
         insertSystemNode(ZOOKEEPER, Perms.OPEN_ACL_UNSAFE);
