@@ -1,5 +1,6 @@
 package dev.warden.server;
 
+import dev.warden.server.quorum.QuorumMember;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Collections;
@@ -7,12 +8,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The settings of one standalone server, validated once when built: an instance that exists is
- * usable. Build one with {@link #builder()} or read a zoo.cfg with {@link ConfigLoader}.
+ * The settings of one server, standalone or ensemble member, validated once when built: an
+ * instance that exists is usable. An ensemble member has a non-empty {@link #members()} map
+ * (the {@code server.N} lines) holding its own {@link #serverId()} (the {@code myid} file). Build one with {@link #builder()} or read a zoo.cfg with {@link ConfigLoader}.
  * Error messages use the zoo.cfg key names, since that is what operators edit.
  */
 public record ServerConfig(
@@ -37,7 +43,11 @@ public record ServerConfig(
         long containerCheckIntervalMs,
         long sessionlessConnectionTimeoutMs,
         long preAllocSizeBytes,
-        int serverId) {
+        int serverId,
+        int initLimitTicks,
+        int syncLimitTicks,
+        boolean standaloneEnabled,
+        SortedMap<Long, QuorumMember> members) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -75,7 +85,10 @@ public record ServerConfig(
                 "must be a positive number of milliseconds"),
         PRE_ALLOC_SIZE_KIB("preAllocSize", 1, Long.MAX_VALUE / 1024, "must be a positive number of KiB"),
         PRE_ALLOC_SIZE_BYTES("preAllocSizeBytes", 1, Long.MAX_VALUE, "must be a positive number of bytes"),
-        SERVER_ID("serverId", 1, Integer.MAX_VALUE, "must be a positive server id");
+        SERVER_ID("serverId", 1, Integer.MAX_VALUE, "must be a positive server id"),
+        MY_ID("myid", 1, Integer.MAX_VALUE, "must be a positive server id"),
+        INIT_LIMIT("initLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
+        SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks");
 
         final String key;
         final long min;
@@ -147,6 +160,38 @@ public record ServerConfig(
             throw ConfigException.invalid("serverId", serverId,
                     "must be at most 254 while extendedTypesEnabled is true");
         }
+        Range.INIT_LIMIT.check(initLimitTicks);
+        Range.SYNC_LIMIT.check(syncLimitTicks);
+        members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
+        checkEnsemble(members, serverId, clientPort);
+    }
+
+    /** True for an ensemble member, false for a standalone server. */
+    public boolean isEnsemble() {
+        return !members.isEmpty();
+    }
+
+    /** This member's own server line; only for an ensemble member. */
+    public QuorumMember self() {
+        QuorumMember self = members.get((long) serverId);
+        if (self == null) {
+            throw new IllegalStateException("not an ensemble member");
+        }
+        return self;
+    }
+
+    /** Ids of the voting members (participants). */
+    public Set<Long> voterIds() {
+        Set<Long> ids = new TreeSet<>();
+        members.values().stream().filter(m -> !m.observer()).forEach(m -> ids.add(m.id()));
+        return ids;
+    }
+
+    /** Ids of the observers. */
+    public Set<Long> observerIds() {
+        Set<Long> ids = new TreeSet<>();
+        members.values().stream().filter(QuorumMember::observer).forEach(m -> ids.add(m.id()));
+        return ids;
     }
 
     public static Builder builder() {
@@ -168,7 +213,9 @@ public record ServerConfig(
                 .globalOutstandingLimit(globalOutstandingLimit).maxWatchesPerSession(maxWatchesPerSession)
                 .containerCheckIntervalMs(containerCheckIntervalMs)
                 .sessionlessConnectionTimeoutMs(sessionlessConnectionTimeoutMs)
-                .preAllocSizeBytes(preAllocSizeBytes).serverId(serverId);
+                .preAllocSizeBytes(preAllocSizeBytes).serverId(serverId)
+                .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
+                .members(members);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -183,12 +230,13 @@ public record ServerConfig(
 
     /**
      * The settings under their zoo.cfg key names, in a form {@link ConfigLoader#fromProperties}
-     * reads back to an equal config. serverId is left out: standalone servers take no id key.
+     * reads back to an equal config. serverId is left out: standalone servers take no id key and
+     * an ensemble member reads it from {@code dataDir/myid}, which this does not write.
      */
     public Properties toProperties() {
         Properties p = new Properties();
         settings().forEach((key, value) -> {
-            if (value != null && !key.equals("serverId")) {
+            if (value != null && !key.equals("serverId") && !key.equals("peerType")) {
                 p.setProperty(key, value);
             }
         });
@@ -227,7 +275,60 @@ public record ServerConfig(
         s.put("znode.container.checkIntervalMs", Long.toString(containerCheckIntervalMs));
         s.put("sessionlessConnectionTimeoutMs", Long.toString(sessionlessConnectionTimeoutMs));
         s.put("preAllocSize", Long.toString(preAllocSizeBytes / 1024));
+        // Ensemble keys only for a member: a standalone server warns about them and ignores them.
+        if (isEnsemble()) {
+            s.put("initLimit", Integer.toString(initLimitTicks));
+            s.put("syncLimit", Integer.toString(syncLimitTicks));
+            s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
+            s.put("peerType", self().observer() ? "observer" : "participant");
+            members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
+        }
         return s;
+    }
+
+    private static void checkEnsemble(Map<Long, QuorumMember> members, int serverId, int clientPort) {
+        if (members.isEmpty()) {
+            return;
+        }
+        Map<String, Long> portOwners = new HashMap<>();
+        for (Map.Entry<Long, QuorumMember> e : members.entrySet()) {
+            QuorumMember m = e.getValue();
+            if (e.getKey() != m.id()) {
+                throw new ConfigException("server." + e.getKey(), "server." + e.getKey() + " holds member " + m.id());
+            }
+            String host = m.host().toLowerCase(Locale.ROOT);
+            claimPort(portOwners, host, m.peerPort(), m.id());
+            claimPort(portOwners, host, m.electionPort(), m.id());
+            if (m.hasClientPort()) {
+                claimPort(portOwners, m.clientHost() == null ? host : m.clientHost().toLowerCase(Locale.ROOT),
+                        m.clientPort(), m.id());
+            }
+        }
+        if (members.values().stream().allMatch(QuorumMember::observer)) {
+            throw new ConfigException("server." + members.keySet().iterator().next(),
+                    "every server line is an observer: an ensemble needs at least one participant");
+        }
+        QuorumMember self = members.get((long) serverId);
+        if (self == null) {
+            throw new ConfigException("myid", "myid " + serverId + " is not among the server lines "
+                    + members.keySet() + ": each member's myid must match one server.N line");
+        }
+        if (self.hasClientPort() && self.clientPort() != clientPort) {
+            throw new ConfigException("clientPort", "clientPort=" + clientPort + " disagrees with the client port "
+                    + self.clientPort() + " of server." + serverId + ": give it once, or the same in both");
+        }
+        if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
+            throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
+                    + serverId);
+        }
+    }
+
+    private static void claimPort(Map<String, Long> owners, String host, int port, long id) {
+        Long previous = owners.putIfAbsent(host + ":" + port, id);
+        if (previous != null) {
+            throw new ConfigException("server." + id, "server." + id + " uses " + host + ":" + port
+                    + ", which server." + previous + " uses too");
+        }
     }
 
     private static Path requirePath(String key, Path path) {
@@ -299,12 +400,18 @@ public record ServerConfig(
         private long sessionlessConnectionTimeoutMs = 10_000;
         private long preAllocSizeBytes = 65_536L * 1024;
         private int serverId = 1;
+        private int initLimitTicks = 10;
+        private int syncLimitTicks = 5;
+        private boolean standaloneEnabled = true;
+        private Map<Long, QuorumMember> members = Map.of();
 
         private Builder() {
         }
 
         public Builder tickTimeMs(int v) { tickTimeMs = v; return this; }
         public Builder dataDir(Path v) { dataDir = v; return this; }
+        /** The loader finds the myid file here. */
+        Path dataDir() { return dataDir; }
         /** Null means "same as dataDir". */
         public Builder dataLogDir(Path v) { dataLogDir = v; return this; }
         public Builder clientPort(int v) { clientPort = v; return this; }
@@ -330,6 +437,11 @@ public record ServerConfig(
         public Builder sessionlessConnectionTimeoutMs(long v) { sessionlessConnectionTimeoutMs = v; return this; }
         public Builder preAllocSizeBytes(long v) { preAllocSizeBytes = v; return this; }
         public Builder serverId(int v) { serverId = v; return this; }
+        public Builder initLimitTicks(int v) { initLimitTicks = v; return this; }
+        public Builder syncLimitTicks(int v) { syncLimitTicks = v; return this; }
+        public Builder standaloneEnabled(boolean v) { standaloneEnabled = v; return this; }
+        /** The server lines by id; empty for a standalone server. */
+        public Builder members(Map<Long, QuorumMember> v) { members = Map.copyOf(v); return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -341,7 +453,8 @@ public record ServerConfig(
                     autopurgeSnapRetainCount, autopurgePurgeIntervalHours, juteMaxBuffer,
                     fourLetterWordWhitelist, superDigest, extendedTypesEnabled, forceSync,
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
-                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, serverId);
+                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, serverId, initLimitTicks, syncLimitTicks,
+                    standaloneEnabled, new TreeMap<>(members));
         }
 
         static int derived(int ticks, int tickTimeMs) {
