@@ -31,7 +31,7 @@ final class ServerState {
         return store.write(zxid, out -> write(state, out));
     }
 
-    private static void write(StateMachine state, DataOutputStream out) throws IOException {
+    static void write(StateMachine state, DataOutputStream out) throws IOException {
         List<SessionTracker.Session> sessions = state.sessions().sessions();
         out.writeInt(sessions.size());
         for (SessionTracker.Session session : sessions) {
@@ -44,6 +44,19 @@ final class ServerState {
         TreeSnapshot.write(state.tree(), out);
     }
 
+    /** Reads what {@link #write} wrote into an empty state; returns nodes whose parent is missing. */
+    static List<String> readBody(StateMachine state, DataInputStream in, long snapshotZxid) throws IOException {
+        int sessionCount = in.readInt();
+        for (int i = 0; i < sessionCount; i++) {
+            long id = in.readLong();
+            int timeoutMs = in.readInt();
+            byte[] password = new byte[in.readInt()];
+            in.readFully(password);
+            state.sessions().add(id, timeoutMs, password);
+        }
+        return TreeSnapshot.read(state.tree(), in, snapshotZxid);
+    }
+
     /** Rebuilds state from disk; returns the number of transactions replayed. */
     static long recover(StateMachine state, SnapshotStore store, TxnLog txnLog) throws IOException {
         long startZxid = 0;
@@ -52,15 +65,7 @@ final class ServerState {
         if (snapshot.isPresent()) {
             startZxid = snapshot.get().zxid();
             try (DataInputStream in = snapshot.get().openBody()) {
-                int sessionCount = in.readInt();
-                for (int i = 0; i < sessionCount; i++) {
-                    long id = in.readLong();
-                    int timeoutMs = in.readInt();
-                    byte[] password = new byte[in.readInt()];
-                    in.readFully(password);
-                    state.sessions().add(id, timeoutMs, password);
-                }
-                orphans = TreeSnapshot.read(state.tree(), in, startZxid);
+                orphans = readBody(state, in, startZxid);
             }
             log.info("loaded snapshot {} (zxid 0x{}, {} nodes)", snapshot.get().file(), Long.toHexString(startZxid),
                     state.tree().nodeCount());

@@ -1,0 +1,103 @@
+package dev.warden.server;
+
+import dev.warden.consensus.EpochState;
+import dev.warden.consensus.SnapshotData;
+import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.quorum.EpochFiles;
+import dev.warden.server.quorum.Member;
+import dev.warden.storage.SnapshotStore;
+import dev.warden.storage.TxnLog;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A member's durable state beside its log: epoch files, snapshots, and state transfer bytes. */
+final class MemberDiskStorage implements Member.Storage {
+    private static final Logger log = LoggerFactory.getLogger(MemberDiskStorage.class);
+
+    private final Path dataDir;
+    private final EpochFiles epochFiles;
+    private final SnapshotStore snapshots;
+    private final TxnLog txnLog;
+    private final ExecutorService snapshotter;
+    private final AtomicBoolean snapshotRunning = new AtomicBoolean();
+
+    MemberDiskStorage(Path dataDir, EpochFiles epochFiles, SnapshotStore snapshots, TxnLog txnLog,
+                      ExecutorService snapshotter) {
+        this.dataDir = dataDir;
+        this.epochFiles = epochFiles;
+        this.snapshots = snapshots;
+        this.txnLog = txnLog;
+        this.snapshotter = snapshotter;
+    }
+
+    @Override
+    public void saveEpochs(EpochState epochs) throws IOException {
+        epochFiles.store(dataDir, epochs);
+    }
+
+    @Override
+    public void rebuildState(StateMachine state) throws IOException {
+        ServerState.recover(state, snapshots, txnLog);
+    }
+
+    @Override
+    public void loadSnapshot(StateMachine state, SnapshotData snapshot) throws IOException {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot.bytes()))) {
+            List<String> orphans = ServerState.readBody(state, in, snapshot.zxid());
+            if (!orphans.isEmpty() && !state.tree().orphans().isEmpty()) {
+                throw new IOException("snapshot from the leader is inconsistent: nodes without parents");
+            }
+        }
+        log.info("installed the leader's snapshot at zxid 0x{}: {} nodes", Long.toHexString(snapshot.zxid()),
+                state.tree().nodeCount());
+    }
+
+    @Override
+    public void restartAfterSnapshot(long zxid, StateMachine state) throws IOException {
+        // The snapshot is durable before the log forgets what came before it.
+        snapshots.write(zxid, out -> ServerState.write(state, out));
+        // Entries after the snapshot's zxid may be from a divergent history: drop them.
+        txnLog.truncateAfter(Math.min(txnLog.lastAppendedZxid(), zxid));
+    }
+
+    @Override
+    public SnapshotData take(StateMachine state) {
+        // Fuzzy: transactions applied while writing may be included; replaying them is harmless.
+        long zxid = state.tree().lastAppliedZxid();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            ServerState.write(state, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new SnapshotData(zxid, bytes.toByteArray());
+    }
+
+    @Override
+    public void snapshotDue(StateMachine state) {
+        if (!snapshotRunning.compareAndSet(false, true)) {
+            return;
+        }
+        snapshotter.execute(() -> {
+            try {
+                txnLog.rollSegment();
+                var file = ServerState.writeSnapshot(snapshots, state);
+                log.info("snapshot {} written", file.getFileName());
+            } catch (IOException | RuntimeException e) {
+                log.error("snapshot failed; the log still holds every transaction", e);
+            } finally {
+                snapshotRunning.set(false);
+            }
+        });
+    }
+}
