@@ -210,6 +210,54 @@ public final class TxnLog implements AutoCloseable {
         lastAppendedZxid = lastKept;
     }
 
+    /**
+     * Drops the whole log because state is being replaced by a snapshot taken at
+     * {@code snapshotZxid} (a SNAP from the leader): every segment goes, newest first, then the
+     * directory is fsynced. The next append may use any zxid above {@code snapshotZxid}, and
+     * until then {@link #lastDurableZxid()} and {@link #lastAppendedZxid()} report it. The caller
+     * must have stored the snapshot durably first; after a crash the log reopens empty and
+     * recovery starts from that snapshot. Also clears a failed state.
+     */
+    public synchronized void restartAfter(long snapshotZxid) throws IOException {
+        checkOpen();
+        if (snapshotZxid < 0) {
+            throw new IllegalArgumentException("negative zxid " + snapshotZxid);
+        }
+        pending.clear();
+        if (active != null) {
+            closeAfterFailure(active);
+            active = null;
+        }
+        boolean deleted = false;
+        while (!segments.isEmpty()) {
+            Segment doomed = segments.remove(segments.size() - 1);
+            Files.deleteIfExists(doomed.path);
+            deleted = true;
+        }
+        if (deleted) {
+            Directories.fsync(dir, options.channels());
+        }
+        lastDurableZxid = snapshotZxid;
+        lastAppendedZxid = snapshotZxid;
+        failed = false;
+        LOG.info("Log {} restarted after zxid 0x{}", dir, Long.toHexString(snapshotZxid));
+    }
+
+    /** First and last durable zxid of one segment file. */
+    public record SegmentRange(long firstZxid, long lastZxid) {
+    }
+
+    /** The durable zxid range of every segment that holds a record, oldest first; cheap, kept in memory. */
+    public synchronized List<SegmentRange> segmentRanges() {
+        List<SegmentRange> ranges = new ArrayList<>(segments.size());
+        for (Segment segment : segments) {
+            if (segment.hasRecords()) {
+                ranges.add(new SegmentRange(segment.firstZxid, segment.lastZxid));
+            }
+        }
+        return ranges;
+    }
+
     /** Closes the current segment; the next flush starts a new one. Buffered records go there. */
     public synchronized void rollSegment() throws IOException {
         checkWritable();

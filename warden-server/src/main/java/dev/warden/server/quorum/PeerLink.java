@@ -1,0 +1,232 @@
+package dev.warden.server.quorum;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.channel.EventLoop;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The outbound connection to one port of one peer, with its bounded queue of encoded frames.
+ * It keeps reconnecting with backoff until closed. Frames queued when the connection breaks or
+ * cannot be made are dropped and the peer is reported disconnected: the protocol resends what
+ * matters, and stale frames arriving on a later connection would only confuse it.
+ */
+final class PeerLink {
+    private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
+
+    private final long peerId;
+    private final String portName;
+    private final InetSocketAddress address;
+    private final PeerTransport transport;
+    private final Bootstrap bootstrap;
+    private final EventLoop loop;
+    private final PeerTransport.Options options;
+
+    // Guarded by this: send() runs on any thread, everything else on the I/O thread.
+    private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
+    private long queuedBytes;
+    private Channel channel;
+    private boolean connecting;
+    private boolean drainScheduled;
+    private boolean closed;
+    private long backoffMs;
+
+    PeerLink(long peerId, String portName, InetSocketAddress address, PeerTransport transport, Bootstrap template,
+             EventLoop loop, PeerTransport.Options options) {
+        this.peerId = peerId;
+        this.portName = portName;
+        this.address = address;
+        this.transport = transport;
+        this.bootstrap = template.clone().handler(new OutboundHandler());
+        this.loop = loop;
+        this.options = options;
+        this.backoffMs = options.reconnectMinMs();
+    }
+
+    /** Queues a frame; never blocks. On overflow drops the queue, closes the connection, reports. */
+    void enqueue(byte[] frame) {
+        Channel toClose = null;
+        boolean overflow = false;
+        boolean drain = false;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            if (queue.size() >= options.maxQueuedMessages()
+                    || (!queue.isEmpty() && queuedBytes + frame.length > options.maxQueuedBytes())) {
+                overflow = true;
+                clearQueue();
+                toClose = channel;
+                channel = null; // so its close is not reported a second time
+            } else {
+                queue.add(frame);
+                queuedBytes += frame.length;
+                if (channel != null && !drainScheduled) {
+                    drainScheduled = true;
+                    drain = true;
+                }
+            }
+        }
+        if (overflow) {
+            LOG.warn("Outbound queue to member {} ({}) is full; dropping it and the connection", peerId, portName);
+            if (toClose != null) {
+                toClose.close();
+            }
+            loop.execute(() -> transport.reportDisconnected(peerId));
+        } else if (drain) {
+            loop.execute(this::drain);
+        }
+    }
+
+    /** Moves queued frames into the socket while it is writable, then flushes once. I/O thread. */
+    void drain() {
+        Channel c;
+        synchronized (this) {
+            drainScheduled = false;
+            c = channel;
+        }
+        if (c == null) {
+            return;
+        }
+        boolean wrote = false;
+        while (c.isWritable()) {
+            byte[] frame;
+            synchronized (this) {
+                if (c != channel || queue.isEmpty()) {
+                    break;
+                }
+                frame = queue.poll();
+                queuedBytes -= frame.length;
+            }
+            c.write(PeerWire.frame(frame), c.voidPromise());
+            wrote = true;
+        }
+        if (wrote) {
+            c.flush();
+        }
+    }
+
+    /** I/O thread. */
+    void connect() {
+        synchronized (this) {
+            if (closed || connecting || channel != null) {
+                return;
+            }
+            connecting = true;
+        }
+        bootstrap.connect(address).addListener((ChannelFuture f) -> connected(f));
+    }
+
+    private void connected(ChannelFuture f) {
+        if (!f.isSuccess()) {
+            boolean dropped;
+            synchronized (this) {
+                connecting = false;
+                dropped = !queue.isEmpty();
+                clearQueue();
+            }
+            LOG.debug("Cannot connect to member {} at {} ({}): {}", peerId, address, portName, f.cause().toString());
+            if (dropped) {
+                transport.reportDisconnected(peerId);
+            }
+            retryLater();
+            return;
+        }
+        Channel c = f.channel();
+        c.writeAndFlush(PeerWire.hello(transport.myId()), c.voidPromise());
+        boolean stillWanted;
+        synchronized (this) {
+            connecting = false;
+            stillWanted = !closed;
+            if (stillWanted) {
+                channel = c;
+                backoffMs = options.reconnectMinMs();
+            }
+        }
+        if (!stillWanted) {
+            c.close();
+            return;
+        }
+        c.closeFuture().addListener(closed -> disconnected(c));
+        LOG.info("Connected to member {} at {} ({})", peerId, address, portName);
+        drain();
+    }
+
+    private void disconnected(Channel c) {
+        boolean report;
+        synchronized (this) {
+            report = c == channel;
+            if (report) {
+                channel = null;
+                clearQueue();
+            }
+        }
+        if (report) {
+            LOG.info("Lost the connection to member {} ({})", peerId, portName);
+            transport.reportDisconnected(peerId);
+        }
+        retryLater();
+    }
+
+    private void retryLater() {
+        long delayMs;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            delayMs = backoffMs;
+            backoffMs = Math.min(backoffMs * 2, options.reconnectMaxMs());
+        }
+        loop.schedule(this::connect, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    void close() {
+        Channel c;
+        synchronized (this) {
+            closed = true;
+            clearQueue();
+            c = channel;
+            channel = null;
+        }
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    private void clearQueue() {
+        queue.clear();
+        queuedBytes = 0;
+    }
+
+    /** Resumes draining when the socket accepts data again; outbound connections receive nothing. */
+    @ChannelHandler.Sharable // one per link, added to each of its successive connections
+    private final class OutboundHandler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (ctx.channel().isWritable()) {
+                drain();
+            }
+            ctx.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            LOG.debug("Connection to member {} ({}) failed: {}", peerId, portName, cause.toString());
+            ctx.close();
+        }
+    }
+}

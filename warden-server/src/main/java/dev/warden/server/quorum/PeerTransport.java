@@ -1,0 +1,212 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.ZabCodec;
+import dev.warden.consensus.ZabMessage;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries {@link ZabMessage}s between ensemble members over TCP (Netty, NIO, one I/O thread).
+ *
+ * <p>Each member dials one outbound connection to each port of every other member and only
+ * sends on it; connections it accepts only receive. So there is no tie-breaking between
+ * duplicate connections: a member that restarts simply dials again, and a newer inbound
+ * connection from a member replaces the older one. Votes travel to a peer's election port,
+ * everything else to its peer port, so both configured ports are in use.
+ *
+ * <p>{@link #send} is thread-safe and never blocks: it encodes on the caller's thread and
+ * queues the frame on a per-destination bounded queue. A full queue closes that connection and
+ * reports the peer disconnected. Callbacks to the {@link PeerHandler} come on the single I/O
+ * thread, so they are ordered; none come after {@link #close}.
+ */
+public final class PeerTransport implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PeerTransport.class);
+    static final String PEER_PORT = "peer port";
+    static final String ELECTION_PORT = "election port";
+
+    /**
+     * Limits and timing of the transport.
+     *
+     * @param maxFrameBytes      largest message accepted or sent; a SNAP of the whole tree must fit
+     * @param maxQueuedMessages  per destination port, messages waiting for the socket
+     * @param maxQueuedBytes     per destination port, bytes waiting (one message may exceed it alone)
+     * @param reconnectMinMs     first delay before redialling; doubles per failure up to reconnectMaxMs
+     * @param reconnectMaxMs     longest delay between dial attempts
+     */
+    public record Options(int maxFrameBytes, int maxQueuedMessages, long maxQueuedBytes, long reconnectMinMs,
+                          long reconnectMaxMs) {
+        public Options {
+            if (maxFrameBytes < PeerWire.HELLO_BYTES || maxFrameBytes > Integer.MAX_VALUE - PeerWire.LENGTH_BYTES
+                    || maxQueuedMessages <= 0 || maxQueuedBytes <= 0 || reconnectMinMs <= 0
+                    || reconnectMaxMs < reconnectMinMs) {
+                throw new IllegalArgumentException("invalid peer transport options " + this);
+            }
+        }
+
+        /** 1 GiB frames, 100,000 messages or 256 MiB queued per port, redial after 100 ms up to 2 s. */
+        public static Options defaults() {
+            return new Options(1 << 30, 100_000, 256L << 20, 100, 2_000);
+        }
+    }
+
+    private final long myId;
+    private final Map<Long, QuorumMember> members;
+    private final PeerHandler handler;
+    private final Options options;
+    private final EventLoopGroup group = new NioEventLoopGroup(1);
+    private final EventLoop loop = group.next();
+    private final Map<Long, PeerLink> peerLinks = new HashMap<>();
+    private final Map<Long, PeerLink> electionLinks = new HashMap<>();
+    /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
+    private final Map<String, Channel> inbound = new HashMap<>();
+    private final List<Channel> listeners = new ArrayList<>();
+    private volatile boolean closed;
+
+    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
+        if (!members.containsKey(myId)) {
+            throw new IllegalArgumentException("member " + myId + " is not in " + members.keySet());
+        }
+        this.myId = myId;
+        this.members = Map.copyOf(members);
+        this.handler = handler;
+        this.options = options;
+        Bootstrap template = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1_000, options.reconnectMaxMs()))
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20));
+        for (QuorumMember member : this.members.values()) {
+            if (member.id() == myId) {
+                continue;
+            }
+            peerLinks.put(member.id(), new PeerLink(member.id(), PEER_PORT,
+                    new InetSocketAddress(member.host(), member.peerPort()), this, template, loop, options));
+            electionLinks.put(member.id(), new PeerLink(member.id(), ELECTION_PORT,
+                    new InetSocketAddress(member.host(), member.electionPort()), this, template, loop, options));
+        }
+    }
+
+    /** Listens on this member's peer and election ports and starts dialling the others. */
+    public void start() throws InterruptedException {
+        QuorumMember self = members.get(myId);
+        try {
+            listeners.add(listen(self.host(), self.peerPort(), PEER_PORT));
+            listeners.add(listen(self.host(), self.electionPort(), ELECTION_PORT));
+        } catch (RuntimeException | InterruptedException e) {
+            close();
+            throw e;
+        }
+        loop.execute(() -> {
+            peerLinks.values().forEach(PeerLink::connect);
+            electionLinks.values().forEach(PeerLink::connect);
+        });
+    }
+
+    private Channel listen(String host, int port, String portName) throws InterruptedException {
+        ServerBootstrap server = new ServerBootstrap().group(group, group).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true).childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(
+                                options.maxFrameBytes() + PeerWire.LENGTH_BYTES, 0, PeerWire.LENGTH_BYTES, 0,
+                                PeerWire.LENGTH_BYTES));
+                        ch.pipeline().addLast(new PeerInbound(PeerTransport.this, portName));
+                    }
+                });
+        Channel channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
+        LOG.info("Member {} listening on {} ({})", myId, channel.localAddress(), portName);
+        return channel;
+    }
+
+    /**
+     * Queues {@code message} for {@code peerId}; never blocks. A message larger than
+     * {@link Options#maxFrameBytes()} is dropped and the peer reported disconnected.
+     */
+    public void send(long peerId, ZabMessage message) {
+        PeerLink link = (message instanceof ZabMessage.Vote ? electionLinks : peerLinks).get(peerId);
+        if (link == null) {
+            throw new IllegalArgumentException("no member " + peerId + " to send to (this is member " + myId + ")");
+        }
+        byte[] frame = ZabCodec.encode(message);
+        if (frame.length > options.maxFrameBytes()) {
+            LOG.error("Dropping a {} of {} bytes for member {}: above the frame limit of {} bytes",
+                    message.getClass().getSimpleName(), frame.length, peerId, options.maxFrameBytes());
+            loop.execute(() -> reportDisconnected(peerId));
+            return;
+        }
+        link.enqueue(frame);
+    }
+
+    long myId() {
+        return myId;
+    }
+
+    boolean isPeer(long id) {
+        return id != myId && members.containsKey(id);
+    }
+
+    void deliver(long from, ZabMessage message) {
+        if (!closed) {
+            handler.onMessage(from, message);
+        }
+    }
+
+    void reportDisconnected(long peer) {
+        if (!closed) {
+            handler.onDisconnected(peer);
+        }
+    }
+
+    /** A hello arrived; a still-open older connection from the same member and port is retired. */
+    void inboundOpened(long from, String portName, Channel channel, PeerInbound state) {
+        Channel older = inbound.put(from + "/" + portName, channel);
+        LOG.info("Member {} connected from {} ({})", from, channel.remoteAddress(), portName);
+        if (older != null && older != channel) {
+            PeerInbound olderState = older.pipeline().get(PeerInbound.class);
+            if (olderState != null) {
+                olderState.replaced = true;
+            }
+            older.close();
+            // Reported here, before the new connection delivers anything, to keep events in order.
+            reportDisconnected(from);
+        }
+    }
+
+    void inboundClosed(long from, String portName, Channel channel) {
+        if (inbound.remove(from + "/" + portName, channel)) {
+            LOG.info("Member {} disconnected ({})", from, portName);
+        }
+        reportDisconnected(from);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        peerLinks.values().forEach(PeerLink::close);
+        electionLinks.values().forEach(PeerLink::close);
+        for (Channel listener : listeners) {
+            listener.close();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
