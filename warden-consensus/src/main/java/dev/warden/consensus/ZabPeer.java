@@ -11,25 +11,90 @@ import java.util.random.RandomGenerator;
  * replayed its whole log into it, so everything up to {@code log.lastZxid()} counts as applied.
  */
 public final class ZabPeer {
+    private final PeerState state;
+    private final Election election;
+    private LeaderSide leader;
+    private FollowerSide follower;
 
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs) {
-        throw new UnsupportedOperationException("not built yet");
+        if (config == null || persisted == null || log == null || snapshots == null || random == null) {
+            throw new IllegalArgumentException("ZabPeer needs a config, epochs, log view, snapshot source and random");
+        }
+        this.state = new PeerState(config, persisted, log, snapshots, random, nowMs);
+        this.election = new Election(state);
+        lookForLeader();
     }
 
     /** Advances timers (heartbeats, election and sync timeouts) to {@code nowMs}. */
     public void tick(long nowMs) {
-        throw new UnsupportedOperationException("not built yet");
+        state.nowMs = Math.max(state.nowMs, nowMs);
+        if (leader != null) {
+            leader.tick();
+        } else if (follower != null) {
+            follower.tick();
+        } else {
+            election.tick();
+        }
+        checkFailure();
     }
 
     /** A message from member {@code fromId}. */
     public void receive(long fromId, ZabMessage message) {
-        throw new UnsupportedOperationException("not built yet");
+        if (message == null || !state.isMember(fromId)) {
+            return;
+        }
+        if (message instanceof ZabMessage.Vote vote) {
+            onVote(fromId, vote);
+        } else if (leader != null) {
+            leader.receive(fromId, message);
+        } else if (follower != null && fromId == follower.leaderId()) {
+            follower.receive(message);
+        }
+        checkFailure();
+    }
+
+    private void onVote(long fromId, ZabMessage.Vote vote) {
+        if (leader != null) {
+            election.answerWhileSettled(fromId, vote, leader.epoch);
+        } else if (follower != null) {
+            election.answerWhileSettled(fromId, vote, follower.epoch());
+        } else {
+            Election.Decision decision = election.onVote(fromId, vote);
+            if (decision != null) {
+                settle(decision);
+            }
+        }
+    }
+
+    private void settle(Election.Decision decision) {
+        if (decision.role() == Role.LEADING) {
+            leader = new LeaderSide(state);
+        } else {
+            follower = new FollowerSide(state, decision.leaderId());
+        }
     }
 
     /** The channel to {@code peerId} broke; messages to and from it may have been lost. */
     public void peerDisconnected(long peerId) {
-        throw new UnsupportedOperationException("not built yet");
+        if (leader != null) {
+            leader.peerDisconnected(peerId);
+        } else if (follower != null && follower.leaderId() == peerId) {
+            lookForLeader();
+        }
+    }
+
+    private void checkFailure() {
+        if (leader != null && leader.failed() || follower != null && follower.failed()) {
+            lookForLeader();
+        }
+    }
+
+    private void lookForLeader() {
+        leader = null;
+        follower = null;
+        state.setRole(Role.LOOKING, -1, -1, false);
+        election.start();
     }
 
     /**
@@ -39,22 +104,35 @@ public final class ZabPeer {
      * that epoch before sending it; service continues). Returns false if not a serving leader.
      */
     public boolean propose(long zxid, byte[] payload) {
-        throw new UnsupportedOperationException("not built yet");
+        if (payload == null) {
+            throw new IllegalArgumentException("payload is null");
+        }
+        return leader != null && leader.established() && leader.broadcast.propose(zxid, payload);
     }
 
     /** The zxid the next {@link #propose} must use (leader only; meaningless otherwise). */
     public long nextZxid() {
-        throw new UnsupportedOperationException("not built yet");
+        return leader != null && leader.established() ? leader.broadcast.nextZxid() : -1;
     }
 
     /** Sends application data to the current leader (or delivers it locally on the leader). False if no leader is serving. */
     public boolean sendToLeader(byte[] payload) {
-        throw new UnsupportedOperationException("not built yet");
+        if (payload == null) {
+            throw new IllegalArgumentException("payload is null");
+        }
+        if (leader != null && leader.established()) {
+            state.out.received(new Received(state.config.myId(), payload));
+            return true;
+        }
+        return follower != null && follower.sendToLeader(payload);
     }
 
     /** Leader only: application data to one follower or observer, ordered with the proposals and commits sent to it. */
     public boolean sendTo(long peerId, byte[] payload) {
-        throw new UnsupportedOperationException("not built yet");
+        if (payload == null) {
+            throw new IllegalArgumentException("payload is null");
+        }
+        return leader != null && leader.established() && leader.broadcast.sendTo(peerId, payload);
     }
 
     /**
@@ -63,42 +141,68 @@ public final class ZabPeer {
      * has confirmed with a quorum round that it was still leader. False if not serving.
      */
     public boolean sync(long token) {
-        throw new UnsupportedOperationException("not built yet");
+        if (leader != null) {
+            return leader.established() && leader.broadcast.sync(token);
+        }
+        return follower != null && follower.sync(token);
     }
 
     public Role role() {
-        throw new UnsupportedOperationException("not built yet");
+        return state.role;
     }
 
     /** The leader this member follows or is, or -1. */
     public long leaderId() {
-        throw new UnsupportedOperationException("not built yet");
+        return state.leaderId;
     }
 
     public boolean isServing() {
-        throw new UnsupportedOperationException("not built yet");
+        return state.serving;
     }
 
     /** Epochs as last handed out for persistence. */
     public EpochState epochs() {
-        throw new UnsupportedOperationException("not built yet");
+        return state.epochs;
     }
 
     public long committedZxid() {
-        throw new UnsupportedOperationException("not built yet");
+        return state.committedZxid;
     }
 
     public boolean hasReady() {
-        throw new UnsupportedOperationException("not built yet");
+        flushLeader();
+        return !state.out.isEmpty();
     }
 
     /** Takes the pending batch of work; call {@link #advance} once it is done. */
     public Ready ready() {
-        throw new UnsupportedOperationException("not built yet");
+        flushLeader();
+        Ready ready = state.out.build();
+        state.out = new ReadyBuilder();
+        return ready;
+    }
+
+    /** Tests in this package reach the leader's broadcast state through here; null unless leading. */
+    Broadcast broadcastForTests() {
+        return leader == null ? null : leader.broadcast;
+    }
+
+    private void flushLeader() {
+        if (leader != null) {
+            leader.broadcast.flush();
+        }
     }
 
     /** The driver finished {@code ready}: its entries are durable, messages sent, commits applied. */
     public void advance(Ready ready) {
-        throw new UnsupportedOperationException("not built yet");
+        if (ready == null) {
+            throw new IllegalArgumentException("ready is null");
+        }
+        if (leader != null) {
+            leader.afterAdvance(ready);
+        } else if (follower != null) {
+            follower.afterAdvance();
+        }
+        checkFailure();
     }
 }

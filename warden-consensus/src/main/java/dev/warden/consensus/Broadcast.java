@@ -1,0 +1,289 @@
+package dev.warden.consensus;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * An established leader's broadcast: proposals, quorum commits, heartbeats, linearizable sync
+ * rounds and the epoch bump on counter exhaustion. Outgoing proposals and commits are held until
+ * {@link #flush} so one batch sends one PROPOSE and one COMMIT per follower, in order.
+ */
+final class Broadcast {
+    private final PeerState state;
+    private final LeaderSide leader;
+    private boolean started;
+    private long startEpoch;
+    /** Entries we proposed that are not both committed and on our own disk. */
+    private final TreeMap<Long, Entry> inflight = new TreeMap<>();
+    private final List<Entry> unsent = new ArrayList<>();
+    private final List<Entry> informQueue = new ArrayList<>();
+    private long ownPersistedZxid;
+    private long lastCommitSent;
+    private final PingRounds rounds;
+    private long quorumLostSinceMs = -1;
+    // epoch bump on counter exhaustion
+    private long bumpEpoch = -1;
+    private final Set<Long> bumpAcks = new HashSet<>();
+    private boolean ownBumpDurable;
+    private final List<Entry> held = new ArrayList<>();
+
+    Broadcast(PeerState state, LeaderSide leader) {
+        this.state = state;
+        this.leader = leader;
+        this.rounds = new PingRounds(state, leader);
+    }
+
+    void start(long epoch) {
+        started = true;
+        startEpoch = epoch;
+        ownPersistedZxid = Math.max(ownPersistedZxid, state.log.lastZxid());
+        lastCommitSent = state.committedZxid;
+        rounds.startRound();
+    }
+
+    NavigableMap<Long, Entry> unpersisted() {
+        return inflight;
+    }
+
+    void tick() {
+        rounds.tick();
+        if (leader.liveSyncedVoters() >= state.config.quorumSize()) {
+            quorumLostSinceMs = -1;
+        } else if (quorumLostSinceMs < 0) {
+            quorumLostSinceMs = state.nowMs;
+        } else if (state.nowMs - quorumLostSinceMs > state.config.syncLimitTicks() * state.config.tickMs()) {
+            leader.fail();
+        }
+    }
+
+    void receive(LeaderLink link, ZabMessage message) {
+        if (!started) {
+            return;
+        }
+        if (message instanceof ZabMessage.Ack ack) {
+            if (!link.observer && link.forwarding() && ack.zxid() <= state.lastLoggedZxid
+                    && Zxid.epoch(ack.zxid()) >= startEpoch) {
+                link.ackedZxid = Math.max(link.ackedZxid, ack.zxid());
+                tryCommit();
+            }
+        } else if (message instanceof ZabMessage.PingAck ack) {
+            rounds.onPingAck(link, ack.round());
+        } else if (message instanceof ZabMessage.EpochBumpAck ack) {
+            if (ack.newEpoch() == bumpEpoch && !link.observer) {
+                bumpAcks.add(link.id);
+                maybeFinishBump();
+            }
+        } else if (message instanceof ZabMessage.SyncRequest request) {
+            if (link.stage == LeaderLink.Stage.SYNCED) {
+                rounds.request(link.id, request.token(), state.committedZxid);
+            }
+        } else if (message instanceof ZabMessage.AppData data) {
+            if (link.stage == LeaderLink.Stage.SYNCED) {
+                state.out.received(new Received(link.id, data.payload()));
+            }
+        }
+        // otherwise: stale or misdirected traffic: a leader ignores it
+    }
+
+    /** A member accepted our offered epoch; if it is the epoch we are bumping to, that counts as a bump ack. */
+    void onEpochAccepted(LeaderLink link) {
+        if (bumpEpoch > 0 && link.offeredEpoch == bumpEpoch && !link.observer) {
+            bumpAcks.add(link.id);
+            maybeFinishBump();
+        }
+    }
+
+    /** Tests only: start this epoch's counter near its end to exercise the epoch bump. */
+    void startCounterAt(long counter) {
+        Invariants.check(Zxid.epoch(state.lastLoggedZxid) < startEpoch, "counter already in use");
+        firstCounter = counter;
+    }
+
+    private long firstCounter = 1;
+
+    long nextZxid() {
+        long last = held.isEmpty() ? state.lastLoggedZxid : held.get(held.size() - 1).zxid();
+        long epoch = bumpEpoch > 0 ? bumpEpoch : startEpoch;
+        if (Zxid.epoch(last) < startEpoch) {
+            return Zxid.of(startEpoch, firstCounter);
+        }
+        if (Zxid.epoch(last) < epoch) {
+            return Zxid.of(epoch, 1);
+        }
+        return Zxid.counter(last) == Zxid.MAX_COUNTER ? Zxid.of(Zxid.epoch(last) + 1, 1) : last + 1;
+    }
+
+    boolean propose(long zxid, byte[] payload) {
+        if (!started) {
+            return false;
+        }
+        long expected = nextZxid();
+        if (zxid != expected) {
+            throw new IllegalArgumentException("proposal " + Zxid.hex(zxid) + " out of order: expected "
+                    + Zxid.hex(expected));
+        }
+        Entry entry = new Entry(zxid, payload);
+        if (Zxid.epoch(zxid) > startEpoch) {
+            if (bumpEpoch < 0) {
+                startBump(Zxid.epoch(zxid));
+            }
+            held.add(entry);
+            return true;
+        }
+        appendOwn(entry);
+        return true;
+    }
+
+    private void appendOwn(Entry entry) {
+        state.append(entry);
+        inflight.put(entry.zxid(), entry);
+        unsent.add(entry);
+    }
+
+    private void startBump(long newEpoch) {
+        bumpEpoch = newEpoch;
+        leader.epoch = newEpoch;
+        ownBumpDurable = false;
+        bumpAcks.clear();
+        // new-epoch entries stay off every disk, ours included, until a quorum promised the new epoch
+        state.persistEpochs(new EpochState(newEpoch, newEpoch));
+        flush();
+        for (LeaderLink link : leader.links.values()) {
+            if (link.atLeast(LeaderLink.Stage.EPOCH_SENT)) {
+                state.out.send(link.id, new ZabMessage.EpochBump(newEpoch));
+            }
+        }
+    }
+
+    private void maybeFinishBump() {
+        if (bumpEpoch < 0 || !ownBumpDurable) {
+            return;
+        }
+        int acks = bumpAcks.size() + (state.isVoter(state.config.myId()) ? 1 : 0);
+        if (acks < state.config.quorumSize()) {
+            return;
+        }
+        startEpoch = bumpEpoch;
+        bumpEpoch = -1;
+        for (Entry entry : held) {
+            appendOwn(entry);
+        }
+        held.clear();
+        state.setRole(Role.LEADING, state.config.myId(), startEpoch, true);
+    }
+
+    void afterAdvance(Ready done) {
+        if (!done.entriesToPersist().isEmpty()) {
+            ownPersistedZxid = Math.max(ownPersistedZxid,
+                    done.entriesToPersist().get(done.entriesToPersist().size() - 1).zxid());
+        }
+        if (done.epochs() != null && bumpEpoch > 0 && done.epochs().acceptedEpoch() >= bumpEpoch) {
+            ownBumpDurable = true;
+            maybeFinishBump();
+        }
+        if (started) {
+            tryCommit();
+        }
+    }
+
+    private void tryCommit() {
+        List<Long> acks = new ArrayList<>();
+        if (state.isVoter(state.config.myId())) {
+            acks.add(ownPersistedZxid);
+        }
+        for (LeaderLink link : leader.links.values()) {
+            if (!link.observer && link.forwarding()) {
+                acks.add(link.ackedZxid);
+            }
+        }
+        int quorum = state.config.quorumSize();
+        if (acks.size() < quorum) {
+            return;
+        }
+        acks.sort((a, b) -> Long.compare(b, a));
+        long target = Math.min(acks.get(quorum - 1), state.lastLoggedZxid);
+        if (target > state.committedZxid) {
+            informQueue.addAll(inflight.subMap(state.committedZxid, false, target, true).values());
+            state.commitUpTo(target);
+        }
+        long settled = Math.min(state.committedZxid, ownPersistedZxid);
+        inflight.headMap(settled, true).clear();
+    }
+
+    /** Sends what this batch collected: one PROPOSE and one COMMIT/INFORM per member, then sync pings. */
+    void flush() {
+        if (!started) {
+            return;
+        }
+        flushEntries();
+        rounds.flush();
+    }
+
+    private void flushEntries() {
+        if (!unsent.isEmpty()) {
+            for (LeaderLink link : leader.links.values()) {
+                if (!link.observer && link.forwarding()) {
+                    sendChunked(link.id, unsent, false);
+                }
+            }
+            unsent.clear();
+        }
+        if (state.committedZxid > lastCommitSent) {
+            for (LeaderLink link : leader.links.values()) {
+                if (!link.forwarding()) {
+                    continue;
+                }
+                if (link.observer) {
+                    sendChunked(link.id, informQueue, true);
+                } else {
+                    state.out.send(link.id, new ZabMessage.Commit(state.committedZxid));
+                }
+            }
+            informQueue.clear();
+            lastCommitSent = state.committedZxid;
+        }
+    }
+
+    private void sendChunked(long to, List<Entry> entries, boolean inform) {
+        int max = state.config.maxEntriesPerMessage();
+        for (int i = 0; i < entries.size(); i += max) {
+            List<Entry> chunk = List.copyOf(entries.subList(i, Math.min(entries.size(), i + max)));
+            state.out.send(to, inform ? new ZabMessage.Inform(chunk) : new ZabMessage.Propose(chunk));
+        }
+    }
+
+    boolean sendTo(long peerId, byte[] payload) {
+        LeaderLink link = leader.links.get(peerId);
+        if (!started || link == null || !link.forwarding()) {
+            return false;
+        }
+        flush();
+        state.out.send(peerId, new ZabMessage.AppData(payload));
+        return true;
+    }
+
+    boolean sync(long token) {
+        if (!started) {
+            return false;
+        }
+        rounds.request(state.config.myId(), token, state.committedZxid);
+        return true;
+    }
+
+    /** Before a sync reply leaves, commits queued for that member must leave first. */
+    void replySync(long to, long token, long zxid) {
+        if (to == state.config.myId()) {
+            state.awaitApplied(token, zxid);
+            return;
+        }
+        LeaderLink link = leader.links.get(to);
+        if (link != null) {
+            flushEntries();
+            state.out.send(to, new ZabMessage.SyncReply(token, zxid));
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.warden.consensus;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Fast-leader-election style voting. Votes are ordered by (epoch, last zxid, id); a member adopts
+ * any better vote it hears in its round and decides once a quorum of voters agrees with its own
+ * vote. Members already following or leading answer with their leader, so a member that restarts
+ * into a working ensemble joins it instead of starting a contest.
+ */
+final class Election {
+    /** What this member decided; the peer then starts discovery in that role. */
+    record Decision(Role role, long leaderId) { }
+
+    private record Candidate(long id, long zxid, long epoch) implements Comparable<Candidate> {
+        @Override
+        public int compareTo(Candidate other) {
+            int byEpoch = Long.compare(epoch, other.epoch);
+            if (byEpoch != 0) {
+                return byEpoch;
+            }
+            int byZxid = Long.compare(zxid, other.zxid);
+            return byZxid != 0 ? byZxid : Long.compare(id, other.id);
+        }
+    }
+
+    private final PeerState state;
+    private long round;
+    private Candidate myVote;
+    private final Map<Long, ZabMessage.Vote> lookingVotes = new HashMap<>();
+    private final Map<Long, ZabMessage.Vote> settledVotes = new HashMap<>();
+    private long resendAtMs;
+
+    Election(PeerState state) {
+        this.state = state;
+    }
+
+    long round() {
+        return round;
+    }
+
+    /** Starts a new round voting for this member (observers vote for nobody but still ask). */
+    void start() {
+        round++;
+        lookingVotes.clear();
+        settledVotes.clear();
+        myVote = state.config.isObserver() ? null : self();
+        broadcast();
+    }
+
+    private Candidate self() {
+        return new Candidate(state.config.myId(), state.lastLoggedZxid, state.epochs.currentEpoch());
+    }
+
+    private ZabMessage.Vote myVoteMessage() {
+        if (myVote == null) {
+            return new ZabMessage.Vote(-1, 0, -1, round, Role.LOOKING);
+        }
+        return new ZabMessage.Vote(myVote.id, myVote.zxid, myVote.epoch, round, Role.LOOKING);
+    }
+
+    private void broadcast() {
+        ZabMessage.Vote vote = myVoteMessage();
+        for (long id : state.config.voters()) {
+            if (id != state.config.myId()) {
+                state.out.send(id, vote);
+            }
+        }
+        for (long id : state.config.observers()) {
+            if (id != state.config.myId()) {
+                state.out.send(id, vote);
+            }
+        }
+        scheduleResend();
+    }
+
+    private void scheduleResend() {
+        long jitterMs = state.random.nextLong(state.config.electionTimeoutMs() / 2 + 1);
+        resendAtMs = state.nowMs + state.config.electionTimeoutMs() + jitterMs;
+    }
+
+    /** While looking: re-send votes now and then, since they may have been lost. */
+    void tick() {
+        if (state.nowMs >= resendAtMs) {
+            broadcast();
+        }
+    }
+
+    /** A settled member answers a looking member with its current leader. */
+    void answerWhileSettled(long from, ZabMessage.Vote vote, long leaderEpoch) {
+        if (vote.senderRole() == Role.LOOKING) {
+            state.out.send(from, new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round,
+                    state.role));
+        }
+    }
+
+    /** Handles a vote while looking; returns a decision or null. */
+    Decision onVote(long from, ZabMessage.Vote vote) {
+        if (vote.senderRole() != Role.LOOKING) {
+            lookingVotes.remove(from);
+            settledVotes.put(from, vote);
+            Decision joined = joinSettled();
+            return joined != null ? joined : decide();
+        }
+        settledVotes.remove(from);
+        if (!state.isVoter(from)) {
+            // a looking observer only needs to hear our vote
+            state.out.send(from, myVoteMessage());
+            return null;
+        }
+        if (vote.round() < round) {
+            state.out.send(from, myVoteMessage());
+            return null;
+        }
+        if (vote.round() > round) {
+            round = vote.round();
+            lookingVotes.clear();
+            myVote = state.config.isObserver() ? null : self();
+            adopt(vote);
+            broadcast();
+        } else if (adopt(vote)) {
+            broadcast();
+        }
+        lookingVotes.put(from, vote);
+        return decide();
+    }
+
+    private boolean adopt(ZabMessage.Vote vote) {
+        if (myVote == null || vote.leaderId() < 0 || !state.isVoter(vote.leaderId())) {
+            return false;
+        }
+        Candidate theirs = new Candidate(vote.leaderId(), vote.leaderZxid(), vote.leaderEpoch());
+        if (theirs.compareTo(myVote) > 0) {
+            myVote = theirs;
+            return true;
+        }
+        return false;
+    }
+
+    private Decision decide() {
+        if (myVote == null) {
+            return null;
+        }
+        int agreeing = 1;
+        for (Map.Entry<Long, ZabMessage.Vote> entry : lookingVotes.entrySet()) {
+            ZabMessage.Vote v = entry.getValue();
+            if (state.isVoter(entry.getKey()) && v.round() == round && v.leaderId() == myVote.id
+                    && v.leaderZxid() == myVote.zxid && v.leaderEpoch() == myVote.epoch) {
+                agreeing++;
+            }
+        }
+        for (Map.Entry<Long, ZabMessage.Vote> entry : settledVotes.entrySet()) {
+            ZabMessage.Vote v = entry.getValue();
+            // a member that already decided for our candidate in this round backs it too
+            if (state.isVoter(entry.getKey()) && !lookingVotes.containsKey(entry.getKey()) && v.round() == round
+                    && v.leaderId() == myVote.id) {
+                agreeing++;
+            }
+        }
+        if (agreeing < state.config.quorumSize()) {
+            return null;
+        }
+        return myVote.id == state.config.myId() ? new Decision(Role.LEADING, myVote.id)
+                : new Decision(Role.FOLLOWING, myVote.id);
+    }
+
+    /** Joins a leader that is already established: it says so itself and a quorum follows it. */
+    private Decision joinSettled() {
+        for (ZabMessage.Vote v : settledVotes.values()) {
+            long leader = v.leaderId();
+            ZabMessage.Vote leaderOwn = settledVotes.get(leader);
+            if (leader == state.config.myId() || leaderOwn == null || leaderOwn.senderRole() != Role.LEADING
+                    || leaderOwn.leaderId() != leader) {
+                continue;
+            }
+            if (state.config.isObserver()) {
+                return new Decision(Role.OBSERVING, leader);
+            }
+            int backing = 0;
+            for (Map.Entry<Long, ZabMessage.Vote> entry : settledVotes.entrySet()) {
+                if (state.isVoter(entry.getKey()) && entry.getValue().leaderId() == leader
+                        && entry.getValue().leaderEpoch() == leaderOwn.leaderEpoch()) {
+                    backing++;
+                }
+            }
+            if (backing + 1 >= state.config.quorumSize()) {
+                round = Math.max(round, v.round());
+                return new Decision(Role.FOLLOWING, leader);
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,238 @@
+package dev.warden.consensus;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * A follower's or observer's side of discovery, synchronization and broadcast, for one leader.
+ * Everything it acknowledges is persisted first: acknowledgements go in sendAfterPersist.
+ * A new instance is made each time the member starts following someone.
+ */
+final class FollowerSide {
+    enum Stage { DISCOVERING, EPOCH_ACKED, SYNCING, SYNCED, SERVING }
+
+    private final PeerState state;
+    private final long leaderId;
+    private final Role role;
+    private final long startedMs;
+    private final long sentAcceptedEpoch;
+    private Stage stage = Stage.DISCOVERING;
+    private long epoch = -1;
+    private long lastHeardMs;
+    /** Sync-stream messages that reset the log wait here until earlier log writes are in a finished batch. */
+    private final Deque<ZabMessage> deferred = new ArrayDeque<>();
+    private boolean failed;
+
+    FollowerSide(PeerState state, long leaderId) {
+        this.state = state;
+        this.leaderId = leaderId;
+        this.role = state.config.isObserver() ? Role.OBSERVING : Role.FOLLOWING;
+        this.startedMs = state.nowMs;
+        this.lastHeardMs = state.nowMs;
+        this.sentAcceptedEpoch = state.epochs.acceptedEpoch();
+        state.setRole(role, leaderId, -1, false);
+        state.out.send(leaderId, new ZabMessage.FollowerInfo(state.epochs.acceptedEpoch(), state.lastLoggedZxid,
+                state.config.isObserver()));
+    }
+
+    long leaderId() {
+        return leaderId;
+    }
+
+    long epoch() {
+        return epoch;
+    }
+
+    /** True once the member must give up on this leader and look for another. */
+    boolean failed() {
+        return failed;
+    }
+
+    boolean isServing() {
+        return stage == Stage.SERVING;
+    }
+
+    void tick() {
+        long initDeadlineMs = startedMs + state.config.initLimitTicks() * state.config.tickMs();
+        long syncDeadlineMs = lastHeardMs + state.config.syncLimitTicks() * state.config.tickMs();
+        if (stage != Stage.SERVING ? state.nowMs > initDeadlineMs : state.nowMs > syncDeadlineMs) {
+            failed = true;
+        }
+    }
+
+    void receive(ZabMessage message) {
+        lastHeardMs = state.nowMs;
+        if (!deferred.isEmpty() || resetsLog(message) && !state.out.canResetLog()) {
+            deferred.add(message);
+            return;
+        }
+        handle(message);
+    }
+
+    /** The previous batch is done: messages held back for a fresh batch may go now. */
+    void afterAdvance() {
+        while (!deferred.isEmpty() && !failed) {
+            if (resetsLog(deferred.peek()) && !state.out.canResetLog()) {
+                return;
+            }
+            handle(deferred.poll());
+        }
+    }
+
+    private static boolean resetsLog(ZabMessage message) {
+        return message instanceof ZabMessage.Trunc || message instanceof ZabMessage.Snap;
+    }
+
+    private void handle(ZabMessage message) {
+        if (failed) {
+            return;
+        }
+        if (message instanceof ZabMessage.LeaderInfo info) {
+            onLeaderInfo(info);
+        } else if (message instanceof ZabMessage.Diff) {
+            startSync(Stage.SYNCING);
+        } else if (message instanceof ZabMessage.Trunc trunc) {
+            if (startSync(Stage.SYNCING)) {
+                state.truncateTo(trunc.toZxid());
+            }
+        } else if (message instanceof ZabMessage.Snap snap) {
+            if (startSync(Stage.SYNCING)) {
+                state.installSnapshot(new SnapshotData(snap.zxid(), snap.snapshot()));
+            }
+        } else if (message instanceof ZabMessage.Propose propose) {
+            onEntries(propose.entries(), stage.compareTo(Stage.SYNCED) >= 0);
+        } else if (message instanceof ZabMessage.NewLeader newLeader) {
+            onNewLeader(newLeader);
+        } else if (message instanceof ZabMessage.UpToDate upToDate) {
+            onUpToDate(upToDate);
+        } else if (message instanceof ZabMessage.Commit commit) {
+            if (stage.compareTo(Stage.SYNCED) >= 0) {
+                state.commitUpTo(commit.zxid());
+            }
+        } else if (message instanceof ZabMessage.Inform inform) {
+            if (stage.compareTo(Stage.SYNCED) >= 0 && onEntries(inform.entries(), false)) {
+                state.commitUpTo(state.lastLoggedZxid);
+            }
+        } else if (message instanceof ZabMessage.Ping ping) {
+            if (stage.compareTo(Stage.EPOCH_ACKED) >= 0) {
+                state.out.send(leaderId, new ZabMessage.PingAck(ping.round()));
+            }
+        } else if (message instanceof ZabMessage.EpochBump bump) {
+            onEpochBump(bump);
+        } else if (message instanceof ZabMessage.SyncReply reply) {
+            if (stage == Stage.SERVING) {
+                state.awaitApplied(reply.token(), reply.zxid());
+            }
+        } else if (message instanceof ZabMessage.AppData data) {
+            state.out.received(new Received(leaderId, data.payload()));
+        }
+        // otherwise: messages only a leader handles, or stale election traffic: nothing to do
+    }
+
+    private void onLeaderInfo(ZabMessage.LeaderInfo info) {
+        if (stage != Stage.DISCOVERING) {
+            return;
+        }
+        long accepted = state.epochs.acceptedEpoch();
+        if (info.newEpoch() > accepted) {
+            state.persistEpochs(new EpochState(info.newEpoch(), state.epochs.currentEpoch()));
+        } else if (info.newEpoch() != accepted || sentAcceptedEpoch != accepted) {
+            // a leader proposing an epoch we already promised away (or a stale offer): not ours to follow
+            failed = true;
+            return;
+        }
+        epoch = info.newEpoch();
+        stage = Stage.EPOCH_ACKED;
+        state.out.sendAfterPersist(leaderId, new ZabMessage.AckEpoch(state.epochs.currentEpoch(), state.lastLoggedZxid));
+    }
+
+    private boolean startSync(Stage next) {
+        if (stage != Stage.EPOCH_ACKED) {
+            return false;
+        }
+        stage = next;
+        return true;
+    }
+
+    /** Logs entries that extend the tail; duplicates are skipped, a hole means the stream broke. */
+    private boolean onEntries(java.util.List<Entry> entries, boolean ack) {
+        if (stage.compareTo(Stage.SYNCING) < 0) {
+            return false;
+        }
+        for (Entry entry : entries) {
+            if (entry.zxid() <= state.lastLoggedZxid) {
+                continue;
+            }
+            if (!state.followsTail(entry.zxid()) || Zxid.epoch(entry.zxid()) > state.epochs.acceptedEpoch()) {
+                failed = true;
+                return false;
+            }
+            state.append(entry);
+        }
+        if (ack && role == Role.FOLLOWING) {
+            state.out.sendAfterPersist(leaderId, new ZabMessage.Ack(state.lastLoggedZxid));
+        }
+        return true;
+    }
+
+    private void onNewLeader(ZabMessage.NewLeader newLeader) {
+        if (stage != Stage.SYNCING) {
+            return;
+        }
+        if (newLeader.epoch() > state.epochs.acceptedEpoch() || newLeader.lastZxid() != state.lastLoggedZxid) {
+            failed = true;
+            return;
+        }
+        epoch = Math.max(epoch, newLeader.epoch());
+        if (state.epochs.currentEpoch() < epoch) {
+            state.persistEpochs(new EpochState(state.epochs.acceptedEpoch(), epoch));
+        }
+        stage = Stage.SYNCED;
+        state.out.sendAfterPersist(leaderId, new ZabMessage.AckNewLeader(epoch));
+        if (role == Role.FOLLOWING) {
+            state.out.sendAfterPersist(leaderId, new ZabMessage.Ack(state.lastLoggedZxid));
+        }
+    }
+
+    private void onUpToDate(ZabMessage.UpToDate upToDate) {
+        if (stage != Stage.SYNCED) {
+            return;
+        }
+        state.commitUpTo(upToDate.committedZxid());
+        stage = Stage.SERVING;
+        state.setRole(role, leaderId, epoch, true);
+    }
+
+    private void onEpochBump(ZabMessage.EpochBump bump) {
+        if (stage.compareTo(Stage.EPOCH_ACKED) < 0 || bump.newEpoch() <= epoch) {
+            return;
+        }
+        EpochState now = state.epochs;
+        if (now.acceptedEpoch() > bump.newEpoch() - 1 && now.acceptedEpoch() != bump.newEpoch()) {
+            return;
+        }
+        long current = stage.compareTo(Stage.SYNCED) >= 0 ? bump.newEpoch() : now.currentEpoch();
+        state.persistEpochs(new EpochState(bump.newEpoch(), Math.max(current, now.currentEpoch())));
+        epoch = bump.newEpoch();
+        if (stage == Stage.SERVING) {
+            state.setRole(role, leaderId, epoch, true);
+        }
+        state.out.sendAfterPersist(leaderId, new ZabMessage.EpochBumpAck(bump.newEpoch()));
+    }
+
+    boolean sendToLeader(byte[] payload) {
+        if (stage != Stage.SERVING) {
+            return false;
+        }
+        state.out.send(leaderId, new ZabMessage.AppData(payload));
+        return true;
+    }
+
+    boolean sync(long token) {
+        if (stage != Stage.SERVING) {
+            return false;
+        }
+        state.out.send(leaderId, new ZabMessage.SyncRequest(token));
+        return true;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.warden.consensus;
+
+/** What a leader knows about one follower or observer in the current session with it. */
+final class LeaderLink {
+    enum Stage { INFO_RECEIVED, EPOCH_SENT, EPOCH_ACKED, SYNC_SENT, SYNCED }
+
+    final long id;
+    final boolean observer;
+    final long createdMs;
+    Stage stage = Stage.INFO_RECEIVED;
+    long acceptedEpoch;
+    long lastZxid;
+    long offeredEpoch = -1;
+    long lastHeardMs;
+    /** Cumulative: every proposal up to here is on this follower's disk (counted for commits). */
+    long ackedZxid;
+    long pingRoundAcked;
+
+    LeaderLink(long id, boolean observer, long nowMs) {
+        this.id = id;
+        this.observer = observer;
+        this.createdMs = nowMs;
+        this.lastHeardMs = nowMs;
+    }
+
+    boolean atLeast(Stage other) {
+        return stage.compareTo(other) >= 0;
+    }
+
+    /** Receives broadcast traffic: its sync stream has been sent, so later messages follow it in order. */
+    boolean forwarding() {
+        return atLeast(Stage.SYNC_SENT);
+    }
+}

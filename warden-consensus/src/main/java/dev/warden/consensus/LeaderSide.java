@@ -1,0 +1,258 @@
+package dev.warden.consensus;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A leader's discovery and synchronization: it gathers a quorum's epochs, picks a new epoch,
+ * brings each follower to its history (DIFF/TRUNC/SNAP then NEWLEADER) and becomes established
+ * once a quorum, itself included, acknowledged NEWLEADER. Broadcast is delegated to {@link Broadcast}.
+ */
+final class LeaderSide {
+    enum Phase { DISCOVERY, SYNC, BROADCAST }
+
+    private final PeerState state;
+    private final SyncPlanner planner;
+    final Broadcast broadcast;
+    final Map<Long, LeaderLink> links = new LinkedHashMap<>();
+    private final long startedMs;
+    private Phase phase = Phase.DISCOVERY;
+    long epoch = -1;
+    private boolean ownCurrentEpochDurable;
+    /** Followers that acknowledged our epoch in this leadership; only they may re-join with it after a restart. */
+    private final Set<Long> ackedEpoch = new HashSet<>();
+    private boolean failed;
+    /** The history we lead with, fixed when we started: no proposals happen before we are established. */
+    private final long historyEpoch;
+    private final long historyLastZxid;
+
+    LeaderSide(PeerState state) {
+        this.state = state;
+        this.historyEpoch = state.epochs.currentEpoch();
+        this.historyLastZxid = state.lastLoggedZxid;
+        this.planner = new SyncPlanner(state);
+        this.broadcast = new Broadcast(state, this);
+        this.startedMs = state.nowMs;
+        state.setRole(Role.LEADING, state.config.myId(), -1, false);
+        maybeChooseEpoch();
+    }
+
+    boolean failed() {
+        return failed;
+    }
+
+    void fail() {
+        failed = true;
+    }
+
+    boolean established() {
+        return phase == Phase.BROADCAST;
+    }
+
+    void tick() {
+        long initLimitMs = state.config.initLimitTicks() * state.config.tickMs();
+        if (phase != Phase.BROADCAST && state.nowMs > startedMs + initLimitMs) {
+            failed = true;
+            return;
+        }
+        long syncLimitMs = state.config.syncLimitTicks() * state.config.tickMs();
+        List<Long> silent = new ArrayList<>();
+        for (LeaderLink link : links.values()) {
+            long limitMs = link.atLeast(LeaderLink.Stage.SYNCED) ? syncLimitMs : initLimitMs;
+            if (state.nowMs - link.lastHeardMs > limitMs) {
+                silent.add(link.id);
+            }
+        }
+        silent.forEach(links::remove);
+        if (phase == Phase.BROADCAST) {
+            broadcast.tick();
+        }
+    }
+
+    void peerDisconnected(long peerId) {
+        links.remove(peerId);
+    }
+
+    void receive(long from, ZabMessage message) {
+        if (message instanceof ZabMessage.FollowerInfo info) {
+            onFollowerInfo(from, info);
+            return;
+        }
+        LeaderLink link = links.get(from);
+        if (link == null) {
+            return;
+        }
+        link.lastHeardMs = state.nowMs;
+        if (message instanceof ZabMessage.AckEpoch ack) {
+            onAckEpoch(link, ack);
+        } else if (message instanceof ZabMessage.AckNewLeader ack) {
+            onAckNewLeader(link, ack);
+        } else {
+            if (link.atLeast(LeaderLink.Stage.EPOCH_ACKED)) {
+                broadcast.receive(link, message);
+            }
+        }
+    }
+
+    private void onFollowerInfo(long from, ZabMessage.FollowerInfo info) {
+        boolean observer = !state.isVoter(from);
+        if (info.observer() != observer) {
+            return;
+        }
+        // a new FOLLOWERINFO starts a new session with that member
+        LeaderLink link = new LeaderLink(from, observer, state.nowMs);
+        link.acceptedEpoch = info.acceptedEpoch();
+        link.lastZxid = info.lastZxid();
+        links.put(from, link);
+        if (epoch < 0) {
+            maybeChooseEpoch();
+            return;
+        }
+        if (info.acceptedEpoch() > epoch) {
+            // someone promised a newer leader: our leadership is stale
+            failed = true;
+        } else if (info.acceptedEpoch() == epoch && !ackedEpoch.contains(from)) {
+            // it promised this epoch number to someone else's offer; it cannot join us
+            links.remove(from);
+        } else {
+            offerEpoch(link);
+        }
+    }
+
+    private void maybeChooseEpoch() {
+        int voters = state.isVoter(state.config.myId()) ? 1 : 0;
+        long maxAccepted = state.epochs.acceptedEpoch();
+        for (LeaderLink link : links.values()) {
+            if (!link.observer) {
+                voters++;
+                maxAccepted = Math.max(maxAccepted, link.acceptedEpoch);
+            }
+        }
+        if (voters < state.config.quorumSize()) {
+            return;
+        }
+        epoch = maxAccepted + 1;
+        Invariants.check(epoch <= 0x7fff_ffffL, "epoch space exhausted");
+        phase = Phase.SYNC;
+        state.persistEpochs(new EpochState(epoch, state.epochs.currentEpoch()));
+        state.setRole(Role.LEADING, state.config.myId(), epoch, false);
+        for (LeaderLink link : links.values()) {
+            offerEpoch(link);
+        }
+    }
+
+    private void offerEpoch(LeaderLink link) {
+        link.stage = LeaderLink.Stage.EPOCH_SENT;
+        link.offeredEpoch = epoch;
+        // our own promise must be on disk before anyone acts on the offer
+        state.out.sendAfterPersist(link.id, new ZabMessage.LeaderInfo(epoch));
+    }
+
+    private void onAckEpoch(LeaderLink link, ZabMessage.AckEpoch ack) {
+        if (link.stage != LeaderLink.Stage.EPOCH_SENT) {
+            return;
+        }
+        boolean ahead = ack.currentEpoch() > historyEpoch
+                || ack.currentEpoch() == historyEpoch && ack.lastZxid() > historyLastZxid;
+        boolean newer = phase == Phase.BROADCAST ? ack.currentEpoch() > epoch : ack.currentEpoch() >= epoch;
+        if (!link.observer && (phase != Phase.BROADCAST && ahead || newer)) {
+            // a follower knows a newer history than ours: we must not lead
+            failed = true;
+            return;
+        }
+        ackedEpoch.add(link.id);
+        link.stage = LeaderLink.Stage.EPOCH_ACKED;
+        link.lastZxid = ack.lastZxid();
+        broadcast.onEpochAccepted(link);
+        if (link.observer && phase != Phase.BROADCAST) {
+            return; // observers only learn committed history; wait until it is committed
+        }
+        sync(link);
+    }
+
+    private void sync(LeaderLink link) {
+        broadcast.flush();
+        // observers learn only committed entries; after sync they get the rest through INFORM
+        long upTo = phase == Phase.BROADCAST && link.observer ? state.committedZxid : state.lastLoggedZxid;
+        SyncPlanner.Plan plan = planner.plan(link.lastZxid, upTo, broadcast.unpersisted());
+        for (ZabMessage message : plan.messages()) {
+            state.out.send(link.id, message);
+        }
+        state.out.send(link.id, new ZabMessage.NewLeader(epoch, upTo));
+        link.stage = LeaderLink.Stage.SYNC_SENT;
+        link.ackedZxid = 0;
+    }
+
+    private void onAckNewLeader(LeaderLink link, ZabMessage.AckNewLeader ack) {
+        if (link.stage != LeaderLink.Stage.SYNC_SENT || ack.epoch() != epoch) {
+            return;
+        }
+        link.stage = LeaderLink.Stage.SYNCED;
+        if (phase == Phase.BROADCAST) {
+            broadcast.flush();
+            state.out.send(link.id, new ZabMessage.UpToDate(state.committedZxid));
+        } else {
+            maybeEstablish();
+        }
+    }
+
+    /** Called when a batch is done: our own epochs may now be durable. */
+    void afterAdvance(Ready done) {
+        if (failed) {
+            return;
+        }
+        EpochState persisted = done.epochs();
+        if (persisted != null && phase == Phase.SYNC && persisted.acceptedEpoch() >= epoch
+                && !ownCurrentEpochDurable) {
+            if (persisted.currentEpoch() >= epoch) {
+                ownCurrentEpochDurable = true;
+                maybeEstablish();
+            } else if (state.epochs.currentEpoch() < epoch) {
+                // our accepted epoch is durable; now make the new history's epoch durable too
+                state.persistEpochs(new EpochState(state.epochs.acceptedEpoch(), epoch));
+            }
+        }
+        broadcast.afterAdvance(done);
+    }
+
+    private void maybeEstablish() {
+        if (phase != Phase.SYNC || !ownCurrentEpochDurable) {
+            return;
+        }
+        int synced = 1;
+        for (LeaderLink link : links.values()) {
+            if (!link.observer && link.stage == LeaderLink.Stage.SYNCED) {
+                synced++;
+            }
+        }
+        if (synced < state.config.quorumSize()) {
+            return;
+        }
+        phase = Phase.BROADCAST;
+        state.commitUpTo(state.lastLoggedZxid);
+        broadcast.start(epoch);
+        state.setRole(Role.LEADING, state.config.myId(), epoch, true);
+        for (LeaderLink link : links.values()) {
+            if (link.stage == LeaderLink.Stage.SYNCED) {
+                state.out.send(link.id, new ZabMessage.UpToDate(state.committedZxid));
+            } else if (link.observer && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
+                sync(link);
+            }
+        }
+    }
+
+    /** Voters, this member included, that are synced and were heard from recently. */
+    int liveSyncedVoters() {
+        int count = state.isVoter(state.config.myId()) ? 1 : 0;
+        for (LeaderLink link : links.values()) {
+            if (!link.observer && link.stage == LeaderLink.Stage.SYNCED) {
+                count++;
+            }
+        }
+        return count;
+    }
+}

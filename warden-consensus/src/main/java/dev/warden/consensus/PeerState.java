@@ -1,0 +1,159 @@
+package dev.warden.consensus;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.random.RandomGenerator;
+
+/**
+ * State every phase shares: role, epochs, this member's logical log tail and what it has
+ * committed and handed out for applying. The phase classes change it only through these methods,
+ * so the bookkeeping (what is applied, what is durable) lives in one place.
+ */
+final class PeerState {
+    final ZabConfig config;
+    final LogView log;
+    final SnapshotSource snapshots;
+    final RandomGenerator random;
+    long nowMs;
+    ReadyBuilder out = new ReadyBuilder();
+
+    Role role = Role.LOOKING;
+    long leaderId = -1;
+    long leaderEpoch = -1;
+    boolean serving;
+    EpochState epochs;
+
+    /** Last zxid in this member's log including writes queued but not yet performed. */
+    long lastLoggedZxid;
+    long committedZxid;
+    /** Everything up to here is in the driver's state machine, or handed out to be applied. */
+    long appliedZxid;
+    /** Entries logged (or queued) but not applied yet; committing hands them out in order. */
+    private final TreeMap<Long, Entry> unapplied = new TreeMap<>();
+    /** Sync tokens waiting until this member has applied the zxid in the value. */
+    private final List<long[]> syncsWaiting = new ArrayList<>();
+
+    PeerState(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots, RandomGenerator random,
+              long nowMs) {
+        this.config = config;
+        this.epochs = persisted;
+        this.log = log;
+        this.snapshots = snapshots;
+        this.random = random;
+        this.nowMs = nowMs;
+        this.lastLoggedZxid = log.lastZxid();
+        this.appliedZxid = lastLoggedZxid;
+        this.committedZxid = 0;
+    }
+
+    boolean isVoter(long id) {
+        return config.voters().contains(id);
+    }
+
+    boolean isMember(long id) {
+        return id != config.myId() && (config.voters().contains(id) || config.observers().contains(id));
+    }
+
+    void setRole(Role newRole, long newLeader, long epoch, boolean nowServing) {
+        if (newRole == role && newLeader == leaderId && epoch == leaderEpoch && nowServing == serving) {
+            return;
+        }
+        role = newRole;
+        leaderId = newLeader;
+        leaderEpoch = epoch;
+        serving = nowServing;
+        if (!nowServing) {
+            syncsWaiting.clear();
+        }
+        out.roleChange(new RoleChange(newRole, newLeader, epoch, nowServing));
+    }
+
+    void persistEpochs(EpochState state) {
+        Invariants.check(state.acceptedEpoch() >= epochs.acceptedEpoch(), "acceptedEpoch went backwards");
+        Invariants.check(state.currentEpoch() >= epochs.currentEpoch(), "currentEpoch went backwards");
+        epochs = state;
+        out.epochs(state);
+    }
+
+    void append(Entry entry) {
+        Invariants.check(entry.zxid() > lastLoggedZxid,
+                "append " + Zxid.hex(entry.zxid()) + " after " + Zxid.hex(lastLoggedZxid));
+        lastLoggedZxid = entry.zxid();
+        unapplied.put(entry.zxid(), entry);
+        out.persist(entry);
+    }
+
+    /** True if {@code zxid} may follow the current log tail without a hole. */
+    boolean followsTail(long zxid) {
+        if (lastLoggedZxid == 0) {
+            return true;
+        }
+        long lastEpoch = Zxid.epoch(lastLoggedZxid);
+        long epoch = Zxid.epoch(zxid);
+        if (epoch == lastEpoch) {
+            return Zxid.counter(zxid) == Zxid.counter(lastLoggedZxid) + 1;
+        }
+        // a new epoch may start anywhere: a leader's first proposal, or a log resumed after a snapshot
+        return epoch > lastEpoch;
+    }
+
+    void truncateTo(long zxid) {
+        Invariants.check(zxid >= committedZxid, "truncating committed entries: to " + Zxid.hex(zxid) + ", committed "
+                + Zxid.hex(committedZxid));
+        out.truncate(zxid);
+        unapplied.clear();
+        lastLoggedZxid = zxid;
+        appliedZxid = zxid;
+    }
+
+    void installSnapshot(SnapshotData snapshot) {
+        out.snapshot(snapshot);
+        unapplied.clear();
+        lastLoggedZxid = snapshot.zxid();
+        appliedZxid = snapshot.zxid();
+        committedZxid = Math.min(committedZxid, snapshot.zxid());
+    }
+
+    /** Commits everything logged up to {@code zxid} (cumulative) and hands new entries out for applying. */
+    void commitUpTo(long zxid) {
+        long target = Math.min(zxid, lastLoggedZxid);
+        if (target <= committedZxid) {
+            return;
+        }
+        committedZxid = target;
+        Iterator<Map.Entry<Long, Entry>> it = unapplied.headMap(target, true).entrySet().iterator();
+        while (it.hasNext()) {
+            Entry entry = it.next().getValue();
+            Invariants.check(entry.zxid() > appliedZxid, "applying " + Zxid.hex(entry.zxid()) + " twice");
+            appliedZxid = entry.zxid();
+            out.commit(entry);
+            it.remove();
+        }
+        appliedZxid = Math.max(appliedZxid, target);
+        completeSyncs();
+    }
+
+    /** Entry payload for a zxid this member logged but has not applied, or null. */
+    Entry unappliedEntry(long zxid) {
+        return unapplied.get(zxid);
+    }
+
+    void awaitApplied(long token, long zxid) {
+        syncsWaiting.add(new long[]{token, zxid});
+        completeSyncs();
+    }
+
+    private void completeSyncs() {
+        Iterator<long[]> it = syncsWaiting.iterator();
+        while (it.hasNext()) {
+            long[] waiting = it.next();
+            if (committedZxid >= waiting[1]) {
+                out.syncDone(waiting[0]);
+                it.remove();
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.warden.consensus;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Collects the effects of one batch. Messages to one peer must stay in the order they were
+ * queued, so once a peer has a message waiting for the persist step, everything later to that
+ * peer waits too.
+ */
+final class ReadyBuilder {
+    private RoleChange roleChange;
+    private final List<Outbound> sendImmediately = new ArrayList<>();
+    private EpochState epochs;
+    private long truncateAfterZxid = -1;
+    private SnapshotData snapshot;
+    private final List<Entry> entriesToPersist = new ArrayList<>();
+    private final List<Outbound> sendAfterPersist = new ArrayList<>();
+    private final Set<Long> peersWaitingForPersist = new HashSet<>();
+    private final List<Entry> committed = new ArrayList<>();
+    private final List<Received> received = new ArrayList<>();
+    private final List<Long> syncsDone = new ArrayList<>();
+
+    void roleChange(RoleChange change) {
+        roleChange = change;
+    }
+
+    void send(long to, ZabMessage message) {
+        if (peersWaitingForPersist.contains(to)) {
+            sendAfterPersist.add(new Outbound(to, message));
+        } else {
+            sendImmediately.add(new Outbound(to, message));
+        }
+    }
+
+    void sendAfterPersist(long to, ZabMessage message) {
+        peersWaitingForPersist.add(to);
+        sendAfterPersist.add(new Outbound(to, message));
+    }
+
+    void epochs(EpochState state) {
+        epochs = state;
+    }
+
+    /** True if a truncation or snapshot can still go in this batch without reordering disk writes. */
+    boolean canResetLog() {
+        return entriesToPersist.isEmpty() && truncateAfterZxid < 0 && snapshot == null;
+    }
+
+    void truncate(long afterZxid) {
+        Invariants.check(canResetLog(), "truncate after other log writes in one batch");
+        truncateAfterZxid = afterZxid;
+    }
+
+    void snapshot(SnapshotData data) {
+        Invariants.check(canResetLog(), "snapshot after other log writes in one batch");
+        snapshot = data;
+    }
+
+    void persist(Entry entry) {
+        entriesToPersist.add(entry);
+    }
+
+    void commit(Entry entry) {
+        committed.add(entry);
+    }
+
+    void received(Received item) {
+        received.add(item);
+    }
+
+    void syncDone(long token) {
+        syncsDone.add(token);
+    }
+
+    boolean isEmpty() {
+        return roleChange == null && sendImmediately.isEmpty() && epochs == null && truncateAfterZxid < 0
+                && snapshot == null && entriesToPersist.isEmpty() && sendAfterPersist.isEmpty() && committed.isEmpty()
+                && received.isEmpty() && syncsDone.isEmpty();
+    }
+
+    Ready build() {
+        return new Ready(roleChange, List.copyOf(sendImmediately), epochs, truncateAfterZxid, snapshot,
+                List.copyOf(entriesToPersist), List.copyOf(sendAfterPersist), List.copyOf(committed),
+                List.copyOf(received), List.copyOf(syncsDone));
+    }
+}

@@ -1,0 +1,184 @@
+package dev.warden.consensus;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Predicate;
+
+/**
+ * Drives a few ZabPeers by hand: one FIFO queue of messages in flight, a clock moved explicitly,
+ * and a driver per member performing each Ready in the documented order.
+ */
+final class TestCluster {
+    record InFlight(long from, long to, ZabMessage message) { }
+
+    final class Member {
+        final long id;
+        final MemoryLog log;
+        EpochState durableEpochs;
+        ZabPeer peer;
+        final List<Ready> readies = new ArrayList<>();
+        final List<Received> received = new ArrayList<>();
+        final List<Long> syncsDone = new ArrayList<>();
+
+        Member(long id, MemoryLog log, EpochState epochs) {
+            this.id = id;
+            this.log = log;
+            this.durableEpochs = epochs;
+            start();
+        }
+
+        void start() {
+            peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs);
+        }
+
+        void drive() {
+            while (peer.hasReady()) {
+                Ready ready = peer.ready();
+                readies.add(ready);
+                ready.sendImmediately().forEach(o -> queue.add(new InFlight(id, o.to(), o.message())));
+                if (ready.epochs() != null) {
+                    durableEpochs = ready.epochs();
+                }
+                if (ready.truncateAfterZxid() >= 0) {
+                    log.truncateAfter(ready.truncateAfterZxid());
+                }
+                if (ready.snapshot() != null) {
+                    log.install(ready.snapshot());
+                }
+                ready.entriesToPersist().forEach(log::append);
+                ready.sendAfterPersist().forEach(o -> queue.add(new InFlight(id, o.to(), o.message())));
+                ready.committed().forEach(log::apply);
+                received.addAll(ready.received());
+                syncsDone.addAll(ready.syncsDone());
+                peer.advance(ready);
+            }
+        }
+    }
+
+    final Map<Long, Member> members = new LinkedHashMap<>();
+    final Deque<InFlight> queue = new ArrayDeque<>();
+    final List<InFlight> delivered = new ArrayList<>();
+    final Set<Long> down = new HashSet<>();
+    final Set<Long> voters;
+    final Set<Long> observers;
+    long nowMs;
+
+    TestCluster(Set<Long> voters, Set<Long> observers) {
+        this.voters = voters;
+        this.observers = observers;
+    }
+
+    ZabConfig config(long id) {
+        return new ZabConfig(id, voters, observers, 100, 10, 5, 200, 3);
+    }
+
+    Member add(long id, MemoryLog log, EpochState epochs) {
+        Member member = new Member(id, log, epochs);
+        members.put(id, member);
+        member.drive();
+        return member;
+    }
+
+    Member member(long id) {
+        return members.get(id);
+    }
+
+    void crash(long id) {
+        down.add(id);
+        queue.removeIf(m -> m.to() == id || m.from() == id);
+    }
+
+    void restart(long id) {
+        down.remove(id);
+        member(id).start();
+        member(id).drive();
+    }
+
+    /** Delivers the oldest message in flight; false if none. Messages to or from a down member vanish. */
+    boolean deliverOne() {
+        InFlight next = queue.poll();
+        if (next == null) {
+            return false;
+        }
+        if (down.contains(next.to()) || down.contains(next.from())) {
+            return true;
+        }
+        delivered.add(next);
+        Member to = member(next.to());
+        to.peer.receive(next.from(), next.message());
+        to.drive();
+        return true;
+    }
+
+    /** Delivers messages (and moves time a little when idle) until the condition holds. */
+    void runUntil(Predicate<TestCluster> done, long maxMs) {
+        long deadlineMs = nowMs + maxMs;
+        while (!done.test(this)) {
+            if (!deliverOne()) {
+                advanceTime(10);
+            }
+            if (nowMs > deadlineMs) {
+                throw new AssertionError("condition not reached within " + maxMs + " ms");
+            }
+        }
+    }
+
+    void deliverAll() {
+        int guard = 0;
+        while (deliverOne()) {
+            if (++guard > 100_000) {
+                throw new AssertionError("message storm");
+            }
+        }
+    }
+
+    void advanceTime(long ms) {
+        nowMs += ms;
+        for (Member member : members.values()) {
+            if (!down.contains(member.id)) {
+                member.peer.tick(nowMs);
+                member.drive();
+            }
+        }
+    }
+
+    boolean allServing() {
+        for (Member member : members.values()) {
+            if (!down.contains(member.id) && !member.peer.isServing()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    Member leader() {
+        for (Member member : members.values()) {
+            if (!down.contains(member.id) && member.peer.role() == Role.LEADING && member.peer.isServing()) {
+                return member;
+            }
+        }
+        return null;
+    }
+
+    /** Proposes a payload on the leader; returns its zxid. */
+    long propose(String payload) {
+        Member leader = leader();
+        long zxid = leader.peer.nextZxid();
+        if (!leader.peer.propose(zxid, payload.getBytes())) {
+            throw new AssertionError("leader refused the proposal");
+        }
+        leader.drive();
+        return zxid;
+    }
+
+    <T extends ZabMessage> List<InFlight> deliveredOfType(Class<T> type) {
+        return delivered.stream().filter(m -> type.isInstance(m.message())).toList();
+    }
+}
