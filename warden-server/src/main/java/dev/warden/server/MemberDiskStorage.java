@@ -5,6 +5,7 @@ import dev.warden.consensus.SnapshotData;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
+import dev.warden.server.quorum.MemberLogView;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import java.io.ByteArrayInputStream;
@@ -29,10 +30,12 @@ final class MemberDiskStorage implements Member.Storage {
     private final SnapshotStore snapshots;
     private final TxnLog txnLog;
     private final ExecutorService snapshotter;
+    private final MemberLogView logView;
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
 
     MemberDiskStorage(Path dataDir, EpochFiles epochFiles, SnapshotStore snapshots, TxnLog txnLog,
-                      ExecutorService snapshotter) {
+                      ExecutorService snapshotter, MemberLogView logView) {
+        this.logView = logView;
         this.dataDir = dataDir;
         this.epochFiles = epochFiles;
         this.snapshots = snapshots;
@@ -66,8 +69,8 @@ final class MemberDiskStorage implements Member.Storage {
     public void restartAfterSnapshot(long zxid, StateMachine state) throws IOException {
         // The snapshot is durable before the log forgets what came before it.
         snapshots.write(zxid, out -> ServerState.write(state, out));
-        // Entries after the snapshot's zxid may be from a divergent history: drop them.
-        txnLog.truncateAfter(Math.min(txnLog.lastAppendedZxid(), zxid));
+        txnLog.restartAfter(zxid);
+        logView.restartedAfter(zxid);
     }
 
     @Override

@@ -17,6 +17,7 @@ import dev.warden.server.quorum.ConsensusFactory;
 import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
 import dev.warden.server.quorum.MemberLog;
+import dev.warden.server.quorum.MemberLogView;
 import dev.warden.server.quorum.ZabConsensus;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
@@ -104,9 +105,13 @@ public final class WardenServer implements AutoCloseable {
             try {
                 EpochFiles epochFiles = EpochFiles.defaults();
                 EpochState epochs = epochFiles.load(config.dataDir());
-                this.consensus = consensusProvider.create(new ConsensusFactory.Resources(config, txnLog, epochs, clock));
+                // The log holds every entry after the snapshot recovery started from.
+                long logStartZxid = snapshots.newestValid().map(s -> s.zxid()).orElse(0L);
+                MemberLogView logView = new MemberLogView(txnLog, logStartZxid);
+                this.consensus = consensusProvider.create(
+                        new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock));
                 MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
-                        snapshotter);
+                        snapshotter, logView);
                 this.member = new Member(config, clock, stateMachine, pending, preparer, reads, registry,
                         new MemberLog(txnLog), storage, consensus, random);
             } catch (IOException | RuntimeException e) {

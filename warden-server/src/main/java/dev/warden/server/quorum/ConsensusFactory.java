@@ -12,8 +12,8 @@ import java.io.IOException;
  * production factory makes a Zab core and the TCP peer transport; tests may substitute both.
  */
 public interface ConsensusFactory extends AutoCloseable {
-    /** What a factory may use: the member's configuration, log, persisted epochs and clock. */
-    record Resources(ServerConfig config, TxnLog txnLog, EpochState epochs, Clock clock) {
+    /** What a factory may use: the member's configuration, log (and the core's view of it), persisted epochs and clock. */
+    record Resources(ServerConfig config, TxnLog txnLog, MemberLogView logView, EpochState epochs, Clock clock) {
     }
 
     /** Chooses the factory for a member once its log is open. */

@@ -2,6 +2,9 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.SnapshotSource;
 import dev.warden.consensus.ZabConfig;
+import dev.warden.consensus.ZabMessage;
+import dev.warden.consensus.ZabPeer;
+import java.security.SecureRandom;
 import dev.warden.server.ServerConfig;
 import java.io.IOException;
 
@@ -10,6 +13,7 @@ public final class ZabConsensus implements ConsensusFactory {
     /** Entries per Propose/Inform/DIFF message: big enough to batch, small enough to stay under frame limits. */
     private static final int MAX_ENTRIES_PER_MESSAGE = 1000;
     private final Resources resources;
+    private volatile PeerTransport transport;
 
     public ZabConsensus(Resources resources) {
         this.resources = resources;
@@ -26,15 +30,44 @@ public final class ZabConsensus implements ConsensusFactory {
 
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException {
-        throw new IOException("the Zab core is not available in this build yet");
+        ZabPeer peer = new ZabPeer(zabConfig(resources.config()), resources.epochs(), resources.logView(), snapshots,
+                new SecureRandom(), nowMs);
+        return new ZabCore(peer);
     }
 
     @Override
     public PeerSender connect(MemberDriver driver) throws IOException {
-        throw new IOException("the peer transport is not available in this build yet");
+        ServerConfig config = resources.config();
+        PeerTransport started = new PeerTransport(config.serverId(), config.members(), new PeerHandler() {
+            @Override
+            public void onMessage(long from, ZabMessage message) {
+                driver.peerMessage(from, message);
+            }
+
+            @Override
+            public void onDisconnected(long peer) {
+                driver.peerDisconnected(peer);
+            }
+        }, PeerTransport.Options.defaults());
+        try {
+            started.start();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            started.close();
+            throw new IOException("interrupted while opening the peer ports", e);
+        } catch (RuntimeException e) {
+            started.close();
+            throw new IOException("cannot open the peer ports of member " + config.serverId() + ": " + e.getMessage(), e);
+        }
+        transport = started;
+        return started::send;
     }
 
     @Override
     public void close() {
+        PeerTransport current = transport;
+        if (current != null) {
+            current.close();
+        }
     }
 }
