@@ -5,15 +5,11 @@ import dev.warden.consensus.SnapshotData;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
-import dev.warden.server.quorum.MemberLogView;
+import dev.warden.server.quorum.StateSnapshots;
+import dev.warden.server.quorum.TxnLogView;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -30,11 +26,11 @@ final class MemberDiskStorage implements Member.Storage {
     private final SnapshotStore snapshots;
     private final TxnLog txnLog;
     private final ExecutorService snapshotter;
-    private final MemberLogView logView;
+    private final TxnLogView logView;
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
 
     MemberDiskStorage(Path dataDir, EpochFiles epochFiles, SnapshotStore snapshots, TxnLog txnLog,
-                      ExecutorService snapshotter, MemberLogView logView) {
+                      ExecutorService snapshotter, TxnLogView logView) {
         this.logView = logView;
         this.dataDir = dataDir;
         this.epochFiles = epochFiles;
@@ -55,11 +51,9 @@ final class MemberDiskStorage implements Member.Storage {
 
     @Override
     public void loadSnapshot(StateMachine state, SnapshotData snapshot) throws IOException {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot.bytes()))) {
-            List<String> orphans = ServerState.readBody(state, in, snapshot.zxid());
-            if (!orphans.isEmpty() && !state.tree().orphans().isEmpty()) {
-                throw new IOException("snapshot from the leader is inconsistent: nodes without parents");
-            }
+        List<String> orphans = StateSnapshots.load(snapshot, state);
+        if (!orphans.isEmpty() && !state.tree().orphans().isEmpty()) {
+            throw new IOException("snapshot from the leader is inconsistent: nodes without parents");
         }
         log.info("installed the leader's snapshot at zxid 0x{}: {} nodes", Long.toHexString(snapshot.zxid()),
                 state.tree().nodeCount());
@@ -68,22 +62,13 @@ final class MemberDiskStorage implements Member.Storage {
     @Override
     public void restartAfterSnapshot(long zxid, StateMachine state) throws IOException {
         // The snapshot is durable before the log forgets what came before it.
-        snapshots.write(zxid, out -> ServerState.write(state, out));
-        txnLog.restartAfter(zxid);
-        logView.restartedAfter(zxid);
+        snapshots.write(zxid, out -> StateSnapshots.writeBody(state, out));
+        logView.restartAfter(zxid);
     }
 
     @Override
     public SnapshotData take(StateMachine state) {
-        // Fuzzy: transactions applied while writing may be included; replaying them is harmless.
-        long zxid = state.tree().lastAppliedZxid();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            ServerState.write(state, out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new SnapshotData(zxid, bytes.toByteArray());
+        return StateSnapshots.take(state);
     }
 
     @Override

@@ -1,9 +1,8 @@
 package dev.warden.server;
 
 import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.session.SessionTracker;
+import dev.warden.server.quorum.StateSnapshots;
 import dev.warden.server.tree.DataTree;
-import dev.warden.server.tree.TreeSnapshot;
 import dev.warden.server.txn.Txn;
 import dev.warden.storage.LogIterator;
 import dev.warden.storage.LogRecord;
@@ -11,7 +10,6 @@ import dev.warden.storage.Snapshot;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,33 +26,7 @@ final class ServerState {
 
     static Path writeSnapshot(SnapshotStore store, StateMachine state) throws IOException {
         long zxid = state.tree().lastAppliedZxid();
-        return store.write(zxid, out -> write(state, out));
-    }
-
-    static void write(StateMachine state, DataOutputStream out) throws IOException {
-        List<SessionTracker.Session> sessions = state.sessions().sessions();
-        out.writeInt(sessions.size());
-        for (SessionTracker.Session session : sessions) {
-            out.writeLong(session.id());
-            out.writeInt(session.timeoutMs());
-            byte[] password = session.password();
-            out.writeInt(password.length);
-            out.write(password);
-        }
-        TreeSnapshot.write(state.tree(), out);
-    }
-
-    /** Reads what {@link #write} wrote into an empty state; returns nodes whose parent is missing. */
-    static List<String> readBody(StateMachine state, DataInputStream in, long snapshotZxid) throws IOException {
-        int sessionCount = in.readInt();
-        for (int i = 0; i < sessionCount; i++) {
-            long id = in.readLong();
-            int timeoutMs = in.readInt();
-            byte[] password = new byte[in.readInt()];
-            in.readFully(password);
-            state.sessions().add(id, timeoutMs, password);
-        }
-        return TreeSnapshot.read(state.tree(), in, snapshotZxid);
+        return store.write(zxid, out -> StateSnapshots.writeBody(state, out));
     }
 
     /** Rebuilds state from disk; returns the number of transactions replayed. */
@@ -65,7 +37,7 @@ final class ServerState {
         if (snapshot.isPresent()) {
             startZxid = snapshot.get().zxid();
             try (DataInputStream in = snapshot.get().openBody()) {
-                orphans = readBody(state, in, startZxid);
+                orphans = StateSnapshots.readBody(state, in, startZxid);
             }
             log.info("loaded snapshot {} (zxid 0x{}, {} nodes)", snapshot.get().file(), Long.toHexString(startZxid),
                     state.tree().nodeCount());

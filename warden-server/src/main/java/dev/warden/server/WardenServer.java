@@ -16,8 +16,7 @@ import dev.warden.consensus.EpochState;
 import dev.warden.server.quorum.ConsensusFactory;
 import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
-import dev.warden.server.quorum.MemberLog;
-import dev.warden.server.quorum.MemberLogView;
+import dev.warden.server.quorum.TxnLogView;
 import dev.warden.server.quorum.ZabConsensus;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
@@ -107,13 +106,13 @@ public final class WardenServer implements AutoCloseable {
                 EpochState epochs = epochFiles.load(config.dataDir());
                 // The log holds every entry after the snapshot recovery started from.
                 long logStartZxid = snapshots.newestValid().map(s -> s.zxid()).orElse(0L);
-                MemberLogView logView = new MemberLogView(txnLog, logStartZxid);
+                TxnLogView logView = new TxnLogView(txnLog, logStartZxid);
                 this.consensus = consensusProvider.create(
                         new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock));
                 MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
                         snapshotter, logView);
                 this.member = new Member(config, clock, stateMachine, pending, preparer, reads, registry,
-                        new MemberLog(txnLog), storage, consensus, random);
+                        logView, storage, consensus, random);
             } catch (IOException | RuntimeException e) {
                 txnLog.close();
                 throw e;

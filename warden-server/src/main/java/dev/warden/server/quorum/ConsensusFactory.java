@@ -13,7 +13,7 @@ import java.io.IOException;
  */
 public interface ConsensusFactory extends AutoCloseable {
     /** What a factory may use: the member's configuration, log (and the core's view of it), persisted epochs and clock. */
-    record Resources(ServerConfig config, TxnLog txnLog, MemberLogView logView, EpochState epochs, Clock clock) {
+    record Resources(ServerConfig config, TxnLog txnLog, TxnLogView logView, EpochState epochs, Clock clock) {
     }
 
     /** Chooses the factory for a member once its log is open. */

@@ -59,7 +59,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private final ServerConfig config;
     private final StateMachine stateMachine;
     private final ConnectionRegistry registry;
-    private final MemberLog memberLog;
+    private final TxnLogView memberLog;
     private final Storage storage;
     private final ConsensusFactory consensus;
     private final MemberApplier applier;
@@ -69,7 +69,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private volatile boolean leading;
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
-                  Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, MemberLog memberLog,
+                  Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
                   Storage storage, ConsensusFactory consensus, RandomGenerator random) throws IOException {
         this.myId = config.serverId();
         this.config = config;

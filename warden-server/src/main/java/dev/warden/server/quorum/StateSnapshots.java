@@ -1,0 +1,103 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.SnapshotData;
+import dev.warden.consensus.SnapshotSource;
+import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.session.SessionTracker;
+import dev.warden.server.tree.TreeSnapshot;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The state machine's snapshot body (sessions, then the tree), used for snapshot files on disk
+ * and for the bytes of a SNAP sent to a follower. Snapshots are fuzzy: writes may continue
+ * while one is taken, so it holds everything up to the zxid recorded when it started and maybe
+ * some later transactions; replaying the log after that zxid makes it exact.
+ */
+public final class StateSnapshots {
+    /** A session record is at least id, timeout and password length. */
+    private static final int MIN_SESSION_BYTES = 8 + 4 + 4;
+
+    private StateSnapshots() {
+    }
+
+    public static void writeBody(StateMachine state, DataOutputStream out) throws IOException {
+        List<SessionTracker.Session> sessions = state.sessions().sessions();
+        out.writeInt(sessions.size());
+        for (SessionTracker.Session session : sessions) {
+            out.writeLong(session.id());
+            out.writeInt(session.timeoutMs());
+            byte[] password = session.password();
+            out.writeInt(password.length);
+            out.write(password);
+        }
+        TreeSnapshot.write(state.tree(), out);
+    }
+
+    /**
+     * Loads a body into a fresh state machine. Returns the paths whose parents were missing (a
+     * fuzzy snapshot's doing); replaying the log after {@code snapshotZxid} must resolve them.
+     */
+    public static List<String> readBody(StateMachine state, DataInputStream in, long snapshotZxid) throws IOException {
+        int sessionCount = in.readInt();
+        if (sessionCount < 0) {
+            throw new IOException("snapshot body claims " + sessionCount + " sessions");
+        }
+        for (int i = 0; i < sessionCount; i++) {
+            long id = in.readLong();
+            int timeoutMs = in.readInt();
+            int passwordBytes = in.readInt();
+            if (passwordBytes < 0 || passwordBytes > in.available() + 1024) {
+                throw new IOException("snapshot body has a session password of " + passwordBytes + " bytes");
+            }
+            byte[] password = new byte[passwordBytes];
+            in.readFully(password);
+            state.sessions().add(id, timeoutMs, password);
+        }
+        return TreeSnapshot.read(state.tree(), in, snapshotZxid);
+    }
+
+    /** Takes a (fuzzy) snapshot into memory, labelled with the last zxid applied when it began. */
+    public static SnapshotData take(StateMachine state) {
+        long zxid = state.tree().lastAppliedZxid();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * 1024);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writeBody(state, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing a snapshot to memory failed", e);
+        }
+        return new SnapshotData(zxid, bytes.toByteArray());
+    }
+
+    /** A {@link SnapshotSource} over a live state machine, for the leader's SNAPs. */
+    public static SnapshotSource source(StateMachine state) {
+        return () -> take(state);
+    }
+
+    /**
+     * Loads SNAP bytes into a fresh, empty state machine; returns the orphan paths as
+     * {@link #readBody} does. Malformed bytes are an {@link IOException}.
+     */
+    public static List<String> load(SnapshotData snapshot, StateMachine fresh) throws IOException {
+        if (fresh.tree().lastAppliedZxid() != 0 || fresh.sessions().size() != 0) {
+            throw new IllegalArgumentException("a snapshot loads only into a fresh state machine");
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot.bytes()))) {
+            List<String> orphans = readBody(fresh, in, snapshot.zxid());
+            if (in.available() > 0) {
+                throw new IOException(in.available() + " unexpected bytes after the snapshot body");
+            }
+            return orphans;
+        } catch (EOFException truncated) {
+            throw new IOException("snapshot bytes end early", truncated);
+        } catch (RuntimeException malformed) {
+            throw new IOException("malformed snapshot bytes: " + malformed, malformed);
+        }
+    }
+}
