@@ -164,6 +164,54 @@ class MemberPipelineTest {
         assertArrayEquals(bytes("mine"), second.getData("/moved", false, null));
     }
 
+    @Test
+    void memberBehindTheClientsLastZxidRefusesIt() throws Exception {
+        ZooKeeper zk = connect(1);
+        zk.create("/ahead", bytes(""), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        long seen = zk.exists("/ahead", false).getMzxid();
+        // A client that has seen a zxid beyond member 2's state is turned away by it.
+        assertEquals(true, handshakeRefused(ensemble.connectString(2), seen + 1000));
+        assertEquals(false, handshakeRefused(ensemble.connectString(2), seen));
+    }
+
+    /** Sends a handshake claiming {@code lastZxidSeen}; true if the server hangs up without answering. */
+    static boolean handshakeRefused(String connectString, long lastZxidSeen) throws Exception {
+        String[] hostPort = connectString.split(":");
+        try (java.net.Socket socket = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+            socket.setSoTimeout(5_000);
+            dev.warden.protocol.JuteWriter out = new dev.warden.protocol.JuteWriter(64);
+            out.writeInt(0);
+            new dev.warden.protocol.ConnectRequest(0, lastZxidSeen, 10_000, 0, new byte[16], false, true).writeTo(out);
+            out.setInt(0, out.size() - 4);
+            socket.getOutputStream().write(out.array(), 0, out.size());
+            socket.getOutputStream().flush();
+            return socket.getInputStream().read() < 0;
+        }
+    }
+
+    @Test
+    void zxidCounterExhaustionMovesToTheNextEpochWithoutInterruptingService(@TempDir Path otherDir)
+            throws Exception {
+        long nearEnd = dev.warden.consensus.Zxid.of(1, dev.warden.consensus.Zxid.MAX_COUNTER - 5);
+        try (TestEnsemble nearLimit = new TestEnsemble(otherDir, List.of(1L, 2L, 3L), List.of(),
+                new InOrderBus(1, nearEnd).provider())) {
+            nearLimit.startAll();
+            nearLimit.awaitAllServing(5_000);
+            ZooKeeper zk = ApacheClients.connect(nearLimit.connectString(2));
+            clients.add(zk);
+            zk.create("/c", bytes(""), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            for (int i = 0; i < 20; i++) {
+                zk.setData("/c", bytes("v" + i), i);
+            }
+            long lastZxid = zk.exists("/c", false).getMzxid();
+            assertEquals(2, dev.warden.consensus.Zxid.epoch(lastZxid));
+            ZooKeeper other = ApacheClients.connect(nearLimit.connectString(3));
+            clients.add(other);
+            EnsembleTest.sync(other, "/c");
+            assertArrayEquals(bytes("v19"), other.getData("/c", false, null));
+        }
+    }
+
     static void awaitGone(ZooKeeper zk, String path) throws Exception {
         long deadline = System.currentTimeMillis() + 10_000;
         while (zk.exists(path, false) != null) {
