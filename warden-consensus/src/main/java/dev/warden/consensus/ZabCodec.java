@@ -84,6 +84,9 @@ public final class ZabCodec {
     /** Appends the frame for {@code message} to {@code out}, e.g. after a length prefix. */
     public static void write(ZabMessage message, JuteWriter out) {
         if (message instanceof Vote m) {
+            if (m.senderRole() == null) {
+                throw new IllegalArgumentException("Vote.senderRole is null");
+            }
             out.writeByte(VOTE).writeLong(m.leaderId()).writeLong(m.leaderZxid()).writeLong(m.leaderEpoch())
                     .writeLong(m.round()).writeByte(m.senderRole().ordinal());
         } else if (message instanceof FollowerInfo m) {

@@ -12,7 +12,18 @@ import java.util.Set;
 
 /** The plain-text admin commands answered on the client port (WIRE-PROTOCOL.md §8). */
 final class FourLetterWords {
+    /** ZooKeeper's answer to srvr, stat and mntr while the member cannot serve. */
+    static final String NOT_SERVING = "This ZooKeeper instance is not currently serving requests\n";
+
     private FourLetterWords() {
+    }
+
+    private static String stateWord(String word, ServerContext server) {
+        return switch (word) {
+            case "srvr" -> srvr(server, false);
+            case "stat" -> srvr(server, true);
+            default -> mntr(server);
+        };
     }
 
     static String respond(String word, ServerContext server) {
@@ -22,12 +33,10 @@ final class FourLetterWords {
         return switch (word) {
             case "ruok" -> "imok";
             case "isro" -> "rw";
-            case "srvr" -> srvr(server, false);
-            case "stat" -> srvr(server, true);
+            case "srvr", "stat", "mntr" -> server.memberStatus().serving() ? stateWord(word, server) : NOT_SERVING;
             case "cons" -> cons(server);
             case "conf" -> server.config().describe();
             case "envi" -> envi();
-            case "mntr" -> mntr(server);
             case "wchs" -> wchs(server);
             case "wchc" -> wchc(server);
             case "wchp" -> wchp(server);
@@ -63,7 +72,7 @@ final class FourLetterWords {
         out.append("Connections: ").append(server.registry().size()).append('\n');
         out.append("Outstanding: ").append(server.pipeline().outstanding()).append('\n');
         out.append("Zxid: 0x").append(Long.toHexString(server.stateMachine().tree().lastAppliedZxid())).append('\n');
-        out.append("Mode: standalone\n");
+        out.append("Mode: ").append(server.memberStatus().mode()).append('\n');
         out.append("Node count: ").append(server.stateMachine().tree().nodeCount()).append('\n');
         return out.toString();
     }
@@ -107,7 +116,7 @@ final class FourLetterWords {
         ServerStats stats = server.stats();
         StringBuilder out = new StringBuilder();
         line(out, "zk_version", WardenVersion.DESCRIPTION);
-        line(out, "zk_server_state", "standalone");
+        line(out, "zk_server_state", server.memberStatus().mode());
         line(out, "zk_avg_latency", String.format("%.4f", stats.avgLatencyMs()));
         line(out, "zk_max_latency", stats.maxLatencyMs());
         line(out, "zk_min_latency", stats.minLatencyMs());
@@ -122,12 +131,25 @@ final class FourLetterWords {
         line(out, "zk_approximate_data_size", server.stateMachine().tree().approximateDataBytes());
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
         line(out, "zk_local_sessions", 0);
+        leaderLines(out, server.memberStatus());
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
             line(out, "zk_open_file_descriptor_count", unix.getOpenFileDescriptorCount());
             line(out, "zk_max_file_descriptor_count", unix.getMaxFileDescriptorCount());
         }
         return out.toString();
+    }
+
+    /** mntr's leader-only keys, as ZooKeeper names them. */
+    static void leaderLines(StringBuilder out, MemberStatus status) {
+        status.leaderFigures().ifPresent(figures -> {
+            line(out, "zk_learners", figures.learners());
+            line(out, "zk_synced_followers", figures.syncedFollowers());
+            line(out, "zk_synced_non_voting_followers", 0);
+            line(out, "zk_synced_observers", figures.syncedObservers());
+            line(out, "zk_pending_syncs", figures.pendingSyncs());
+            line(out, "zk_quorum_size", figures.quorumSize());
+        });
     }
 
     private static void line(StringBuilder out, String key, Object value) {

@@ -61,8 +61,9 @@ final class PeerLink {
             if (closed) {
                 return;
             }
-            if (queue.size() >= options.maxQueuedMessages()
-                    || (!queue.isEmpty() && queuedBytes + frame.length > options.maxQueuedBytes())) {
+            // A frame is accepted while the queue is under its byte budget, so one large SNAP
+            // always fits; the queue's bytes stay below the budget plus one frame.
+            if (queue.size() >= options.maxQueuedMessages() || queuedBytes >= options.maxQueuedBytes()) {
                 overflow = true;
                 clearQueue();
                 toClose = channel;

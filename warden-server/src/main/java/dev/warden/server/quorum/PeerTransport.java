@@ -48,7 +48,8 @@ public final class PeerTransport implements AutoCloseable {
      *
      * @param maxFrameBytes      largest message accepted or sent; a SNAP of the whole tree must fit
      * @param maxQueuedMessages  per destination port, messages waiting for the socket
-     * @param maxQueuedBytes     per destination port, bytes waiting (one message may exceed it alone)
+     * @param maxQueuedBytes     per destination port, bytes waiting; a message is refused only once the queue
+     *                           already holds this many, so the bound is this plus one frame
      * @param reconnectMinMs     first delay before redialling; doubles per failure up to reconnectMaxMs
      * @param reconnectMaxMs     longest delay between dial attempts
      */

@@ -1,0 +1,37 @@
+package dev.warden.server.net;
+
+import java.util.Optional;
+
+/**
+ * What the admin words (srvr, stat, mntr) report about this server's place in the ensemble. A
+ * standalone server uses {@link #STANDALONE}; an ensemble member supplies its own, read from
+ * any thread, so implementations return values they keep up to date (e.g. volatile fields).
+ */
+public interface MemberStatus {
+    /** ZooKeeper's wording for the modes: "standalone", "leader", "follower" or "observer". */
+    String mode();
+
+    /** False while the member cannot answer clients (looking for a leader, syncing). */
+    default boolean serving() {
+        return true;
+    }
+
+    /** Figures only a leader has; empty on every other member. */
+    default Optional<LeaderFigures> leaderFigures() {
+        return Optional.empty();
+    }
+
+    /**
+     * A leader's view of its ensemble.
+     *
+     * @param learners         followers and observers connected to it
+     * @param syncedFollowers  voting followers in broadcast
+     * @param syncedObservers  observers in broadcast
+     * @param pendingSyncs     learners still being synchronized
+     * @param quorumSize       acknowledgements a proposal needs, the leader's own included
+     */
+    record LeaderFigures(int learners, int syncedFollowers, int syncedObservers, int pendingSyncs, int quorumSize) {
+    }
+
+    MemberStatus STANDALONE = () -> "standalone";
+}

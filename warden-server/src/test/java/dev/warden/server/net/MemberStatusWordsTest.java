@@ -1,0 +1,61 @@
+package dev.warden.server.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.warden.server.ServerConfig;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** How srvr, stat and mntr reflect an ensemble member's status (the standalone case is in it.FourLetterWordsTest). */
+class MemberStatusWordsTest {
+
+    private static ServerContext contextWith(MemberStatus status) {
+        ServerConfig config = ServerConfig.builder().fourLetterWordWhitelist(Set.of("*")).build();
+        // Nothing else is consulted while the member is not serving.
+        return new ServerContext(config, null, null, null, null, null, null, null, status);
+    }
+
+    @Test
+    void aMemberThatIsNotServingSaysSoToTheStateWords() {
+        MemberStatus looking = new MemberStatus() {
+            @Override
+            public String mode() {
+                return "follower";
+            }
+
+            @Override
+            public boolean serving() {
+                return false;
+            }
+        };
+        for (String word : new String[] {"srvr", "stat", "mntr"}) {
+            assertEquals("This ZooKeeper instance is not currently serving requests\n",
+                    FourLetterWords.respond(word, contextWith(looking)), word);
+        }
+        assertEquals("imok", FourLetterWords.respond("ruok", contextWith(looking)));
+    }
+
+    @Test
+    void aLeaderAddsItsFiguresToMntr() {
+        MemberStatus leader = new MemberStatus() {
+            @Override
+            public String mode() {
+                return "leader";
+            }
+
+            @Override
+            public Optional<LeaderFigures> leaderFigures() {
+                return Optional.of(new LeaderFigures(4, 2, 1, 1, 3));
+            }
+        };
+        StringBuilder out = new StringBuilder();
+        FourLetterWords.leaderLines(out, leader);
+        assertEquals("zk_learners\t4\nzk_synced_followers\t2\nzk_synced_non_voting_followers\t0\n"
+                + "zk_synced_observers\t1\nzk_pending_syncs\t1\nzk_quorum_size\t3\n", out.toString());
+        StringBuilder none = new StringBuilder();
+        FourLetterWords.leaderLines(none, MemberStatus.STANDALONE);
+        assertEquals("", none.toString());
+        assertEquals("standalone", MemberStatus.STANDALONE.mode());
+    }
+}
