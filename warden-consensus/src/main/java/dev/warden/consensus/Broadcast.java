@@ -91,7 +91,7 @@ final class Broadcast {
 
     /** A member accepted our offered epoch; if it is the epoch we are bumping to, that counts as a bump ack. */
     void onEpochAccepted(LeaderLink link) {
-        if (bumpEpoch > 0 && link.offeredEpoch == bumpEpoch && !link.observer) {
+        if (bumpEpoch > 0 && link.offeredEpoch == bumpEpoch && link.acceptedEpoch < bumpEpoch && !link.observer) {
             bumpAcks.add(link.id);
             maybeFinishBump();
         }

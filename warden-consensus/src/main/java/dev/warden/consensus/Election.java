@@ -62,15 +62,8 @@ final class Election {
 
     private void broadcast() {
         ZabMessage.Vote vote = myVoteMessage();
-        for (long id : state.config.voters()) {
-            if (id != state.config.myId()) {
-                state.out.send(id, vote);
-            }
-        }
-        for (long id : state.config.observers()) {
-            if (id != state.config.myId()) {
-                state.out.send(id, vote);
-            }
+        for (long id : state.others) {
+            state.out.send(id, vote);
         }
         scheduleResend();
     }

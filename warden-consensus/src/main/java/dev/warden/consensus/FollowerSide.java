@@ -208,8 +208,8 @@ final class FollowerSide {
             return;
         }
         EpochState now = state.epochs;
-        if (now.acceptedEpoch() > bump.newEpoch() - 1 && now.acceptedEpoch() != bump.newEpoch()) {
-            return;
+        if (now.acceptedEpoch() >= bump.newEpoch()) {
+            return; // a promise for that epoch was already given: a second one must not count
         }
         long current = stage.compareTo(Stage.SYNCED) >= 0 ? bump.newEpoch() : now.currentEpoch();
         state.persistEpochs(new EpochState(bump.newEpoch(), Math.max(current, now.currentEpoch())));

@@ -1,11 +1,9 @@
 package dev.warden.consensus;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A leader's discovery and synchronization: it gathers a quorum's epochs, picks a new epoch,
@@ -23,8 +21,7 @@ final class LeaderSide {
     private Phase phase = Phase.DISCOVERY;
     long epoch = -1;
     private boolean ownCurrentEpochDurable;
-    /** Followers that acknowledged our epoch in this leadership; only they may re-join with it after a restart. */
-    private final Set<Long> ackedEpoch = new HashSet<>();
+    private boolean epochQuorum;
     private boolean failed;
     /** The history we lead with, fixed when we started: no proposals happen before we are established. */
     private final long historyEpoch;
@@ -115,10 +112,10 @@ final class LeaderSide {
         if (info.acceptedEpoch() > epoch) {
             // someone promised a newer leader: our leadership is stale
             failed = true;
-        } else if (info.acceptedEpoch() == epoch && !ackedEpoch.contains(from)) {
-            // it promised this epoch number to someone else's offer; it cannot join us
-            links.remove(from);
         } else {
+            // A member with acceptedEpoch == epoch promised this epoch before. It may rejoin (a follower that
+            // restarted), but it does not count toward our quorum of promises, and it is synced only
+            // once we hold that quorum: then no other leader can have one for this epoch
             offerEpoch(link);
         }
     }
@@ -143,6 +140,7 @@ final class LeaderSide {
         for (LeaderLink link : links.values()) {
             offerEpoch(link);
         }
+        maybeCompleteDiscovery();
     }
 
     private void offerEpoch(LeaderLink link) {
@@ -158,20 +156,44 @@ final class LeaderSide {
         }
         boolean ahead = ack.currentEpoch() > historyEpoch
                 || ack.currentEpoch() == historyEpoch && ack.lastZxid() > historyLastZxid;
-        boolean newer = phase == Phase.BROADCAST ? ack.currentEpoch() > epoch : ack.currentEpoch() >= epoch;
-        if (!link.observer && (phase != Phase.BROADCAST && ahead || newer)) {
-            // a follower knows a newer history than ours: we must not lead
+        boolean newer = ack.currentEpoch() > epoch;
+        if (!link.observer && (!epochQuorum && ahead || newer)) {
+            // a member of our discovery quorum knows a newer history than ours: we must not lead
             failed = true;
             return;
         }
-        ackedEpoch.add(link.id);
         link.stage = LeaderLink.Stage.EPOCH_ACKED;
         link.lastZxid = ack.lastZxid();
         broadcast.onEpochAccepted(link);
-        if (link.observer && phase != Phase.BROADCAST) {
-            return; // observers only learn committed history; wait until it is committed
+        if (!epochQuorum) {
+            maybeCompleteDiscovery();
+        } else if (!link.observer || phase == Phase.BROADCAST) {
+            // observers only learn committed history, so they wait until we are established
+            sync(link);
         }
-        sync(link);
+    }
+
+    /**
+     * A quorum acknowledged our epoch and none of them knows a newer history, so ours holds
+     * everything committed: only now may our history take the new epoch and followers sync to it.
+     */
+    private void maybeCompleteDiscovery() {
+        int acked = state.isVoter(state.config.myId()) ? 1 : 0;
+        for (LeaderLink link : links.values()) {
+            if (!link.observer && link.atLeast(LeaderLink.Stage.EPOCH_ACKED) && link.acceptedEpoch < epoch) {
+                acked++;
+            }
+        }
+        if (acked < state.config.quorumSize()) {
+            return;
+        }
+        epochQuorum = true;
+        state.persistEpochs(new EpochState(epoch, epoch));
+        for (LeaderLink link : links.values()) {
+            if (!link.observer && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
+                sync(link);
+            }
+        }
     }
 
     private void sync(LeaderLink link) {
@@ -206,15 +228,9 @@ final class LeaderSide {
             return;
         }
         EpochState persisted = done.epochs();
-        if (persisted != null && phase == Phase.SYNC && persisted.acceptedEpoch() >= epoch
-                && !ownCurrentEpochDurable) {
-            if (persisted.currentEpoch() >= epoch) {
-                ownCurrentEpochDurable = true;
-                maybeEstablish();
-            } else if (state.epochs.currentEpoch() < epoch) {
-                // our accepted epoch is durable; now make the new history's epoch durable too
-                state.persistEpochs(new EpochState(state.epochs.acceptedEpoch(), epoch));
-            }
+        if (persisted != null && epochQuorum && persisted.currentEpoch() >= epoch && !ownCurrentEpochDurable) {
+            ownCurrentEpochDurable = true;
+            maybeEstablish();
         }
         broadcast.afterAdvance(done);
     }

@@ -17,6 +17,8 @@ final class PeerState {
     final LogView log;
     final SnapshotSource snapshots;
     final RandomGenerator random;
+    /** Every other member, sorted: iteration order must not depend on hashing, so runs replay exactly. */
+    final List<Long> others;
     long nowMs;
     ReadyBuilder out = new ReadyBuilder();
 
@@ -44,6 +46,11 @@ final class PeerState {
         this.snapshots = snapshots;
         this.random = random;
         this.nowMs = nowMs;
+        List<Long> all = new ArrayList<>(config.voters());
+        all.addAll(config.observers());
+        all.remove(config.myId());
+        all.sort(null);
+        this.others = List.copyOf(all);
         this.lastLoggedZxid = log.lastZxid();
         this.appliedZxid = lastLoggedZxid;
         this.committedZxid = 0;

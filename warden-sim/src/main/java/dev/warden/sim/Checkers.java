@@ -1,0 +1,145 @@
+package dev.warden.sim;
+
+import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
+import dev.warden.consensus.Zxid;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Safety checks run as the simulation goes: one established leader per epoch; every member's
+ * committed prefix is a prefix of one global history (agreement, total and primary order, no
+ * committed entry lost); client histories are linearizable for writes and monotonic per session.
+ * A violation throws {@link Violation} with a readable reason.
+ */
+public final class Checkers {
+    public static final class Violation extends RuntimeException {
+        public Violation(String message) {
+            super(message);
+        }
+    }
+
+    private final Map<Long, Long> leaderOfEpoch = new HashMap<>();
+    private final List<long[]> history = new ArrayList<>();
+    private final Map<RegisterMachine, Integer> verified = new IdentityHashMap<>();
+    private final List<SimClient.Op> ackedWrites = new ArrayList<>();
+    private final Map<Long, Long> valueOfVersion = new HashMap<>();
+
+    void onRoleChange(long member, RoleChange change) {
+        if (change.role() == Role.LEADING && change.serving()) {
+            Long previous = leaderOfEpoch.putIfAbsent(change.epoch(), member);
+            if (previous != null && previous != member) {
+                throw new Violation("two leaders established in epoch " + change.epoch() + ": " + previous + " and "
+                        + member);
+            }
+        }
+    }
+
+    /** Every member's committed prefix must agree with the global committed history. */
+    void checkPrefixes(List<SimMember> members) {
+        for (SimMember member : members) {
+            if (!member.isUp()) {
+                continue;
+            }
+            RegisterMachine machine = member.machine();
+            int committed = machine.countUpTo(member.peer().committedZxid());
+            int from = verified.getOrDefault(machine, 0);
+            for (int i = from; i < committed; i++) {
+                long zxid = machine.zxidAt(i);
+                int hash = machine.hashAt(i);
+                if (i < history.size()) {
+                    long[] expected = history.get(i);
+                    if (expected[0] != zxid || expected[1] != hash) {
+                        throw new Violation("member " + member.id() + " committed " + Zxid.hex(zxid) + " at position "
+                                + i + " where the history has " + Zxid.hex(expected[0])
+                                + (expected[0] == zxid ? " with another payload" : ""));
+                    }
+                } else {
+                    if (!history.isEmpty() && history.get(history.size() - 1)[0] >= zxid) {
+                        throw new Violation("member " + member.id() + " committed " + Zxid.hex(zxid) + " out of order");
+                    }
+                    history.add(new long[]{zxid, hash});
+                }
+            }
+            verified.put(machine, Math.max(from, committed));
+        }
+        if (verified.size() > 64) {
+            verified.keySet().removeIf(m -> members.stream().noneMatch(member -> member.machine() == m));
+        }
+    }
+
+    void onCompletedOp(SimClient.Op op) {
+        if (op.kind() == SimClient.Kind.READ || !op.ok()) {
+            return;
+        }
+        ackedWrites.add(op);
+        if (op.kind() == SimClient.Kind.CAS) {
+            Long previous = valueOfVersion.putIfAbsent(op.version(), op.value());
+            if (previous != null) {
+                throw new Violation("two acknowledged CAS writes produced version " + op.version());
+            }
+        }
+    }
+
+    void checkSessionRead(SimClient client, SimClient.Op read, long lastSeenVersion, long lastSeenZxid) {
+        if (read.version() < lastSeenVersion || read.zxid() < lastSeenZxid) {
+            throw new Violation("client " + client.id() + " read version " + read.version() + " at "
+                    + Zxid.hex(read.zxid()) + " after seeing version " + lastSeenVersion + " at "
+                    + Zxid.hex(lastSeenZxid));
+        }
+        Long written = valueOfVersion.get(read.version());
+        if (written != null && written != read.value()) {
+            throw new Violation("client " + client.id() + " read value " + read.value() + " for version "
+                    + read.version() + " but the acknowledged write set " + written);
+        }
+    }
+
+    /** Acknowledged CAS writes form one chain of versions, and so do creates' sequence numbers, in real-time order. */
+    void checkLinearizable() {
+        checkChain(SimClient.Kind.CAS, SimClient.Op::version);
+        checkChain(SimClient.Kind.CREATE, SimClient.Op::sequence);
+    }
+
+    private void checkChain(SimClient.Kind kind, java.util.function.ToLongFunction<SimClient.Op> position) {
+        List<SimClient.Op> ops = new ArrayList<>(ackedWrites.stream().filter(o -> o.kind() == kind).toList());
+        ops.sort(Comparator.comparingLong(position));
+        long maxInvokeMs = Long.MIN_VALUE;
+        long previous = Long.MIN_VALUE;
+        for (SimClient.Op op : ops) {
+            long at = position.applyAsLong(op);
+            if (at == previous) {
+                throw new Violation(kind + " position " + at + " acknowledged twice");
+            }
+            if (op.completeMs() < maxInvokeMs) {
+                throw new Violation(kind + " at position " + at + " completed at " + op.completeMs()
+                        + " ms, before an op with a lower position was even invoked (at " + maxInvokeMs + " ms)");
+            }
+            maxInvokeMs = Math.max(maxInvokeMs, op.invokeMs());
+            previous = at;
+        }
+    }
+
+    /** Every write a client saw succeed is in this member's applied history, with the same zxid. */
+    void checkAckedWritesSurvive(SimMember member) {
+        RegisterMachine machine = member.machine();
+        for (SimClient.Op op : ackedWrites) {
+            int index = machine.countUpTo(op.zxid()) - 1;
+            if (index < 0 || machine.zxidAt(index) != op.zxid()) {
+                throw new Violation("acknowledged write " + Zxid.hex(op.zxid()) + " of client " + op.clientId()
+                        + " is missing on member " + member.id());
+            }
+        }
+    }
+
+    public int historyLength() {
+        return history.size();
+    }
+
+    public int ackedWriteCount() {
+        return ackedWrites.size();
+    }
+}

@@ -1,0 +1,162 @@
+package dev.warden.sim;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
+ * rotating "swizzle" ring), message loss and duplication, slow disks and log purges while clients
+ * write and read; then a liveness phase without faults in which the ensemble must elect a leader,
+ * converge and serve a new write within a bounded simulated time.
+ */
+public final class RandomRun {
+    public static final long LIVENESS_LIMIT_MS = 60_000;
+
+    public record Options(int members, int steps, boolean brokenDriver) {
+        public Options {
+            if (members != 3 && members != 5) {
+                throw new IllegalArgumentException("members must be 3 or 5, got " + members);
+            }
+            if (steps <= 0) {
+                throw new IllegalArgumentException("steps must be positive, got " + steps);
+            }
+        }
+    }
+
+    public record Outcome(long seed, long traceHash, int committedEntries, int acknowledgedWrites, long simulatedMs) { }
+
+    /** A failed run: the message says how to replay it. */
+    public static final class Failure extends RuntimeException {
+        public Failure(long seed, Options options, Throwable cause) {
+            super("seed " + seed + " failed: " + cause.getMessage() + "\n  replay: " + replayCommand(seed, options),
+                    cause);
+        }
+    }
+
+    public static String replayCommand(long seed, Options options) {
+        return "java -cp <warden-sim classpath> dev.warden.sim.SimMain --seed " + seed + " --members "
+                + options.members() + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "");
+    }
+
+    private RandomRun() {
+    }
+
+    public static Outcome run(long seed, Options options) {
+        return run(seed, options, line -> { });
+    }
+
+    public static Outcome run(long seed, Options options, java.util.function.Consumer<String> log) {
+        Simulation sim = new Simulation(seed, options.members(), options.members() + 1);
+        sim.setLog(log);
+        try {
+            safetyPhase(sim, options);
+            livenessPhase(sim);
+            return new Outcome(seed, sim.traceHash(), sim.checkers().historyLength(),
+                    sim.checkers().ackedWriteCount(), sim.nowMs());
+        } catch (RuntimeException | AssertionError e) {
+            throw new Failure(seed, options, e);
+        }
+    }
+
+    private static void safetyPhase(Simulation sim, Options options) {
+        SplittableRandom random = sim.random().split();
+        List<Long> ids = sim.members().stream().map(SimMember::id).toList();
+        sim.network().setFaults(new SimNetwork.Faults(0.002, 0.01, 1, 20));
+        for (long id : ids) {
+            if (options.brokenDriver()) {
+                // every ack now races its fsync; slow disks widen the window a crash can hit
+                sim.breakDriverAckBeforePersist(id);
+                sim.setSlowDisk(id, 20 + random.nextInt(60));
+            } else if (random.nextInt(3) == 0) {
+                sim.setSlowDisk(id, 1 + random.nextInt(40));
+            }
+        }
+        double crashProbability = options.brokenDriver() ? 0.02 : 0.002;
+        long swizzleUntilMs = -1;
+        long nextSwizzleMs = 0;
+        int swizzleOffset = 0;
+        for (int step = 0; step < options.steps(); step++) {
+            sim.clientActivity(0.2);
+            double roll = random.nextDouble();
+            if (roll < crashProbability) {
+                sim.crash(ids.get(random.nextInt(ids.size())));
+            } else if (roll < crashProbability + 0.004) {
+                sim.restart(ids.get(random.nextInt(ids.size())));
+            } else if (roll < crashProbability + 0.006) {
+                Set<Long> side = new HashSet<>();
+                for (long id : ids) {
+                    if (random.nextBoolean()) {
+                        side.add(id);
+                    }
+                }
+                Set<Long> other = new HashSet<>(ids);
+                other.removeAll(side);
+                sim.partition(side, other);
+            } else if (roll < crashProbability + 0.007) {
+                long from = ids.get(random.nextInt(ids.size()));
+                long to = ids.get(random.nextInt(ids.size()));
+                if (from != to) {
+                    sim.blockOneWay(from, to);
+                }
+            } else if (roll < crashProbability + 0.0075) {
+                swizzleUntilMs = sim.nowMs() + 3_000;
+            } else if (roll < crashProbability + 0.0105) {
+                sim.heal();
+            } else if (roll < crashProbability + 0.0125) {
+                sim.member(ids.get(random.nextInt(ids.size()))).purge();
+            }
+            if (sim.nowMs() < swizzleUntilMs && sim.nowMs() >= nextSwizzleMs) {
+                swizzle(sim, ids, swizzleOffset++);
+                nextSwizzleMs = sim.nowMs() + 500;
+            }
+            sim.step();
+        }
+    }
+
+    /** A ring where each member reaches only its neighbour at a rotating distance; it changes every half second. */
+    private static void swizzle(Simulation sim, List<Long> ids, int offset) {
+        sim.heal();
+        int n = ids.size();
+        int distance = 1 + offset % Math.max(1, n / 2);
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                int gap = Math.floorMod(j - i, n);
+                if (i != j && gap != distance && gap != n - distance) {
+                    sim.blockOneWay(ids.get(i), ids.get(j));
+                }
+            }
+        }
+    }
+
+    private static void livenessPhase(Simulation sim) {
+        sim.heal();
+        sim.network().setFaults(SimNetwork.Faults.NONE);
+        for (SimMember member : sim.members()) {
+            sim.setSlowDisk(member.id(), 0);
+            sim.restart(member.id());
+        }
+        long startMs = sim.nowMs();
+        sim.runUntil(Simulation::converged, LIVENESS_LIMIT_MS);
+        SimClient client = sim.clients().get(0);
+        List<Long> ids = new ArrayList<>(sim.members().stream().map(SimMember::id).toList());
+        int before = client.history().size();
+        sim.runUntil(s -> !client.busy() && client.history().size() > before
+                || !client.busy() && tryWrite(s, client, ids), LIVENESS_LIMIT_MS);
+        sim.runUntil(s -> !client.busy() && client.history().size() > before, LIVENESS_LIMIT_MS);
+        sim.runUntil(Simulation::converged, LIVENESS_LIMIT_MS);
+        sim.checkConverged();
+        if (sim.nowMs() - startMs > 3 * LIVENESS_LIMIT_MS) {
+            throw new Checkers.Violation("liveness phase took " + (sim.nowMs() - startMs) + " ms");
+        }
+    }
+
+    private static boolean tryWrite(Simulation sim, SimClient client, List<Long> ids) {
+        if (!sim.clientWrite(client.id(), SimClient.Kind.CREATE)) {
+            client.failOver(ids);
+        }
+        return false;
+    }
+}

@@ -1,0 +1,361 @@
+package dev.warden.sim;
+
+import dev.warden.consensus.RoleChange;
+import dev.warden.consensus.ZabConfig;
+import dev.warden.consensus.ZabMessage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Predicate;
+
+/**
+ * A whole ensemble in one thread on a simulated clock, reproducible from one seed. Scripted
+ * scenarios use the controls (crash, restart, partition, drop rules, runUntil); {@link RandomRun}
+ * drives the same controls from the seed. Checkers run after every step.
+ */
+public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
+    public static final long STEP_MS = 5;
+
+    private final long seed;
+    private final SplittableRandom random;
+    private final SimNetwork network;
+    private final Map<Long, SimMember> members = new LinkedHashMap<>();
+    private final Map<Long, SimClient> clients = new LinkedHashMap<>();
+    private final Checkers checkers = new Checkers();
+    private final Set<Long> voters;
+    private long nowMs;
+    private long traceHash = 17;
+    private long steps;
+    private java.util.function.Consumer<String> log = line -> { };
+
+    /** Where a verbose run describes faults, role changes and sync decisions (nowhere by default). */
+    public void setLog(java.util.function.Consumer<String> log) {
+        this.log = log;
+    }
+
+    private void log(String what) {
+        log.accept(String.format("%8d ms  %s", nowMs, what));
+    }
+
+    public Simulation(long seed, int memberCount, int clientCount) {
+        if (memberCount < 1 || memberCount > 9) {
+            throw new IllegalArgumentException("members must be 1..9, got " + memberCount);
+        }
+        this.seed = seed;
+        this.random = new SplittableRandom(seed);
+        this.network = new SimNetwork(random.split());
+        List<Long> ids = new ArrayList<>();
+        for (long id = 1; id <= memberCount; id++) {
+            ids.add(id);
+        }
+        this.voters = Set.copyOf(ids);
+        for (long id : ids) {
+            ZabConfig config = new ZabConfig(id, voters, Set.of(), 100, 10, 5, 150, 50);
+            SimMember member = new SimMember(id, config, this, random.split());
+            members.put(id, member);
+            member.start(nowMs);
+        }
+        for (long c = 1; c <= clientCount; c++) {
+            long memberId = ids.get((int) ((c - 1) % ids.size()));
+            clients.put(c, new SimClient(c, memberId, random.split(), 2_000));
+        }
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public long nowMs() {
+        return nowMs;
+    }
+
+    public long traceHash() {
+        return traceHash;
+    }
+
+    public SimNetwork network() {
+        return network;
+    }
+
+    public Checkers checkers() {
+        return checkers;
+    }
+
+    public SimMember member(long id) {
+        SimMember member = members.get(id);
+        if (member == null) {
+            throw new IllegalArgumentException("no member " + id);
+        }
+        return member;
+    }
+
+    public List<SimMember> members() {
+        return List.copyOf(members.values());
+    }
+
+    public List<SimClient> clients() {
+        return List.copyOf(clients.values());
+    }
+
+    SplittableRandom random() {
+        return random;
+    }
+
+    private void trace(long a, long b, long c) {
+        traceHash = traceHash * 1_000_003L + a * 31 * 31 + b * 31 + c;
+    }
+
+    // --- controls for scripted scenarios ---
+
+    public void crash(long id) {
+        SimMember member = member(id);
+        if (member.isUp()) {
+            trace(1, id, nowMs);
+            log("crash " + id);
+            member.crash();
+            network.dropAllOf(id, members.keySet());
+        }
+    }
+
+    public void restart(long id) {
+        SimMember member = member(id);
+        if (!member.isUp()) {
+            trace(2, id, nowMs);
+            log("restart " + id + " epochs " + member.disk.epochs() + " last " + Long.toHexString(member.disk.lastZxid()));
+            member.start(nowMs);
+        }
+    }
+
+    /** Cuts every link between the two groups, both ways. */
+    public void partition(Set<Long> side, Set<Long> otherSide) {
+        for (long a : side) {
+            for (long b : otherSide) {
+                blockOneWay(a, b);
+                blockOneWay(b, a);
+            }
+        }
+    }
+
+    /** Only messages from {@code from} to {@code to} are lost (an asymmetric partition). */
+    public void blockOneWay(long from, long to) {
+        trace(3, from, to);
+        log("block " + from + " -> " + to);
+        network.block(from, to);
+    }
+
+    public void heal() {
+        trace(4, 0, 0);
+        log("heal");
+        network.healAll();
+        network.clearDropRules();
+    }
+
+    public void dropMessages(Predicate<SimNetwork.Packet> rule) {
+        network.addDropRule(rule);
+    }
+
+    public void setSlowDisk(long id, long maxFsyncMs) {
+        member(id).slowDiskMaxMs = maxFsyncMs;
+    }
+
+    /** A broken driver for checker tests: acknowledgements leave before their writes are durable. */
+    public void breakDriverAckBeforePersist(long id) {
+        member(id).ackBeforePersist = true;
+    }
+
+    /** The serving leader, or null. */
+    public SimMember leader() {
+        for (SimMember member : members.values()) {
+            if (member.isServingLeader()) {
+                return member;
+            }
+        }
+        return null;
+    }
+
+    /** Steps until the condition holds; throws if it does not within {@code maxMs} of simulated time. */
+    public void runUntil(Predicate<Simulation> condition, long maxMs) {
+        long deadlineMs = nowMs + maxMs;
+        while (!condition.test(this)) {
+            if (nowMs >= deadlineMs) {
+                throw new Checkers.Violation("condition not reached within " + maxMs + " ms (at " + nowMs + " ms)");
+            }
+            step();
+        }
+    }
+
+    public void runFor(long ms) {
+        long untilMs = nowMs + ms;
+        while (nowMs < untilMs) {
+            step();
+        }
+    }
+
+    /** Submits a write from a client through its member now; false if the member would not take it. */
+    public boolean clientWrite(long clientId, SimClient.Kind kind) {
+        SimClient client = clients.get(clientId);
+        return client.write(members.get(client.memberId()), kind, nowMs);
+    }
+
+    public SimClient.Op clientRead(long clientId) {
+        SimClient client = clients.get(clientId);
+        return client.read(members.get(client.memberId()), nowMs, checkers);
+    }
+
+    public SimClient client(long id) {
+        return clients.get(id);
+    }
+
+    /** One step: the clock moves, due messages arrive, members run, clients check timeouts, checkers run. */
+    public void step() {
+        steps++;
+        nowMs += STEP_MS;
+        network.deliverDue(nowMs, this);
+        for (SimMember member : members.values()) {
+            member.pump(nowMs);
+        }
+        List<Long> ids = List.copyOf(members.keySet());
+        for (SimClient client : clients.values()) {
+            client.checkTimeout(nowMs, ids);
+        }
+        checkers.checkPrefixes(members());
+    }
+
+    /** Random client activity for one step. */
+    void clientActivity(double opProbability) {
+        List<Long> ids = List.copyOf(members.keySet());
+        for (SimClient client : clients.values()) {
+            if (client.busy() || random.nextDouble() >= opProbability) {
+                continue;
+            }
+            int pick = random.nextInt(10);
+            SimMember member = members.get(client.memberId());
+            if (pick < 4) {
+                if (client.read(member, nowMs, checkers) == null) {
+                    client.failOver(ids);
+                }
+            } else if (!client.write(member, pick < 8 ? SimClient.Kind.CAS : SimClient.Kind.CREATE, nowMs)) {
+                client.failOver(ids);
+            }
+        }
+    }
+
+    // --- SimMember.World ---
+
+    @Override
+    public void send(long from, long to, ZabMessage message) {
+        network.send(from, to, message, nowMs);
+    }
+
+    @Override
+    public void applied(SimMember member, RegisterMachine.Result result) {
+        if (result.command().kind() == Command.Kind.CAS && !result.ok()) {
+            throw new Checkers.Violation("member " + member.id() + " applied a CAS the leader prepped as valid, at "
+                    + Long.toHexString(result.zxid()));
+        }
+        if (result.command().origin() != member.id()) {
+            return;
+        }
+        SimClient client = clients.get(result.command().clientId());
+        if (client != null && client.memberId() == member.id()) {
+            SimClient.Op op = client.complete(result, true, nowMs);
+            if (op != null) {
+                checkers.onCompletedOp(op);
+            }
+        }
+    }
+
+    @Override
+    public void refused(SimMember member, Command command, long currentVersion) {
+        SimClient client = clients.get(command.clientId());
+        if (client != null && client.memberId() == member.id()) {
+            client.complete(new RegisterMachine.Result(command, 0, false, currentVersion, -1), false, nowMs);
+        }
+    }
+
+    @Override
+    public void roleChanged(SimMember member, RoleChange change) {
+        trace(5, member.id(), change.role().ordinal() * 1000L + change.epoch());
+        log("member " + member.id() + " " + change + " last " + Long.toHexString(member.disk.lastZxid())
+                + " committed " + Long.toHexString(member.peer() == null ? -1 : member.peer().committedZxid()));
+        checkers.onRoleChange(member.id(), change);
+    }
+
+    private static String describe(ZabMessage m) {
+        if (m instanceof ZabMessage.Snap snap) {
+            return "Snap[" + Long.toHexString(snap.zxid()) + "]";
+        }
+        if (m instanceof ZabMessage.Trunc t) {
+            return "Trunc[" + Long.toHexString(t.toZxid()) + "]";
+        }
+        if (m instanceof ZabMessage.Diff d) {
+            return "Diff[" + Long.toHexString(d.leaderLastZxid()) + "]";
+        }
+        if (m instanceof ZabMessage.FollowerInfo f) {
+            return "FollowerInfo[acc " + f.acceptedEpoch() + ", last " + Long.toHexString(f.lastZxid()) + "]";
+        }
+        if (m instanceof ZabMessage.AckEpoch a) {
+            return "AckEpoch[cur " + a.currentEpoch() + ", last " + Long.toHexString(a.lastZxid()) + "]";
+        }
+        if (m instanceof ZabMessage.NewLeader n) {
+            return "NewLeader[" + n.epoch() + ", " + Long.toHexString(n.lastZxid()) + "]";
+        }
+        return m.toString();
+    }
+
+    // --- SimNetwork.Endpoint ---
+
+    @Override
+    public void deliver(SimNetwork.Packet packet) {
+        trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(), packet.message().getClass().getSimpleName().hashCode());
+        ZabMessage m = packet.message();
+        if (m instanceof ZabMessage.Diff || m instanceof ZabMessage.Trunc || m instanceof ZabMessage.Snap
+                || m instanceof ZabMessage.NewLeader || m instanceof ZabMessage.LeaderInfo
+                || m instanceof ZabMessage.FollowerInfo || m instanceof ZabMessage.AckEpoch
+                || m instanceof ZabMessage.UpToDate) {
+            log(packet.from() + " -> " + packet.to() + " " + describe(m));
+        }
+        members.get(packet.to()).deliver(packet.from(), packet.message());
+    }
+
+    @Override
+    public void disconnected(long member, long peer) {
+        members.get(member).disconnected(peer);
+    }
+
+    // --- end-of-run checks ---
+
+    /** True when every member is up, serving, and has applied the same history as the leader. */
+    public boolean converged() {
+        SimMember leader = leader();
+        if (leader == null) {
+            return false;
+        }
+        for (SimMember member : members.values()) {
+            if (!member.isServing() || member.machine().lastZxid() != leader.machine().lastZxid()
+                    || member.peer().committedZxid() != leader.peer().committedZxid()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The final checks once converged: equal digests, acknowledged writes everywhere, linearizable writes. */
+    public void checkConverged() {
+        SimMember leader = leader();
+        for (SimMember member : members.values()) {
+            if (member.machine().digest() != leader.machine().digest()) {
+                throw new Checkers.Violation("member " + member.id() + " digest differs from leader " + leader.id());
+            }
+            checkers.checkAckedWritesSurvive(member);
+        }
+        checkers.checkLinearizable();
+    }
+
+    public long steps() {
+        return steps;
+    }
+}

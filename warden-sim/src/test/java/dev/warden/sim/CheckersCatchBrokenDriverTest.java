@@ -1,0 +1,55 @@
+package dev.warden.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The checkers must be able to fail: a driver that acknowledges before its fsync loses acknowledged writes. */
+class CheckersCatchBrokenDriverTest {
+
+    /** Followers ack a write they have not synced, then crash with it; the leader crashes too. */
+    private static void loseUnsyncedAcks(Simulation sim) {
+        sim.runUntil(s -> s.converged(), 10_000);
+        SimMember leader = sim.leader();
+        List<SimMember> followers = sim.members().stream().filter(m -> m != leader).toList();
+        for (SimMember follower : followers) {
+            sim.setSlowDisk(follower.id(), 2_000);
+        }
+        SimClient client = sim.clients().stream().filter(c -> c.memberId() == leader.id()).findFirst().orElseThrow();
+        assertTrue(sim.clientWrite(client.id(), SimClient.Kind.CREATE));
+        sim.runFor(300);
+        for (SimMember follower : followers) {
+            sim.crash(follower.id());
+        }
+        sim.crash(leader.id());
+        for (SimMember follower : followers) {
+            sim.setSlowDisk(follower.id(), 0);
+            sim.restart(follower.id());
+        }
+        sim.runUntil(s -> s.leader() != null, 20_000);
+        sim.restart(leader.id());
+        sim.runUntil(Simulation::converged, 20_000);
+        sim.checkConverged();
+    }
+
+    @Test
+    void ackBeforePersistIsCaughtAsALostWrite() {
+        Simulation sim = new Simulation(7, 3, 3);
+        for (SimMember member : sim.members()) {
+            sim.breakDriverAckBeforePersist(member.id());
+        }
+        Checkers.Violation violation = assertThrows(Checkers.Violation.class, () -> loseUnsyncedAcks(sim));
+        assertTrue(violation.getMessage().contains("acknowledged write") || violation.getMessage().contains("committed"),
+                violation.getMessage());
+    }
+
+    @Test
+    void theCorrectDriverNeverAcknowledgesThatWrite() {
+        Simulation sim = new Simulation(7, 3, 3);
+        loseUnsyncedAcks(sim);
+        assertEquals(0, sim.checkers().ackedWriteCount(), "no client was told the write succeeded");
+    }
+}
