@@ -6,6 +6,7 @@ import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
+import dev.warden.server.net.MemberStatus;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Pipeline;
 import dev.warden.server.pipeline.PipelineListener;
@@ -127,7 +128,8 @@ public final class WardenServer implements AutoCloseable {
             this.pipeline = standalone;
         }
         ServerStats stats = new ServerStats(clock.wallTimeMs());
-        ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry);
+        ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
+                member != null ? member : MemberStatus.STANDALONE);
         try {
             if (member != null) {
                 member.start(timers);

@@ -9,6 +9,10 @@ import dev.warden.server.Clock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +68,9 @@ public final class MemberDriver implements AutoCloseable {
     private volatile Role role = Role.LOOKING;
     private volatile boolean serving;
     private volatile long leaderId = -1;
+    /** When each peer was last heard from (driver clock), for the leader's admin figures. */
+    private final Map<Long, Long> lastHeardMs = new ConcurrentHashMap<>();
+    private volatile long lastCycleMs;
 
     /**
      * @param idlePollMs      longest wait for an event before the core is ticked anyway
@@ -124,6 +131,18 @@ public final class MemberDriver implements AutoCloseable {
         return leaderId;
     }
 
+    /** Peers heard from within the last {@code windowMs}. */
+    public Set<Long> peersHeardWithin(long windowMs) {
+        long since = lastCycleMs - windowMs;
+        Set<Long> heard = new TreeSet<>();
+        lastHeardMs.forEach((id, atMs) -> {
+            if (atMs >= since) {
+                heard.add(id);
+            }
+        });
+        return heard;
+    }
+
     public boolean isRunning() {
         return running;
     }
@@ -154,6 +173,7 @@ public final class MemberDriver implements AutoCloseable {
                     inbox.drainTo(events);
                 }
                 long nowMs = clock.monotonicMs();
+                lastCycleMs = nowMs;
                 core.tick(nowMs);
                 for (Event event : events) {
                     if (event instanceof Stop) {
@@ -185,6 +205,7 @@ public final class MemberDriver implements AutoCloseable {
 
     private void feed(Event event) {
         if (event instanceof PeerMessage m) {
+            lastHeardMs.put(m.from(), lastCycleMs);
             core.receive(m.from(), m.message());
         } else if (event instanceof PeerDown d) {
             core.peerDisconnected(d.peerId());

@@ -169,6 +169,27 @@ class EnsembleTest {
         viaLeader.setData("/obs", bytes("p"), -1);
         sync(viaObserver, "/obs");
         assertArrayEquals(bytes("p"), viaObserver.getData("/obs", false, null));
+
+        long leader = leader();
+        for (long id : List.of(1L, 2L, 3L, 4L)) {
+            String expected = id == 4 ? "observer" : id == leader ? "leader" : "follower";
+            String srvr = fourLetterWord(ensemble.connectString(id), "srvr");
+            assertEquals(true, srvr.contains("Mode: " + expected + "\n"), "member " + id + ": " + srvr);
+        }
+        String mntr = fourLetterWord(ensemble.connectString(leader), "mntr");
+        assertEquals(true, mntr.contains("zk_server_state\tleader"), mntr);
+        assertEquals(true, mntr.contains("zk_synced_followers\t2"), mntr);
+        assertEquals(true, mntr.contains("zk_synced_observers\t1"), mntr);
+    }
+
+    static String fourLetterWord(String connectString, String word) throws Exception {
+        String[] hostPort = connectString.split(":");
+        try (java.net.Socket socket = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(word.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     @Test
