@@ -250,7 +250,12 @@ public final class WardenServer implements AutoCloseable {
             var removed = snapshots.purge(config.autopurgeSnapRetainCount());
             var oldest = snapshots.oldestZxid();
             if (oldest.isPresent()) {
-                txnLog.purgeUpTo(oldest.getAsLong());
+                if (member == null) {
+                    txnLog.purgeUpTo(oldest.getAsLong());
+                } else {
+                    // The core reads the log: the purge must happen on its thread, through its view.
+                    member.purgeLogUpTo(oldest.getAsLong());
+                }
             }
             log.info("autopurge removed {} snapshots", removed.size());
         } catch (IOException | RuntimeException e) {

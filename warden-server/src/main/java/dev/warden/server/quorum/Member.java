@@ -159,6 +159,17 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         }
     }
 
+    /** Drops log segments no longer needed after a snapshot at {@code zxid}, on the driver thread. */
+    public void purgeLogUpTo(long zxid) {
+        driver.runOnDriverThread(() -> {
+            try {
+                memberLog.purgeUpTo(zxid);
+            } catch (IOException e) {
+                log.warn("member {}: purging the log up to 0x{} failed: {}", myId, Long.toHexString(zxid), e.toString());
+            }
+        });
+    }
+
     public boolean isLeading() {
         return leading && driver.isServing();
     }

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class MemberDriver implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MemberDriver.class);
 
-    private sealed interface Event permits PeerMessage, PeerDown, Propose, ToLeader, ToMember, Sync, Stop {
+    private sealed interface Event permits PeerMessage, PeerDown, Propose, ToLeader, ToMember, Sync, Chore, Stop {
     }
 
     private record PeerMessage(long from, ZabMessage message) implements Event {
@@ -52,6 +52,9 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     private record Sync(long token) implements Event {
+    }
+
+    private record Chore(Runnable body) implements Event {
     }
 
     private record Stop() implements Event {
@@ -117,6 +120,11 @@ public final class MemberDriver implements AutoCloseable {
 
     public void sync(long token) {
         offer(new Sync(token));
+    }
+
+    /** Runs {@code body} on the driver thread between events (work on state only the core's thread may touch). */
+    public void runOnDriverThread(Runnable body) {
+        offer(new Chore(body));
     }
 
     public Role role() {
@@ -219,6 +227,8 @@ public final class MemberDriver implements AutoCloseable {
             }
         } else if (event instanceof ToMember t) {
             core.sendTo(t.peerId(), t.payload());
+        } else if (event instanceof Chore c) {
+            c.body().run();
         } else if (event instanceof Sync s) {
             if (!core.sync(s.token())) {
                 effects.syncRefused(s.token());
