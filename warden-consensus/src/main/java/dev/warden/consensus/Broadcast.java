@@ -16,7 +16,10 @@ final class Broadcast {
     private final PeerState state;
     private final LeaderSide leader;
     private boolean started;
+    /** The epoch proposals are made in now (it moves on an epoch bump). */
     private long startEpoch;
+    /** The epoch we were established in: acks for anything since then count, across bumps. */
+    private long establishedEpoch;
     /** Entries we proposed that are not both committed and on our own disk. */
     private final TreeMap<Long, Entry> inflight = new TreeMap<>();
     private final List<Entry> unsent = new ArrayList<>();
@@ -40,6 +43,7 @@ final class Broadcast {
     void start(long epoch) {
         started = true;
         startEpoch = epoch;
+        establishedEpoch = epoch;
         ownPersistedZxid = Math.max(ownPersistedZxid, state.log.lastZxid());
         lastCommitSent = state.committedZxid;
         rounds.startRound();
@@ -66,7 +70,7 @@ final class Broadcast {
         }
         if (message instanceof ZabMessage.Ack ack) {
             if (!link.observer && link.forwarding() && ack.zxid() <= state.lastLoggedZxid
-                    && Zxid.epoch(ack.zxid()) >= startEpoch) {
+                    && Zxid.epoch(ack.zxid()) >= establishedEpoch) {
                 link.ackedZxid = Math.max(link.ackedZxid, ack.zxid());
                 tryCommit();
             }
@@ -97,24 +101,16 @@ final class Broadcast {
         }
     }
 
-    /** Tests only: start this epoch's counter near its end to exercise the epoch bump. */
-    void startCounterAt(long counter) {
-        Invariants.check(Zxid.epoch(state.lastLoggedZxid) < startEpoch, "counter already in use");
-        firstCounter = counter;
-    }
-
-    private long firstCounter = 1;
-
     long nextZxid() {
         long last = held.isEmpty() ? state.lastLoggedZxid : held.get(held.size() - 1).zxid();
         long epoch = bumpEpoch > 0 ? bumpEpoch : startEpoch;
         if (Zxid.epoch(last) < startEpoch) {
-            return Zxid.of(startEpoch, firstCounter);
+            return Zxid.of(startEpoch, 1);
         }
         if (Zxid.epoch(last) < epoch) {
             return Zxid.of(epoch, 1);
         }
-        return Zxid.counter(last) == Zxid.MAX_COUNTER ? Zxid.of(Zxid.epoch(last) + 1, 1) : last + 1;
+        return Zxid.counter(last) >= state.maxCounter ? Zxid.of(Zxid.epoch(last) + 1, 1) : last + 1;
     }
 
     boolean propose(long zxid, byte[] payload) {

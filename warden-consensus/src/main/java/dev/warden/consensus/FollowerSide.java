@@ -2,6 +2,7 @@ package dev.warden.consensus;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 
 /**
  * A follower's or observer's side of discovery, synchronization and broadcast, for one leader.
@@ -155,7 +156,7 @@ final class FollowerSide {
     }
 
     /** Logs entries that extend the tail; duplicates are skipped, a hole means the stream broke. */
-    private boolean onEntries(java.util.List<Entry> entries, boolean ack) {
+    private boolean onEntries(List<Entry> entries, boolean ack) {
         if (stage.compareTo(Stage.SYNCING) < 0) {
             return false;
         }

@@ -20,6 +20,8 @@ final class PeerState {
     /** Every other member, sorted: iteration order must not depend on hashing, so runs replay exactly. */
     final List<Long> others;
     long nowMs;
+    /** The last counter of an epoch; lowered only by tests, to reach an epoch bump quickly. */
+    long maxCounter = Zxid.MAX_COUNTER;
     ReadyBuilder out = new ReadyBuilder();
 
     Role role = Role.LOOKING;
@@ -96,15 +98,15 @@ final class PeerState {
     /** True if {@code zxid} may follow the current log tail without a hole. */
     boolean followsTail(long zxid) {
         if (lastLoggedZxid == 0) {
-            return true;
+            return Zxid.counter(zxid) == 1;
         }
         long lastEpoch = Zxid.epoch(lastLoggedZxid);
         long epoch = Zxid.epoch(zxid);
         if (epoch == lastEpoch) {
             return Zxid.counter(zxid) == Zxid.counter(lastLoggedZxid) + 1;
         }
-        // a new epoch may start anywhere: a leader's first proposal, or a log resumed after a snapshot
-        return epoch > lastEpoch;
+        // every epoch's proposals start at counter 1, so a later epoch must too
+        return epoch > lastEpoch && Zxid.counter(zxid) == 1;
     }
 
     void truncateTo(long zxid) {

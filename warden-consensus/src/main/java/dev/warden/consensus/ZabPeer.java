@@ -182,9 +182,12 @@ public final class ZabPeer {
         return ready;
     }
 
-    /** Tests in this package reach the leader's broadcast state through here; null unless leading. */
-    Broadcast broadcastForTests() {
-        return leader == null ? null : leader.broadcast;
+    /** Tests only: end every epoch after {@code counter} proposals, so an epoch bump is reachable. */
+    void limitCounterForTests(long counter) {
+        if (counter < 1 || counter > Zxid.MAX_COUNTER) {
+            throw new IllegalArgumentException("counter limit out of range: " + counter);
+        }
+        state.maxCounter = counter;
     }
 
     private void flushLeader() {

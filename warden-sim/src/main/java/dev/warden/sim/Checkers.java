@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * Safety checks run as the simulation goes: one established leader per epoch; every member's
@@ -98,13 +99,25 @@ public final class Checkers {
         }
     }
 
+    /** A read after a sync sees every write acknowledged before the sync began. */
+    void checkSyncRead(SimClient client, SimClient.Op read) {
+        for (SimClient.Op write : ackedWrites) {
+            if (write.kind() == SimClient.Kind.CAS && write.completeMs() < read.invokeMs()
+                    && write.version() > read.version()) {
+                throw new Violation("client " + client.id() + " synced at " + read.invokeMs() + " ms and read version "
+                        + read.version() + ", but version " + write.version() + " was acknowledged at "
+                        + write.completeMs() + " ms");
+            }
+        }
+    }
+
     /** Acknowledged CAS writes form one chain of versions, and so do creates' sequence numbers, in real-time order. */
     void checkLinearizable() {
         checkChain(SimClient.Kind.CAS, SimClient.Op::version);
         checkChain(SimClient.Kind.CREATE, SimClient.Op::sequence);
     }
 
-    private void checkChain(SimClient.Kind kind, java.util.function.ToLongFunction<SimClient.Op> position) {
+    private void checkChain(SimClient.Kind kind, ToLongFunction<SimClient.Op> position) {
         List<SimClient.Op> ops = new ArrayList<>(ackedWrites.stream().filter(o -> o.kind() == kind).toList());
         ops.sort(Comparator.comparingLong(position));
         long maxInvokeMs = Long.MIN_VALUE;

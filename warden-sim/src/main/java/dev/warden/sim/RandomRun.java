@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 /**
  * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
@@ -15,8 +16,15 @@ import java.util.SplittableRandom;
 public final class RandomRun {
     public static final long LIVENESS_LIMIT_MS = 60_000;
 
-    public record Options(int members, int steps, boolean brokenDriver) {
+    public record Options(int members, int observers, int steps, boolean brokenDriver) {
+        public Options(int members, int steps, boolean brokenDriver) {
+            this(members, 0, steps, brokenDriver);
+        }
+
         public Options {
+            if (observers < 0 || observers > 2) {
+                throw new IllegalArgumentException("observers must be 0..2, got " + observers);
+            }
             if (members != 3 && members != 5) {
                 throw new IllegalArgumentException("members must be 3 or 5, got " + members);
             }
@@ -38,7 +46,7 @@ public final class RandomRun {
 
     public static String replayCommand(long seed, Options options) {
         return "java -cp <warden-sim classpath> dev.warden.sim.SimMain --seed " + seed + " --members "
-                + options.members() + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "");
+                + options.members() + " --observers " + options.observers() + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "");
     }
 
     private RandomRun() {
@@ -48,8 +56,8 @@ public final class RandomRun {
         return run(seed, options, line -> { });
     }
 
-    public static Outcome run(long seed, Options options, java.util.function.Consumer<String> log) {
-        Simulation sim = new Simulation(seed, options.members(), options.members() + 1);
+    public static Outcome run(long seed, Options options, Consumer<String> log) {
+        Simulation sim = new Simulation(seed, options.members(), options.observers(), options.members() + 1);
         sim.setLog(log);
         try {
             safetyPhase(sim, options);

@@ -10,7 +10,7 @@ import java.util.random.RandomGenerator;
  * less refuses it, and on loss or timeout it fails over to another member.
  */
 public final class SimClient {
-    public enum Kind { READ, CAS, CREATE }
+    public enum Kind { READ, SYNC_READ, CAS, CREATE }
 
     /** One operation in the client's history; {@code completeMs} is -1 while it is unknown. */
     public record Op(long clientId, long requestId, Kind kind, long invokeMs, long completeMs, boolean ok,
@@ -61,8 +61,16 @@ public final class SimClient {
     /** Gives up on the outstanding request (its outcome stays unknown) and moves to another member. */
     void failOver(List<Long> members) {
         outstanding = null;
+        outstandingSync = false;
         long next = members.get(random.nextInt(members.size()));
         memberId = next;
+    }
+
+    /** Scripted scenarios: abandon any outstanding request and talk to this member from now on. */
+    public void connectTo(long member) {
+        outstanding = null;
+        outstandingSync = false;
+        memberId = member;
     }
 
     void checkTimeout(long nowMs, List<Long> members) {
@@ -81,6 +89,47 @@ public final class SimClient {
         Op op = new Op(id, nextRequestId++, Kind.READ, nowMs, nowMs, true, machine.version(), machine.value(), -1,
                 machine.lastZxid());
         checkers.checkSessionRead(this, op, lastSeenVersion, lastSeenZxid);
+        lastSeenZxid = Math.max(lastSeenZxid, op.zxid());
+        lastSeenVersion = Math.max(lastSeenVersion, op.version());
+        history.add(op);
+        return op;
+    }
+
+    /** Starts a linearizable read: a sync, then a local read once the member reports it done. */
+    boolean syncRead(SimMember member, long nowMs) {
+        if (member == null || outstanding != null) {
+            return false;
+        }
+        long requestId = nextRequestId++;
+        if (!member.sync(syncToken(requestId))) {
+            return false;
+        }
+        outstanding = new Command(Command.Kind.REFUSED, member.id(), id, requestId, 0, 0);
+        outstandingSync = true;
+        outstandingInvokeMs = nowMs;
+        deadlineMs = nowMs + timeoutMs;
+        return true;
+    }
+
+    private boolean outstandingSync;
+
+    long syncToken(long requestId) {
+        return id << 32 | requestId;
+    }
+
+    /** The member finished a sync; if it is ours, read now. Returns the read, or null. */
+    Op syncDone(SimMember member, long token, long nowMs, Checkers checkers) {
+        if (outstanding == null || !outstandingSync || token != syncToken(outstanding.requestId())
+                || member.id() != memberId) {
+            return null;
+        }
+        RegisterMachine machine = member.machine();
+        Op op = new Op(id, outstanding.requestId(), Kind.SYNC_READ, outstandingInvokeMs, nowMs, true,
+                machine.version(), machine.value(), -1, machine.lastZxid());
+        outstanding = null;
+        outstandingSync = false;
+        checkers.checkSessionRead(this, op, lastSeenVersion, lastSeenZxid);
+        checkers.checkSyncRead(this, op);
         lastSeenZxid = Math.max(lastSeenZxid, op.zxid());
         lastSeenVersion = Math.max(lastSeenVersion, op.version());
         history.add(op);
@@ -107,7 +156,7 @@ public final class SimClient {
     /** The member this client talks to applied or refused our request. */
     Op complete(RegisterMachine.Result result, boolean ok, long nowMs) {
         Command command = result.command();
-        if (outstanding == null || command.requestId() != outstanding.requestId() || command.origin() != memberId) {
+        if (outstanding == null || outstandingSync || command.requestId() != outstanding.requestId() || command.origin() != memberId) {
             return null;
         }
         Kind kind = command.kind() == Command.Kind.CREATE ? Kind.CREATE : Kind.CAS;

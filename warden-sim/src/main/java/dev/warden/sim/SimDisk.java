@@ -90,7 +90,12 @@ public final class SimDisk implements LogView {
 
     /** A crash: unsynced writes are lost; if only appends were pending, a random prefix of them may survive. */
     public void crash(RandomGenerator random) {
-        boolean onlyAppends = unsynced.stream().allMatch(u -> u instanceof UndoAppend);
+        crash(random, true);
+    }
+
+    /** A crash; without {@code tornTail} every unsynced write is lost. */
+    public void crash(RandomGenerator random, boolean tornTail) {
+        boolean onlyAppends = tornTail && unsynced.stream().allMatch(u -> u instanceof UndoAppend);
         int survivors = onlyAppends && !unsynced.isEmpty() ? random.nextInt(unsynced.size() + 1) : 0;
         List<Undo> newestFirst = new ArrayList<>(unsynced);
         for (int i = 0; i < newestFirst.size() - survivors; i++) {

@@ -5,6 +5,7 @@ import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Received;
 import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
@@ -26,7 +27,9 @@ public final class SimMember {
 
         void refused(SimMember member, Command command, long currentVersion);
 
-        void roleChanged(SimMember member, dev.warden.consensus.RoleChange change);
+        void syncDone(SimMember member, long token);
+
+        void roleChanged(SimMember member, RoleChange change);
     }
 
     final long id;
@@ -43,6 +46,8 @@ public final class SimMember {
     private final Deque<Object> inbox = new ArrayDeque<>();
     /** Maximum extra fsync latency; 0 means fsync completes at once. */
     long slowDiskMaxMs;
+    /** Scripted scenarios: batches that write to disk never finish their fsync until this is cleared. */
+    boolean diskStalled;
     /** A deliberately broken driver for checker tests: acknowledgements leave before the fsync. */
     boolean ackBeforePersist;
 
@@ -91,12 +96,16 @@ public final class SimMember {
     }
 
     void crash() {
+        crash(true);
+    }
+
+    void crash(boolean tornTail) {
         up = false;
         inFlight = null;
         inbox.clear();
         peer = null;
         pending = null;
-        disk.crash(random);
+        disk.crash(random, tornTail);
     }
 
     void deliver(long from, ZabMessage message) {
@@ -117,7 +126,7 @@ public final class SimMember {
             return;
         }
         if (inFlight != null) {
-            if (nowMs < fsyncDoneAtMs) {
+            if (nowMs < fsyncDoneAtMs || diskStalled) {
                 return;
             }
             finish(inFlight);
@@ -138,7 +147,7 @@ public final class SimMember {
             Ready ready = peer.ready();
             start(ready);
             long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
-            if (latencyMs > 0) {
+            if (latencyMs > 0 || diskStalled && writesToDisk(ready)) {
                 inFlight = ready;
                 fsyncDoneAtMs = nowMs + latencyMs;
                 return;
@@ -169,6 +178,11 @@ public final class SimMember {
         ready.entriesToPersist().forEach(disk::append);
     }
 
+    private static boolean writesToDisk(Ready ready) {
+        return ready.epochs() != null || ready.truncateAfterZxid() >= 0 || ready.snapshot() != null
+                || !ready.entriesToPersist().isEmpty();
+    }
+
     private void finish(Ready ready) {
         inFlight = null;
         disk.fsync();
@@ -188,11 +202,19 @@ public final class SimMember {
         for (Received received : ready.received()) {
             onAppData(received.payload());
         }
+        for (long token : ready.syncsDone()) {
+            world.syncDone(this, token);
+        }
         peer.advance(ready);
     }
 
     private void send(Outbound out) {
         world.send(id, out.to(), out.message());
+    }
+
+    /** A client's linearizable sync: false if this member cannot serve. */
+    boolean sync(long token) {
+        return isServing() && peer.sync(token);
     }
 
     /** A client request arrived at this member: hand it to the leader. False if this member cannot serve. */

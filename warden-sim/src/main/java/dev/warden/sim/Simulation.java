@@ -4,11 +4,14 @@ import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -29,10 +32,10 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     private long nowMs;
     private long traceHash = 17;
     private long steps;
-    private java.util.function.Consumer<String> log = line -> { };
+    private Consumer<String> log = line -> { };
 
     /** Where a verbose run describes faults, role changes and sync decisions (nowhere by default). */
-    public void setLog(java.util.function.Consumer<String> log) {
+    public void setLog(Consumer<String> log) {
         this.log = log;
     }
 
@@ -41,9 +44,16 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     public Simulation(long seed, int memberCount, int clientCount) {
-        if (memberCount < 1 || memberCount > 9) {
-            throw new IllegalArgumentException("members must be 1..9, got " + memberCount);
+        this(seed, memberCount, 0, clientCount);
+    }
+
+    /** {@code voterCount} voting members with ids 1..n, then {@code observerCount} observers. */
+    public Simulation(long seed, int voterCount, int observerCount, int clientCount) {
+        if (voterCount < 1 || observerCount < 0 || voterCount + observerCount > 9) {
+            throw new IllegalArgumentException("need 1..9 members, got " + voterCount + " voters and "
+                    + observerCount + " observers");
         }
+        int memberCount = voterCount + observerCount;
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.network = new SimNetwork(random.split());
@@ -51,9 +61,10 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         for (long id = 1; id <= memberCount; id++) {
             ids.add(id);
         }
-        this.voters = Set.copyOf(ids);
+        this.voters = Set.copyOf(ids.subList(0, voterCount));
+        Set<Long> observers = Set.copyOf(ids.subList(voterCount, memberCount));
         for (long id : ids) {
-            ZabConfig config = new ZabConfig(id, voters, Set.of(), 100, 10, 5, 150, 50);
+            ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50);
             SimMember member = new SimMember(id, config, this, random.split());
             members.put(id, member);
             member.start(nowMs);
@@ -110,12 +121,18 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     // --- controls for scripted scenarios ---
 
+    /** Crashes a member; a random prefix of its unsynced appends may survive (a torn tail). */
     public void crash(long id) {
+        crash(id, true);
+    }
+
+    /** Crashes a member; with {@code tornTail} false every write it had not synced is lost. */
+    public void crash(long id, boolean tornTail) {
         SimMember member = member(id);
         if (member.isUp()) {
             trace(1, id, nowMs);
             log("crash " + id);
-            member.crash();
+            member.crash(tornTail);
             network.dropAllOf(id, members.keySet());
         }
     }
@@ -155,6 +172,58 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     public void dropMessages(Predicate<SimNetwork.Packet> rule) {
         network.addDropRule(rule);
+    }
+
+    /** What a scripted interceptor decides about the packet that triggered it. */
+    public enum Verdict { DELIVER, DROP }
+
+    private final PacketScript script = new PacketScript();
+
+    /**
+     * Runs {@code action} once, just before the first packet matching {@code match} arrives (for
+     * example to crash a member at exactly that point); the action says whether the packet still arrives.
+     */
+    public void interceptOnce(Predicate<SimNetwork.Packet> match, Function<Simulation, Verdict> action) {
+        script.intercept(match, action);
+    }
+
+    /** Matching packets are parked instead of delivered, until {@link #releaseHeld}. */
+    public void hold(Predicate<SimNetwork.Packet> rule) {
+        script.hold(rule);
+    }
+
+    /** Stops holding and delivers the parked packets, in the order they would have arrived. */
+    public void releaseHeld() {
+        for (SimNetwork.Packet packet : script.release()) {
+            deliver(packet);
+        }
+    }
+
+    /** Forgets the parked packets, as if their connection had broken. */
+    public void discardHeld() {
+        script.release();
+    }
+
+    private final Map<String, Integer> deliveredByType = new HashMap<>();
+
+    /** How many messages of this type have arrived so far (after holds and interceptors). */
+    public int deliveredCount(Class<? extends ZabMessage> type) {
+        return deliveredByType.getOrDefault(type.getSimpleName(), 0);
+    }
+
+    public List<SimNetwork.Packet> heldPackets() {
+        return script.held();
+    }
+
+    /** True if the packet is a message of this type from one member to another. */
+    public static Predicate<SimNetwork.Packet> message(Class<? extends ZabMessage> type, long from, long to) {
+        return p -> type.isInstance(p.message()) && p.from() == from && p.to() == to;
+    }
+
+    /** A stalled disk takes writes but never completes their fsync until un-stalled; batches without writes go on. */
+    public void stallDisk(long id, boolean stalled) {
+        trace(6, id, stalled ? 1 : 0);
+        member(id).diskStalled = stalled;
     }
 
     public void setSlowDisk(long id, long maxFsyncMs) {
@@ -233,8 +302,12 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             }
             int pick = random.nextInt(10);
             SimMember member = members.get(client.memberId());
-            if (pick < 4) {
+            if (pick < 3) {
                 if (client.read(member, nowMs, checkers) == null) {
+                    client.failOver(ids);
+                }
+            } else if (pick < 4) {
+                if (!client.syncRead(member, nowMs)) {
                     client.failOver(ids);
                 }
             } else if (!client.write(member, pick < 8 ? SimClient.Kind.CAS : SimClient.Kind.CREATE, nowMs)) {
@@ -269,6 +342,14 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
+    public void syncDone(SimMember member, long token) {
+        SimClient client = clients.get(token >>> 32);
+        if (client != null) {
+            client.syncDone(member, token, nowMs, checkers);
+        }
+    }
+
+    @Override
     public void refused(SimMember member, Command command, long currentVersion) {
         SimClient client = clients.get(command.clientId());
         if (client != null && client.memberId() == member.id()) {
@@ -284,39 +365,26 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         checkers.onRoleChange(member.id(), change);
     }
 
-    private static String describe(ZabMessage m) {
-        if (m instanceof ZabMessage.Snap snap) {
-            return "Snap[" + Long.toHexString(snap.zxid()) + "]";
-        }
-        if (m instanceof ZabMessage.Trunc t) {
-            return "Trunc[" + Long.toHexString(t.toZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.Diff d) {
-            return "Diff[" + Long.toHexString(d.leaderLastZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.FollowerInfo f) {
-            return "FollowerInfo[acc " + f.acceptedEpoch() + ", last " + Long.toHexString(f.lastZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.AckEpoch a) {
-            return "AckEpoch[cur " + a.currentEpoch() + ", last " + Long.toHexString(a.lastZxid()) + "]";
-        }
-        if (m instanceof ZabMessage.NewLeader n) {
-            return "NewLeader[" + n.epoch() + ", " + Long.toHexString(n.lastZxid()) + "]";
-        }
-        return m.toString();
-    }
-
     // --- SimNetwork.Endpoint ---
 
     @Override
     public void deliver(SimNetwork.Packet packet) {
-        trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(), packet.message().getClass().getSimpleName().hashCode());
+        if (script.parked(packet)) {
+            return;
+        }
+        Function<Simulation, Verdict> action = script.takeInterceptor(packet);
+        if (action != null) {
+            log("intercepted " + packet.from() + " -> " + packet.to() + " " + MessageText.describe(packet.message()));
+            if (action.apply(this) == Verdict.DROP) {
+                return;
+            }
+        }
+        trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(),
+                packet.message().getClass().getSimpleName().hashCode());
         ZabMessage m = packet.message();
-        if (m instanceof ZabMessage.Diff || m instanceof ZabMessage.Trunc || m instanceof ZabMessage.Snap
-                || m instanceof ZabMessage.NewLeader || m instanceof ZabMessage.LeaderInfo
-                || m instanceof ZabMessage.FollowerInfo || m instanceof ZabMessage.AckEpoch
-                || m instanceof ZabMessage.UpToDate) {
-            log(packet.from() + " -> " + packet.to() + " " + describe(m));
+        deliveredByType.merge(m.getClass().getSimpleName(), 1, Integer::sum);
+        if (MessageText.worthLogging(m)) {
+            log(packet.from() + " -> " + packet.to() + " " + MessageText.describe(m));
         }
         members.get(packet.to()).deliver(packet.from(), packet.message());
     }

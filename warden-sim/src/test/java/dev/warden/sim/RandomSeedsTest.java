@@ -7,10 +7,10 @@ import org.junit.jupiter.api.Test;
 
 /** Hundreds of seeded runs with faults, then the liveness phase; any failure names its seed and replay command. */
 class RandomSeedsTest {
-    private static final int STEPS = 4_000;
+    private static final int STEPS = 8_000;
 
-    private static void runSeeds(int members, long firstSeed, int count) {
-        RandomRun.Options options = new RandomRun.Options(members, STEPS, false);
+    private static void runSeeds(int members, int observers, long firstSeed, int count) {
+        RandomRun.Options options = new RandomRun.Options(members, observers, STEPS, false);
         long committed = 0;
         for (long seed = firstSeed; seed < firstSeed + count; seed++) {
             RandomRun.Outcome outcome = RandomRun.run(seed, options);
@@ -21,12 +21,12 @@ class RandomSeedsTest {
 
     @Test
     void threeMembersSurviveFaultsAndRecover() {
-        runSeeds(3, 1, 200);
+        runSeeds(3, 0, 1, 250);
     }
 
     @Test
-    void fiveMembersSurviveFaultsAndRecover() {
-        runSeeds(5, 1_000, 200);
+    void fiveMembersAndAnObserverSurviveFaultsAndRecover() {
+        runSeeds(5, 1, 1_000, 250);
     }
 
     @Test

@@ -1,0 +1,59 @@
+package dev.warden.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The scripted part of delivery: packets to park until released, and one-shot interceptors that
+ * run an action (a crash, say) just before a chosen packet arrives.
+ */
+final class PacketScript {
+    private record Interceptor(Predicate<SimNetwork.Packet> match, Function<Simulation, Simulation.Verdict> action) { }
+
+    private final List<Interceptor> interceptors = new ArrayList<>();
+    private final List<Predicate<SimNetwork.Packet>> holdRules = new ArrayList<>();
+    private final List<SimNetwork.Packet> held = new ArrayList<>();
+
+    void intercept(Predicate<SimNetwork.Packet> match, Function<Simulation, Simulation.Verdict> action) {
+        interceptors.add(new Interceptor(match, action));
+    }
+
+    void hold(Predicate<SimNetwork.Packet> rule) {
+        holdRules.add(rule);
+    }
+
+    /** Parks the packet if a hold rule matches; true if it did. */
+    boolean parked(SimNetwork.Packet packet) {
+        for (Predicate<SimNetwork.Packet> rule : holdRules) {
+            if (rule.test(packet)) {
+                held.add(packet);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first interceptor matching the packet, removed (it fires once), or null. */
+    Function<Simulation, Simulation.Verdict> takeInterceptor(SimNetwork.Packet packet) {
+        for (int i = 0; i < interceptors.size(); i++) {
+            if (interceptors.get(i).match().test(packet)) {
+                return interceptors.remove(i).action();
+            }
+        }
+        return null;
+    }
+
+    /** Stops holding and returns the parked packets in arrival order. */
+    List<SimNetwork.Packet> release() {
+        holdRules.clear();
+        List<SimNetwork.Packet> parked = new ArrayList<>(held);
+        held.clear();
+        return parked;
+    }
+
+    List<SimNetwork.Packet> held() {
+        return List.copyOf(held);
+    }
+}
