@@ -112,11 +112,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
         identities = new AuthIdentities(address.getHostAddress());
-        if (!server.pipeline().isServing()) {
-            // As ZooKeeper does: a member that is not in sync with a leader takes no clients.
-            channel.close();
-            return;
-        }
         if (!server.registry().tryOpen(this, address)) {
             log.warn("refusing connection from {}: maxClientCnxns ({}) reached", address.getHostAddress(),
                     server.config().maxClientCnxns());
@@ -176,6 +171,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void handshake(byte[] frame) {
         if (awaitingSession) {
             throw new ProtocolException("request before the session was established");
+        }
+        if (!server.pipeline().isServing()) {
+            // As ZooKeeper does: a member that is not in sync with a leader takes no sessions
+            // (four-letter words still get their answer).
+            closeNow();
+            return;
         }
         JuteReader in = reader(frame);
         ConnectRequest connect = ConnectRequest.read(in);

@@ -240,7 +240,9 @@ public final class LeaderPrep implements AutoCloseable {
         if (request.txn() == null) {
             return;
         }
-        if (request.txn().body() instanceof TxnBody.CreateSession created) {
+        if (request.txn().body() instanceof TxnBody.CloseSession) {
+            ownerBySession.remove(request.txn().sessionId());
+        } else if (request.txn().body() instanceof TxnBody.CreateSession created) {
             // Later requests of the session may reach prep before the leader applied this one.
             sessions.add(request.txn().sessionId(), created.timeoutMs(), created.password());
             ownerBySession.put(request.txn().sessionId(), memberId);

@@ -200,13 +200,13 @@ public final class MemberDriver implements AutoCloseable {
         } catch (IOException e) {
             running = false;
             serving = false;
-            log.error("member {}: cannot write its log or epochs ({}); it stops acknowledging and serving "
+            log.error("{}: cannot write its log or epochs ({}); it stops acknowledging and serving "
                     + "and leaves the ensemble until restarted", thread.getName(), e.toString());
             effects.failed("storage failure: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             running = false;
             serving = false;
-            log.error("member {}: the driver failed; the member stops serving", thread.getName(), e);
+            log.error("{}: the driver failed; the member stops serving", thread.getName(), e);
             effects.failed("driver failure: " + e, e);
         }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import dev.warden.consensus.Role;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.it.PausableProxy;
+import dev.warden.storage.FaultInjectingChannels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -213,6 +214,37 @@ class EnsembleTest {
         }
     }
 
+
+    @Test
+    void followerWhoseDiskFailsStopsServingAndTheOthersCarryOn() throws Exception {
+        ensemble = new TestEnsemble(baseDir, List.of(1L, 2L, 3L), List.of(), ZabConsensus::new);
+        FaultInjectingChannels disk = new FaultInjectingChannels();
+        ensemble.start(3, disk);
+        ensemble.startAll();
+        ensemble.awaitAllServing(SERVING_TIMEOUT_MS);
+        if (leader() == 3) {
+            // The failing disk is meant for a follower: move leadership away.
+            ensemble.stop(3);
+            ensemble.awaitServing(1, SERVING_TIMEOUT_MS);
+            ensemble.awaitServing(2, SERVING_TIMEOUT_MS);
+            disk = new FaultInjectingChannels();
+            ensemble.start(3, disk);
+            ensemble.awaitServing(3, SERVING_TIMEOUT_MS);
+        }
+        ZooKeeper zk = connect(ensemble.connectString(leader()));
+        zk.create("/before", bytes("x"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        disk.limitWritesTo(0);
+        for (int i = 0; i < 10; i++) {
+            zk.create("/during-" + i, bytes("y"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        }
+        long deadline = System.currentTimeMillis() + SERVING_TIMEOUT_MS;
+        while (ensemble.server(3).member().isServing() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(false, ensemble.server(3).member().isServing(), "member 3 still serves with a failed disk");
+        assertEquals(true, fourLetterWord(ensemble.connectString(3), "srvr").contains("not currently serving"));
+        assertArrayEquals(bytes("y"), zk.getData("/during-9", false, null));
+    }
 
     private static String createRetrying(ZooKeeper zk, String path) throws Exception {
         for (int attempt = 0; ; attempt++) {

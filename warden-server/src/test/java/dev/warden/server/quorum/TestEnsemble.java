@@ -61,13 +61,19 @@ final class TestEnsemble implements AutoCloseable {
 
     void startAll() throws IOException {
         for (long id : configs.keySet()) {
-            start(id);
+            if (!servers.containsKey(id)) {
+                start(id);
+            }
         }
     }
 
     WardenServer start(long id) throws IOException {
-        WardenServer server = WardenServer.start(configs.get(id), Clock.SYSTEM, TxnLogOptions.defaults().channels(),
-                provider);
+        return start(id, TxnLogOptions.defaults().channels());
+    }
+
+    /** Starts member {@code id} with its log files opened through {@code logChannels}. */
+    WardenServer start(long id, dev.warden.storage.FileChannelFactory logChannels) throws IOException {
+        WardenServer server = WardenServer.start(configs.get(id), Clock.SYSTEM, logChannels, provider);
         servers.put(id, server);
         return server;
     }
