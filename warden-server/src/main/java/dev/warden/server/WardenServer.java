@@ -112,6 +112,7 @@ public final class WardenServer implements AutoCloseable {
                         new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock));
                 MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
                         snapshotter, logView);
+                preparer.limitCounter(consensus.zxidCounterLimit());
                 this.member = new Member(config, clock, stateMachine, pending, preparer, reads, registry,
                         logView, storage, consensus, random);
             } catch (IOException | RuntimeException e) {

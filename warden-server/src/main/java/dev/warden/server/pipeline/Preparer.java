@@ -40,6 +40,8 @@ public final class Preparer {
     private final RandomGenerator random;
     private final boolean ttlEnabled;
     private long lastZxid;
+    /** The last counter of an epoch; the real limit except in tests that reach an epoch's end fast. */
+    private long maxCounter = MAX_COUNTER;
 
     public Preparer(PendingState pending, SessionTracker sessions, Clock clock, RandomGenerator random,
                     boolean ttlEnabled, long lastZxid) {
@@ -49,6 +51,17 @@ public final class Preparer {
         this.random = random;
         this.ttlEnabled = ttlEnabled;
         this.lastZxid = lastZxid;
+    }
+
+    /**
+     * Ends every epoch after {@code counter}: must equal the consensus core's limit, which only
+     * tests lower (to reach an epoch change after a few writes).
+     */
+    public void limitCounter(long counter) {
+        if (counter < 1 || counter > MAX_COUNTER) {
+            throw new IllegalArgumentException("counter limit out of range: " + counter);
+        }
+        maxCounter = counter;
     }
 
     public long lastZxid() {
@@ -101,7 +114,7 @@ public final class Preparer {
      * an election, and a standalone server simply carries on.
      */
     private long nextZxid() {
-        if ((lastZxid & MAX_COUNTER) == MAX_COUNTER) {
+        if ((lastZxid & MAX_COUNTER) >= maxCounter) {
             lastZxid = ((lastZxid >>> 32) + 1) << 32 | 1;
         } else {
             lastZxid++;

@@ -23,6 +23,11 @@ public interface ConsensusFactory extends AutoCloseable {
 
     ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException;
 
+    /** The last zxid counter of an epoch; the leader's prep must roll over where the core does. */
+    default long zxidCounterLimit() {
+        return dev.warden.consensus.Zxid.MAX_COUNTER;
+    }
+
     /** Opens the links to the peers; inbound messages and disconnects go to {@code driver}. */
     PeerSender connect(MemberDriver driver) throws IOException;
 

@@ -70,6 +70,9 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private final MemberDriver driver;
     private final MemberPipeline pipeline;
     private volatile boolean leading;
+    private final java.util.concurrent.atomic.AtomicLong roleChanges = new java.util.concurrent.atomic.AtomicLong();
+    /** The last role change acted on (driver thread). */
+    private RoleChange lastChange;
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
                   Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
@@ -170,6 +173,11 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         });
     }
 
+    /** How many times role, leader or service changed (an epoch change alone does not count). */
+    public long roleChanges() {
+        return roleChanges.get();
+    }
+
     public boolean isLeading() {
         return leading && driver.isServing();
     }
@@ -215,6 +223,15 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
 
     @Override
     public void roleChanged(RoleChange change, long nextZxid) {
+        RoleChange previous = lastChange;
+        lastChange = change;
+        if (previous != null && previous.role() == change.role() && previous.leaderId() == change.leaderId()
+                && previous.serving() == change.serving()) {
+            // Only the epoch moved (the leader's zxid counter ran out): same leader, service goes on.
+            log.info("member {}: now in epoch {}", myId, change.epoch());
+            return;
+        }
+        roleChanges.incrementAndGet();
         log.info("member {}: {} (leader {}, epoch {}){}", myId, change.role(), change.leaderId(), change.epoch(),
                 change.serving() ? ", serving" : ", not serving");
         if (!change.serving()) {

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.warden.consensus.CounterLimitedConsensus;
 import dev.warden.consensus.Role;
+import dev.warden.consensus.Zxid;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.it.PausableProxy;
 import dev.warden.storage.FaultInjectingChannels;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -244,6 +247,39 @@ class EnsembleTest {
         assertEquals(false, ensemble.server(3).member().isServing(), "member 3 still serves with a failed disk");
         assertEquals(true, fourLetterWord(ensemble.connectString(3), "srvr").contains("not currently serving"));
         assertArrayEquals(bytes("y"), zk.getData("/during-9", false, null));
+    }
+
+    @Test
+    void zxidCounterExhaustionMovesToTheNextEpochWithoutAnElection() throws Exception {
+        long counterLimit = 10;
+        ensemble = new TestEnsemble(baseDir, List.of(1L, 2L, 3L), List.of(),
+                resources -> new CounterLimitedConsensus(resources, counterLimit));
+        ensemble.startAll();
+        ensemble.awaitAllServing(SERVING_TIMEOUT_MS);
+        long leader = leader();
+        long follower = aFollower();
+        ZooKeeper zk = connect(ensemble.connectString(follower));
+        Map<Long, Long> roleChanges = roleChanges();
+        zk.create("/c", bytes(""), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        long firstEpoch = Zxid.epoch(zk.exists("/c", false).getMzxid());
+        for (int i = 0; i < 3 * counterLimit; i++) {
+            zk.setData("/c", bytes("v" + i), i);
+        }
+        long lastZxid = zk.exists("/c", false).getMzxid();
+        assertEquals(true, Zxid.epoch(lastZxid) >= firstEpoch + 2, "epoch of " + Zxid.hex(lastZxid));
+        assertEquals(leader, leader(), "the same leader throughout");
+        assertEquals(roleChanges, roleChanges(), "no member changed role (no election)");
+        for (long id : List.of(1L, 2L, 3L)) {
+            ZooKeeper reader = connect(ensemble.connectString(id));
+            sync(reader, "/c");
+            assertArrayEquals(bytes("v" + (3 * counterLimit - 1)), reader.getData("/c", false, null));
+        }
+    }
+
+    private Map<Long, Long> roleChanges() {
+        Map<Long, Long> counts = new java.util.TreeMap<>();
+        ensemble.servers().forEach((id, server) -> counts.put(id, server.member().roleChanges()));
+        return counts;
     }
 
     private static String createRetrying(ZooKeeper zk, String path) throws Exception {
