@@ -32,6 +32,7 @@ final class Broadcast {
     private long bumpEpoch = -1;
     private final Set<Long> bumpAcks = new HashSet<>();
     private boolean ownBumpDurable;
+    private long bumpStartedMs;
     private final List<Entry> held = new ArrayList<>();
 
     Broadcast(PeerState state, LeaderSide leader) {
@@ -55,11 +56,18 @@ final class Broadcast {
 
     void tick() {
         rounds.tick();
+        long syncLimitMs = state.config.syncLimitTicks() * state.config.tickMs();
+        if (bumpEpoch > 0 && state.nowMs - bumpStartedMs > syncLimitMs) {
+            // Members that rejoined having already promised the new epoch cannot count (that promise
+            // may belong to another leader), so a bump can stall; an election then picks a fresh epoch.
+            leader.fail();
+            return;
+        }
         if (leader.liveSyncedVoters() >= state.config.quorumSize()) {
             quorumLostSinceMs = -1;
         } else if (quorumLostSinceMs < 0) {
             quorumLostSinceMs = state.nowMs;
-        } else if (state.nowMs - quorumLostSinceMs > state.config.syncLimitTicks() * state.config.tickMs()) {
+        } else if (state.nowMs - quorumLostSinceMs > syncLimitMs) {
             leader.fail();
         }
     }
@@ -142,6 +150,7 @@ final class Broadcast {
 
     private void startBump(long newEpoch) {
         bumpEpoch = newEpoch;
+        bumpStartedMs = state.nowMs;
         leader.epoch = newEpoch;
         ownBumpDurable = false;
         bumpAcks.clear();
@@ -165,11 +174,14 @@ final class Broadcast {
         }
         startEpoch = bumpEpoch;
         bumpEpoch = -1;
-        for (Entry entry : held) {
-            appendOwn(entry);
+        // release only this epoch's entries: a later epoch needs its own quorum of promises
+        while (!held.isEmpty() && Zxid.epoch(held.get(0).zxid()) == startEpoch) {
+            appendOwn(held.remove(0));
         }
-        held.clear();
         state.setRole(Role.LEADING, state.config.myId(), startEpoch, true);
+        if (!held.isEmpty()) {
+            startBump(Zxid.epoch(held.get(0).zxid()));
+        }
     }
 
     void afterAdvance(Ready done) {

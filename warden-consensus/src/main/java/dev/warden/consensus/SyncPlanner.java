@@ -6,8 +6,8 @@ import java.util.NavigableMap;
 
 /**
  * Decides how a leader brings one follower from its last zxid to the leader's history: DIFF when
- * the follower's tail is in the leader's log, TRUNC to the last shared zxid when it is not but a
- * shared point exists, SNAP otherwise. Returns the sync messages up to (not including) NEWLEADER.
+ * the follower's tail is in the leader's log, TRUNC to the last shared zxid when the leader holds
+ * an earlier entry of the follower's last epoch, SNAP otherwise. Returns the sync messages up to (not including) NEWLEADER.
  */
 final class SyncPlanner {
     enum Kind { DIFF, TRUNC, SNAP }
@@ -62,12 +62,21 @@ final class SyncPlanner {
                 || zxid == state.log.firstReadableZxid() && zxid == 0;
     }
 
-    /** The last zxid both histories hold, or -1 if the log cannot tell. */
+    /**
+     * The last zxid both histories hold, or -1 if the log cannot tell. Only an entry of the
+     * follower's last epoch is safe: entries of one epoch come from one leader in one order, so
+     * sharing one means sharing everything before it. An older entry below the follower's tail may
+     * be one the follower never had (it followed another leader then).
+     */
     private long commonPoint(long followerLastZxid, NavigableMap<Long, Entry> unpersisted) {
         Long fromMemory = unpersisted.floorKey(followerLastZxid);
         long fromLog = state.log.floor(followerLastZxid);
         long common = Math.max(fromMemory == null ? -1 : fromMemory, fromLog);
-        if (common == 0 || unpersisted.containsKey(common) || state.log.contains(common)) {
+        if (common == 0) {
+            return 0; // nothing shared: truncate everything (only reachable when our log starts at zero)
+        }
+        boolean held = common > 0 && (unpersisted.containsKey(common) || state.log.contains(common));
+        if (held && Zxid.epoch(common) == Zxid.epoch(followerLastZxid)) {
             return common;
         }
         return -1;

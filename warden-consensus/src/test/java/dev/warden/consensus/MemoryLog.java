@@ -86,9 +86,18 @@ final class MemoryLog implements LogView {
         snapshotZxid = snapshot.zxid();
     }
 
+    /** Drops entries after {@code zxid} and, as the Ready contract asks, rebuilds the state to exactly it. */
     void truncateAfter(long zxid) {
         entries.tailMap(zxid, false).clear();
-        applied.tailMap(zxid, false).clear();
+        replayAfterRestart();
+    }
+
+    /** A restart rebuilds the state machine: the snapshot's part, then every logged entry. */
+    void replayAfterRestart() {
+        applied.tailMap(snapshotZxid, false).clear();
+        for (Entry entry : entries.values()) {
+            applied.put(entry.zxid(), entry);
+        }
     }
 
     void append(Entry entry) {

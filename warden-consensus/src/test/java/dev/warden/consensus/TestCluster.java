@@ -36,6 +36,9 @@ final class TestCluster {
 
         void start() {
             peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs);
+            if (counterLimit > 0) {
+                peer.limitCounterForTests(counterLimit);
+            }
         }
 
         void drive() {
@@ -69,6 +72,8 @@ final class TestCluster {
     final Set<Long> voters;
     final Set<Long> observers;
     long nowMs;
+    /** If positive, every member's epochs end after this many proposals (to exercise epoch bumps). */
+    long counterLimit;
 
     TestCluster(Set<Long> voters, Set<Long> observers) {
         this.voters = voters;
@@ -97,6 +102,7 @@ final class TestCluster {
 
     void restart(long id) {
         down.remove(id);
+        member(id).log.replayAfterRestart();
         member(id).start();
         member(id).drive();
     }

@@ -102,4 +102,22 @@ class ZabPeerScenarioTest {
         assertNotNull(cluster.leader().log.applied.get(Zxid.of(1, 1)));
         assertFalse(cluster.leader().log.applied.isEmpty());
     }
+
+    @Test
+    void observerLearnsTheLeaderAndReceivesOnlyCommittedEntries() {
+        TestCluster cluster = new TestCluster(THREE, Set.of(4L));
+        for (long id = 1; id <= 4; id++) {
+            cluster.add(id, new MemoryLog(), EpochState.INITIAL);
+        }
+        cluster.runUntil(TestCluster::allServing, 5_000);
+        TestCluster.Member observer = cluster.member(4);
+        assertEquals(Role.OBSERVING, observer.peer.role());
+        assertEquals(cluster.leader().id, observer.peer.leaderId());
+        long zxid = cluster.propose("seen-by-observer");
+        cluster.runUntil(c -> observer.log.applied.containsKey(zxid), 5_000);
+        assertTrue(cluster.deliveredOfType(ZabMessage.Inform.class).stream().anyMatch(m -> m.to() == 4));
+        assertTrue(cluster.deliveredOfType(ZabMessage.Propose.class).stream().noneMatch(m -> m.to() == 4),
+                "observers never see uncommitted proposals");
+        assertTrue(cluster.delivered.stream().noneMatch(m -> m.from() == 4 && m.message() instanceof ZabMessage.Ack));
+    }
 }

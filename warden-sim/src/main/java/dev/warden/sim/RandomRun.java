@@ -45,7 +45,7 @@ public final class RandomRun {
     }
 
     public static String replayCommand(long seed, Options options) {
-        return "java -cp <warden-sim classpath> dev.warden.sim.SimMain --seed " + seed + " --members "
+        return "java -cp warden-sim/target/classes:warden-consensus/target/classes dev.warden.sim.SimMain --seed " + seed + " --members "
                 + options.members() + " --observers " + options.observers() + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "");
     }
 
