@@ -130,7 +130,7 @@ public final class WardenServer implements AutoCloseable {
         }
         ServerStats stats = new ServerStats(clock.wallTimeMs());
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
-                member != null ? member : MemberStatus.STANDALONE);
+                member != null ? member.status() : MemberStatus.STANDALONE);
         try {
             if (member != null) {
                 member.start(timers);

@@ -18,8 +18,6 @@ import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
 import dev.warden.server.net.MemberStatus;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * performs the driver's effects and the periodic work that depends on the role: only the
  * leader expires sessions, the others report their sessions' activity to it.
  */
-public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Output, MemberStatus, AutoCloseable {
+public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Output, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Member.class);
     private static final int DRIVER_INBOX_CAPACITY = 65_536;
 
@@ -121,6 +119,11 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         return pipeline;
     }
 
+    /** What srvr/stat/mntr report about this member. */
+    public MemberStatus status() {
+        return new MemberStatusView(config, driver, this::isLeading);
+    }
+
     public Role role() {
         return driver.role();
     }
@@ -180,43 +183,6 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
 
     public boolean isLeading() {
         return leading && driver.isServing();
-    }
-
-    // ---- MemberStatus (any thread) ------------------------------------------------------------
-
-    @Override
-    public String mode() {
-        return switch (driver.role()) {
-            case LEADING -> "leader";
-            case FOLLOWING -> "follower";
-            case OBSERVING -> "observer";
-            case LOOKING -> config.observerIds().contains(myId) ? "observer" : "follower";
-        };
-    }
-
-    @Override
-    public boolean serving() {
-        return driver.isServing();
-    }
-
-    /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */
-    @Override
-    public Optional<LeaderFigures> leaderFigures() {
-        if (!isLeading()) {
-            return Optional.empty();
-        }
-        Set<Long> heard = driver.peersHeardWithin((long) config.syncLimitTicks() * config.tickTimeMs());
-        int followers = 0;
-        int observers = 0;
-        for (long id : heard) {
-            if (config.observerIds().contains(id)) {
-                observers++;
-            } else if (config.voterIds().contains(id)) {
-                followers++;
-            }
-        }
-        return Optional.of(new LeaderFigures(followers + observers, followers, observers, 0,
-                config.voterIds().size() / 2 + 1));
     }
 
     // ---- DriverEffects (driver thread) --------------------------------------------------------
