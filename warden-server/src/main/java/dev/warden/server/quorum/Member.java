@@ -176,6 +176,11 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         });
     }
 
+    /** The last zxid this member's state machine applied. */
+    public long lastAppliedZxid() {
+        return stateMachine.tree().lastAppliedZxid();
+    }
+
     /** How many times role, leader or service changed (an epoch change alone does not count). */
     public long roleChanges() {
         return roleChanges.get();

@@ -28,6 +28,7 @@ final class InOrderCore implements ConsensusCore {
     private List<Received> received = new ArrayList<>();
     private List<Long> syncsDone = new ArrayList<>();
     private long committedZxid;
+    private long truncateAfterZxid = -1;
 
     InOrderCore(long myId, long leaderId, Set<Long> voters, Set<Long> observers, long nextZxid) {
         this.myId = myId;
@@ -57,6 +58,9 @@ final class InOrderCore implements ConsensusCore {
             received.add(new Received(fromId, data.payload()));
         } else if (message instanceof ZabMessage.SyncRequest sync) {
             sendImmediately.add(new Outbound(fromId, new ZabMessage.SyncReply(sync.token(), committedZxid)));
+        } else if (message instanceof ZabMessage.Trunc trunc) {
+            // Tests inject a TRUNC to drive the member's truncate-and-rebuild path.
+            truncateAfterZxid = trunc.toZxid();
         } else if (message instanceof ZabMessage.SyncReply reply) {
             syncsDone.add(reply.token());
         }
@@ -136,15 +140,16 @@ final class InOrderCore implements ConsensusCore {
 
     @Override
     public boolean hasReady() {
-        return roleChange != null || !sendImmediately.isEmpty() || !toPersist.isEmpty() || !committed.isEmpty()
+        return roleChange != null || truncateAfterZxid >= 0 || !sendImmediately.isEmpty() || !toPersist.isEmpty() || !committed.isEmpty()
                 || !received.isEmpty() || !syncsDone.isEmpty();
     }
 
     @Override
     public Ready ready() {
-        Ready ready = new Ready(roleChange, sendImmediately, null, -1, null, toPersist, List.of(), committed,
-                received, syncsDone);
+        Ready ready = new Ready(roleChange, sendImmediately, null, truncateAfterZxid, null, toPersist, List.of(),
+                committed, received, syncsDone);
         roleChange = null;
+        truncateAfterZxid = -1;
         sendImmediately = new ArrayList<>();
         toPersist = new ArrayList<>();
         committed = new ArrayList<>();

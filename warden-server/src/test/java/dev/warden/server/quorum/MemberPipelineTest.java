@@ -2,6 +2,7 @@ package dev.warden.server.quorum;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -31,11 +32,13 @@ class MemberPipelineTest {
     @TempDir
     Path baseDir;
     private TestEnsemble ensemble;
+    private InOrderBus bus;
     private final List<ZooKeeper> clients = new ArrayList<>();
 
     @BeforeEach
     void start() throws Exception {
-        ensemble = new TestEnsemble(baseDir, List.of(1L, 2L, 3L), List.of(), new InOrderBus(1).provider());
+        bus = new InOrderBus(1);
+        ensemble = new TestEnsemble(baseDir, List.of(1L, 2L, 3L), List.of(), bus.provider());
         ensemble.startAll();
         ensemble.awaitAllServing(5_000);
     }
@@ -210,6 +213,35 @@ class MemberPipelineTest {
             EnsembleTest.sync(other, "/c");
             assertArrayEquals(bytes("v19"), other.getData("/c", false, null));
         }
+    }
+
+    @Test
+    void truncateDropsLoggedEntriesAndRebuildsTheStateToThatZxid() throws Exception {
+        ZooKeeper zk = connect(1);
+        zk.create("/kept", bytes("k"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        long keptZxid = zk.exists("/kept", false).getMzxid();
+        zk.create("/dropped", bytes("d"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+        ZooKeeper reader = connect(2);
+        EnsembleTest.sync(reader, "/");
+        assertNotNull(reader.exists("/dropped", false));
+        reader.close();
+        clients.remove(reader);
+
+        bus.deliver(1, 2, new dev.warden.consensus.ZabMessage.Trunc(keptZxid));
+        long deadline = System.currentTimeMillis() + 5_000;
+        while (ensemble.server(2).member().lastAppliedZxid() != keptZxid && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(keptZxid, ensemble.server(2).member().lastAppliedZxid());
+        // The log lost the entry too: after a restart member 2 recovers exactly to keptZxid.
+        ensemble.stop(2);
+        ensemble.start(2);
+        ensemble.awaitServing(2, 5_000);
+        assertEquals(keptZxid, ensemble.server(2).member().lastAppliedZxid());
+        ZooKeeper after = ApacheClients.connect(ensemble.connectString(2));
+        clients.add(after);
+        assertNotNull(after.exists("/kept", false));
+        assertNull(after.exists("/dropped", false));
     }
 
     static void awaitGone(ZooKeeper zk, String path) throws Exception {
