@@ -12,9 +12,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code warden server}: runs a standalone server until SIGTERM or SIGINT. */
+/** {@code warden server}: runs a standalone server or an ensemble member until SIGTERM or SIGINT. */
 @Command(name = "server", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
-        description = {"Run a standalone Warden server.",
+        description = {"Run a Warden server: standalone, or an ensemble member when the config has server.N lines",
+                "(this member is the one named by the myid file in dataDir).",
                 "Without --config it serves on 127.0.0.1:2181 with its data in ./data."})
 final class ServerCommand implements Callable<Integer> {
     static final int EXIT_START_FAILED = 1;
@@ -67,7 +68,13 @@ final class ServerCommand implements Callable<Integer> {
             out.println("Warden stopped");
             out.flush();
         });
-        out.println("Warden serving on " + server.connectString() + ", data in " + config.dataDir());
+        if (config.isEnsemble()) {
+            out.println("Warden member " + config.serverId() + " of " + config.members().size()
+                    + " listening for clients on " + server.connectString() + " (clients are served once it has"
+                    + " joined a leader), data in " + config.dataDir());
+        } else {
+            out.println("Warden serving on " + server.connectString() + ", data in " + config.dataDir());
+        }
         out.flush();
         stopSignal.await();
         return 0;

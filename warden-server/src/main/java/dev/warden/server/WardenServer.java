@@ -6,11 +6,19 @@ import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
+import dev.warden.server.net.MemberStatus;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Pipeline;
 import dev.warden.server.pipeline.PipelineListener;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.RequestPipeline;
+import dev.warden.consensus.EpochState;
+import dev.warden.server.quorum.ConsensusFactory;
+import dev.warden.server.quorum.EpochFiles;
+import dev.warden.server.quorum.Member;
+import dev.warden.server.quorum.TxnLogView;
+import dev.warden.server.quorum.ZabConsensus;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.session.SessionTracker;
@@ -44,7 +52,10 @@ public final class WardenServer implements AutoCloseable {
     private final TxnLog txnLog;
     private final SnapshotStore snapshots;
     private final StateMachine stateMachine;
-    private final Pipeline pipeline;
+    private final RequestPipeline pipeline;
+    /** Null for a standalone server. */
+    private final Member member;
+    private final ConsensusFactory consensus;
     private final ConnectionRegistry registry;
     private final ScheduledExecutorService timers;
     /** Its own thread: a snapshot of a large tree must not delay session expiry ticks. */
@@ -53,7 +64,8 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private ClientTransport transport;
 
-    private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels) throws IOException {
+    private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
+                         ConsensusFactory.Provider consensusProvider) throws IOException {
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -79,8 +91,6 @@ public final class WardenServer implements AutoCloseable {
         long lastZxid = Math.max(tree.lastAppliedZxid(), txnLog.lastAppendedZxid());
         Preparer preparer = new Preparer(pending, sessions, clock, random, config.extendedTypesEnabled(), lastZxid);
         ReadProcessor reads = new ReadProcessor(tree, watches);
-        this.pipeline = new Pipeline(preparer, pending, txnLog, stateMachine, reads, new Listener(),
-                config.globalOutstandingLimit(), config.snapCount(), random);
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "warden-timers-" + config.clientPort());
             thread.setDaemon(true);
@@ -91,16 +101,49 @@ public final class WardenServer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+        if (config.isEnsemble()) {
+            try {
+                EpochFiles epochFiles = EpochFiles.defaults();
+                EpochState epochs = epochFiles.load(config.dataDir());
+                // The log holds every entry after the snapshot recovery started from.
+                long logStartZxid = snapshots.newestValid().map(s -> s.zxid()).orElse(0L);
+                TxnLogView logView = new TxnLogView(txnLog, logStartZxid);
+                this.consensus = consensusProvider.create(
+                        new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock));
+                MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
+                        snapshotter, logView);
+                preparer.limitCounter(consensus.zxidCounterLimit());
+                this.member = new Member(config, clock, stateMachine, pending, preparer, reads, registry,
+                        logView, storage, consensus, random);
+            } catch (IOException | RuntimeException e) {
+                txnLog.close();
+                throw e;
+            }
+            this.pipeline = member.pipeline();
+        } else {
+            this.member = null;
+            this.consensus = null;
+            Pipeline standalone = new Pipeline(preparer, pending, txnLog, stateMachine, reads, new Listener(),
+                    config.globalOutstandingLimit(), config.snapCount(), random);
+            standalone.start("warden-" + config.clientPort());
+            this.pipeline = standalone;
+        }
         ServerStats stats = new ServerStats(clock.wallTimeMs());
-        ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry);
-        pipeline.start("warden-" + config.clientPort());
+        ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
+                member != null ? member.status() : MemberStatus.STANDALONE);
         try {
+            if (member != null) {
+                member.start(timers);
+            }
             int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
             transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding the client port", e);
         } catch (RuntimeException e) {
+            if (member != null) {
+                member.close();
+            }
             pipeline.close();
             txnLog.close();
             throw new IOException("cannot listen on " + config.clientPortAddress() + ":" + config.clientPort()
@@ -122,14 +165,23 @@ public final class WardenServer implements AutoCloseable {
      *  {@code logChannels} (tests inject a disk that fills up). */
     public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels)
             throws IOException {
-        WardenServer server = new WardenServer(config, clock, logChannels);
+        return start(config, clock, logChannels, ZabConsensus::new);
+    }
+
+    /** As above; an ensemble member's core and peer links come from {@code consensus} (tests substitute them). */
+    public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels,
+                                     ConsensusFactory.Provider consensus) throws IOException {
+        WardenServer server = new WardenServer(config, clock, logChannels, consensus);
         log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
         return server;
     }
 
     private void scheduleTimers() {
         long tickMs = config.tickTimeMs();
-        timers.scheduleAtFixedRate(this::expireSessions, tickMs, tickMs, TimeUnit.MILLISECONDS);
+        if (member == null) {
+            // A member's sessions are expired by the leader (Member schedules that).
+            timers.scheduleAtFixedRate(this::expireSessions, tickMs, tickMs, TimeUnit.MILLISECONDS);
+        }
         long reapMs = config.containerCheckIntervalMs();
         timers.scheduleWithFixedDelay(this::reapContainers, reapMs, reapMs, TimeUnit.MILLISECONDS);
         int purgeHours = config.autopurgePurgeIntervalHours();
@@ -147,6 +199,9 @@ public final class WardenServer implements AutoCloseable {
 
     /** Containers that had children and lost them all, and TTL nodes idle past their TTL. */
     private void reapContainers() {
+        if (member != null && !member.isLeading()) {
+            return;
+        }
         DataTree tree = stateMachine.tree();
         long now = clock.wallTimeMs();
         for (String path : tree.containerAndTtlPaths()) {
@@ -164,7 +219,12 @@ public final class WardenServer implements AutoCloseable {
                 tree.readLock().unlock();
             }
             if (due) {
-                pipeline.submit(new Request(null, 0, 0, OpCode.DELETE_CONTAINER, new DeleteContainerRequest(path)));
+                Request reap = new Request(null, 0, 0, OpCode.DELETE_CONTAINER, new DeleteContainerRequest(path));
+                if (member == null) {
+                    pipeline.submit(reap);
+                } else {
+                    member.submitHousekeeping(reap);
+                }
             }
         }
     }
@@ -207,7 +267,12 @@ public final class WardenServer implements AutoCloseable {
             var removed = snapshots.purge(config.autopurgeSnapRetainCount());
             var oldest = snapshots.oldestZxid();
             if (oldest.isPresent()) {
-                txnLog.purgeUpTo(oldest.getAsLong());
+                if (member == null) {
+                    txnLog.purgeUpTo(oldest.getAsLong());
+                } else {
+                    // The core reads the log: the purge must happen on its thread, through its view.
+                    member.purgeLogUpTo(oldest.getAsLong());
+                }
             }
             log.info("autopurge removed {} snapshots", removed.size());
         } catch (IOException | RuntimeException e) {
@@ -229,6 +294,11 @@ public final class WardenServer implements AutoCloseable {
         return config;
     }
 
+    /** The ensemble side of this server, or null if it is standalone. */
+    public Member member() {
+        return member;
+    }
+
     /** Stops accepting, flushes pending log writes, closes connections and files. Idempotent. */
     @Override
     public void close() {
@@ -238,6 +308,9 @@ public final class WardenServer implements AutoCloseable {
         transport.stopAccepting();
         timers.shutdownNow();
         snapshotter.shutdown();
+        if (member != null) {
+            member.close();
+        }
         pipeline.close();
         registry.closeAll();
         transport.close();

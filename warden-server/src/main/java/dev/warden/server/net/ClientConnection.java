@@ -20,7 +20,6 @@ import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
-import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Reply;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.session.SessionTracker;
@@ -173,6 +172,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (awaitingSession) {
             throw new ProtocolException("request before the session was established");
         }
+        if (!server.pipeline().isServing()) {
+            // As ZooKeeper does: a member that is not in sync with a leader takes no sessions
+            // (four-letter words still get their answer).
+            closeNow();
+            return;
+        }
         JuteReader in = reader(frame);
         ConnectRequest connect = ConnectRequest.read(in);
         long lastApplied = server.stateMachine().tree().lastAppliedZxid();
@@ -204,6 +209,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             closeAfterFlush();
             return;
         }
+        server.pipeline().sessionAttached(connect.sessionId());
         establish(connect.sessionId(), timeoutMs, session.password(), readOnlyPresent);
     }
 
@@ -255,7 +261,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         Request request = new Request(this, sessionId, header.xid(), opcode, body);
-        if (ReadProcessor.isReadOp(opcode) && inFlight.get() == 0) {
+        if (server.pipeline().answersInline(opcode) && inFlight.get() == 0) {
             readInline(request, receivedNs);
             return;
         }

@@ -26,7 +26,7 @@ import dev.warden.protocol.SetWatches2;
 import dev.warden.protocol.SyncRequest;
 
 /** Decodes a request body by opcode. */
-final class RequestBodies {
+public final class RequestBodies {
     /** Marker for opcodes whose request has no body. */
     static final Record EMPTY = out -> { };
 
@@ -34,7 +34,7 @@ final class RequestBodies {
     }
 
     /** True for opcodes a client may send (check alone, reconfig, sasl and unknown ones are not). */
-    static boolean isSupported(int opcode) {
+    public static boolean isSupported(int opcode) {
         return switch (opcode) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER, OpCode.CREATE_TTL, OpCode.DELETE,
                  OpCode.DELETE_CONTAINER, OpCode.EXISTS, OpCode.GET_DATA, OpCode.SET_DATA, OpCode.GET_ACL,
@@ -47,7 +47,7 @@ final class RequestBodies {
     }
 
     /** The body for a supported opcode; throws ProtocolException when it does not decode. */
-    static Record decode(int opcode, JuteReader in) {
+    public static Record decode(int opcode, JuteReader in) {
         return switch (opcode) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER -> CreateRequest.read(in);
             case OpCode.CREATE_TTL -> CreateTTLRequest.read(in);

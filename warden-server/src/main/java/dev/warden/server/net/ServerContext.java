@@ -2,19 +2,19 @@ package dev.warden.server.net;
 
 import dev.warden.server.Clock;
 import dev.warden.server.ServerConfig;
-import dev.warden.server.pipeline.Pipeline;
 import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.RequestPipeline;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.watch.WatchManager;
 
 /** What a client connection needs from the server, in one place. */
 public record ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,
-                            Pipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry,
+                            RequestPipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry,
                             MemberStatus memberStatus) {
 
     /** A standalone server's context. */
     public ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,
-                         Pipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry) {
+                         RequestPipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry) {
         this(config, clock, stateMachine, watches, pipeline, reads, stats, registry, MemberStatus.STANDALONE);
     }
 }

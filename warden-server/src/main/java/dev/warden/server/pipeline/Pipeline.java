@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * fail with SYSTEMERROR and are never applied; prep state is rebuilt from the applied tree and
  * later writes try the disk again. Reads are unaffected.
  */
-public final class Pipeline implements AutoCloseable {
+public final class Pipeline implements RequestPipeline {
     private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
     /** Control markers travelling through the queues in order with requests. */
     private static final Request STOP = new Request(null, 0, 0, Integer.MIN_VALUE, null);
@@ -90,17 +90,19 @@ public final class Pipeline implements AutoCloseable {
         return thread;
     }
 
-    /** Queues a request. Returns true while the server is under its outstanding limit. */
+    @Override
     public boolean submit(Request request) {
         int now = outstanding.incrementAndGet();
         prepQueue.add(request);
         return now < outstandingLimit;
     }
 
+    @Override
     public boolean isOverLimit() {
         return outstanding.get() >= outstandingLimit;
     }
 
+    @Override
     public int outstanding() {
         return outstanding.get();
     }

@@ -33,12 +33,15 @@ import java.util.random.RandomGenerator;
  */
 public final class Preparer {
     private static final int PASSWORD_BYTES = 16;
+    private static final long MAX_COUNTER = 0xffff_ffffL;
     private final PendingState pending;
     private final SessionTracker sessions;
     private final Clock clock;
     private final RandomGenerator random;
     private final boolean ttlEnabled;
     private long lastZxid;
+    /** The last counter of an epoch; the real limit except in tests that reach an epoch's end fast. */
+    private long maxCounter = MAX_COUNTER;
 
     public Preparer(PendingState pending, SessionTracker sessions, Clock clock, RandomGenerator random,
                     boolean ttlEnabled, long lastZxid) {
@@ -48,6 +51,17 @@ public final class Preparer {
         this.random = random;
         this.ttlEnabled = ttlEnabled;
         this.lastZxid = lastZxid;
+    }
+
+    /**
+     * Ends every epoch after {@code counter}: must equal the consensus core's limit, which only
+     * tests lower (to reach an epoch change after a few writes).
+     */
+    public void limitCounter(long counter) {
+        if (counter < 1 || counter > MAX_COUNTER) {
+            throw new IllegalArgumentException("counter limit out of range: " + counter);
+        }
+        maxCounter = counter;
     }
 
     public long lastZxid() {
@@ -94,8 +108,22 @@ public final class Preparer {
         }
     }
 
+    /**
+     * The zxid after lastZxid. When the low 32 bits (the counter within an epoch) are used up,
+     * the next zxid is counter 1 of the following epoch: an ensemble leader moves there without
+     * an election, and a standalone server simply carries on.
+     */
+    private long nextZxid() {
+        if ((lastZxid & MAX_COUNTER) >= maxCounter) {
+            lastZxid = ((lastZxid >>> 32) + 1) << 32 | 1;
+        } else {
+            lastZxid++;
+        }
+        return lastZxid;
+    }
+
     private void commit(Request request, TxnBody body, PendingState.Overlay overlay) {
-        long zxid = ++lastZxid;
+        long zxid = nextZxid();
         request.txn = new Txn(request.sessionId, request.xid, zxid, clock.wallTimeMs(), body);
         request.pendingRecords = overlay.publish(zxid);
     }
@@ -114,10 +142,17 @@ public final class Preparer {
     }
 
     private void prepareCreateSession(Request request) {
-        byte[] password = new byte[PASSWORD_BYTES];
-        random.nextBytes(password);
-        long sessionId = sessions.newSessionId();
-        long zxid = ++lastZxid;
+        byte[] password;
+        long sessionId;
+        if (request.presetPassword != null) {
+            password = request.presetPassword;
+            sessionId = request.sessionId;
+        } else {
+            password = new byte[PASSWORD_BYTES];
+            random.nextBytes(password);
+            sessionId = sessions.newSessionId();
+        }
+        long zxid = nextZxid();
         request.txn = new Txn(sessionId, 0, zxid, clock.wallTimeMs(),
                 new TxnBody.CreateSession(request.sessionTimeoutMs, password));
     }

@@ -27,6 +27,8 @@ public final class Request {
     /** createSession only: what the handshake negotiated. */
     int sessionTimeoutMs;
     boolean readOnlyPresent;
+    /** createSession on an ensemble member: the id and password the accepting member chose. */
+    byte[] presetPassword;
 
     public Request(Origin origin, long sessionId, int xid, int opcode, Record body) {
         this.origin = origin;
@@ -43,6 +45,19 @@ public final class Request {
         return request;
     }
 
+    /**
+     * A createSession whose id and password were chosen by the member that accepted the
+     * connection (ensemble mode): the leader's prep uses them instead of making its own.
+     */
+    public static Request createSession(Origin origin, long sessionId, byte[] password, int timeoutMs,
+                                        boolean readOnlyPresent) {
+        Request request = new Request(origin, sessionId, 0, dev.warden.protocol.OpCode.CREATE_SESSION, null);
+        request.sessionTimeoutMs = timeoutMs;
+        request.readOnlyPresent = readOnlyPresent;
+        request.presetPassword = password.clone();
+        return request;
+    }
+
     /** Marks a request that failed before prep (undecodable, unsupported); it still travels the
      *  pipeline so its reply keeps its place in the session's order. */
     public void presetError(ErrorCode code, boolean thenClose) {
@@ -56,6 +71,28 @@ public final class Request {
 
     public ErrorCode error() {
         return error;
+    }
+
+    /** For a multi that failed validation: the per-op results; otherwise null. */
+    public List<ErrorCode> multiErrors() {
+        return multiErrors;
+    }
+
+    /** What prep published to the pending state for this request's transaction. */
+    public List<PendingNode> pendingRecords() {
+        return pendingRecords;
+    }
+
+    public boolean closeAfterReply() {
+        return closeAfterReply;
+    }
+
+    public int sessionTimeoutMs() {
+        return sessionTimeoutMs;
+    }
+
+    public boolean readOnlyPresent() {
+        return readOnlyPresent;
     }
 
     /** True for requests that change state (need a log record). */

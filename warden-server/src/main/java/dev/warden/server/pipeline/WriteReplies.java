@@ -15,12 +15,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Builds the reply body of a write from its transaction and the Stats after applying it. */
-final class WriteReplies {
+public final class WriteReplies {
     private WriteReplies() {
     }
 
     static Record body(Request request, List<Stat> stats) {
-        TxnBody body = request.txn.body();
+        return body(request, request.txn, stats);
+    }
+
+    /** The reply body for {@code request}, whose transaction {@code txn} was applied elsewhere. */
+    public static Record body(Request request, dev.warden.server.txn.Txn txn, List<Stat> stats) {
+        TxnBody body = txn.body();
         if (body instanceof TxnBody.Multi multi) {
             List<MultiRequest.Op> ops = ((MultiRequest) request.body).ops();
             List<MultiResponse.Result> results = new ArrayList<>(ops.size());
@@ -54,7 +59,7 @@ final class WriteReplies {
     }
 
     /** The results of a multi that failed validation. */
-    static MultiResponse failedMulti(List<ErrorCode> errors) {
+    public static MultiResponse failedMulti(List<ErrorCode> errors) {
         List<MultiResponse.Result> results = new ArrayList<>(errors.size());
         for (ErrorCode error : errors) {
             results.add(MultiResponse.Result.error(error.code()));

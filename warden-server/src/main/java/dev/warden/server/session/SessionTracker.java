@@ -20,6 +20,9 @@ public final class SessionTracker {
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final TreeMap<Long, Set<Long>> bucketsByExpiryMs = new TreeMap<>();
     private long nextSessionId;
+    /** Sessions touched since {@link #drainActive}, when an ensemble member reports them. */
+    private final Set<Long> activeSinceReport = ConcurrentHashMap.newKeySet();
+    private volatile boolean recordingActivity;
 
     public SessionTracker(Clock clock, long tickMs, int serverId) {
         this.clock = clock;
@@ -107,6 +110,9 @@ public final class SessionTracker {
         if (session == null || session.closing) {
             return false;
         }
+        if (recordingActivity) {
+            activeSinceReport.add(id);
+        }
         // Most touches land in the bucket the session is already in: skip the lock for them.
         if (roundUpToTick(clock.monotonicMs() + session.timeoutMs) == session.expiresAtMs) {
             return true;
@@ -174,6 +180,40 @@ public final class SessionTracker {
 
     public int size() {
         return sessions.size();
+    }
+
+    /** Members that do not decide expiry remember which sessions were touched, for the leader. */
+    public void recordActivity(boolean on) {
+        recordingActivity = on;
+        if (!on) {
+            activeSinceReport.clear();
+        }
+    }
+
+    /** The sessions touched since the last call (when recording). */
+    public List<Long> drainActive() {
+        List<Long> ids = new ArrayList<>(activeSinceReport);
+        activeSinceReport.removeAll(ids);
+        return ids;
+    }
+
+    /**
+     * Gives every session a fresh full timeout and forgets closings that never reached the log:
+     * a new leader cannot know how long members' clients have been quiet, so it starts afresh.
+     */
+    public synchronized void refreshAll() {
+        bucketsByExpiryMs.clear();
+        for (Session session : sessions.values()) {
+            session.closing = false;
+            schedule(session);
+        }
+    }
+
+    /** Forgets every session (an ensemble member rebuilding its state). */
+    public synchronized void clear() {
+        sessions.clear();
+        bucketsByExpiryMs.clear();
+        activeSinceReport.clear();
     }
 
     /** Snapshot of live sessions (including closing ones), for snapshots and `dump`. */

@@ -16,7 +16,7 @@ import java.util.List;
  * server and vice versa, without either side seeing the connection close. Bounded: at most
  * {@link #MAX_CONNECTIONS} relayed connections, each with two threads and fixed-size buffers.
  */
-final class PausableProxy implements AutoCloseable {
+public final class PausableProxy implements AutoCloseable {
     static final int MAX_CONNECTIONS = 32;
     private static final int BUFFER_BYTES = 16 * 1024;
     private static final int CONNECT_TIMEOUT_MS = 5_000;
@@ -37,7 +37,7 @@ final class PausableProxy implements AutoCloseable {
     }
 
     /** Starts a relay to {@code upstreamConnectString} (host:port on loopback). */
-    static PausableProxy start(String upstreamConnectString) throws IOException {
+    public static PausableProxy start(String upstreamConnectString) throws IOException {
         String[] hostPort = upstreamConnectString.split(":");
         InetSocketAddress upstream = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
         if (!upstream.getAddress().isLoopbackAddress()) {
@@ -49,18 +49,18 @@ final class PausableProxy implements AutoCloseable {
         return proxy;
     }
 
-    String connectString() {
+    public String connectString() {
         return "127.0.0.1:" + listener.getLocalPort();
     }
 
     /** Holds back all traffic, including that of connections accepted from now on. */
-    void freeze() {
+    public void freeze() {
         synchronized (lock) {
             frozen = true;
         }
     }
 
-    void resume() {
+    public void resume() {
         synchronized (lock) {
             frozen = false;
             lock.notifyAll();

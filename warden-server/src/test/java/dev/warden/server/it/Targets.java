@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * Chooses and starts the servers the suites run against. The list comes from
- * {@code -Dwarden.targets=apache,warden} (default {@code apache,warden}).
+ * {@code -Dwarden.targets=apache,warden,warden3} (the default): Apache ZooKeeper as the oracle,
+ * a standalone Warden, and a three-member Warden ensemble whose clients are spread over members.
  */
 final class Targets {
     /** The credentials every target accepts as the super user ({@code addAuthInfo("digest", ...)}). */
@@ -17,7 +18,7 @@ final class Targets {
 
     /** Target names for {@code @MethodSource}. */
     static List<String> names() {
-        return parse(System.getProperty("warden.targets", "apache,warden"));
+        return parse(System.getProperty("warden.targets", "apache,warden,warden3"));
     }
 
     /** The two targets compared by {@link DifferentialTest}. */
@@ -35,6 +36,8 @@ final class Targets {
                 return ApacheTarget.start(dataDir, superDigest());
             case "warden":
                 return WardenTarget.start(dataDir, superDigest());
+            case "warden3":
+                return Warden3Target.start(dataDir, superDigest());
             default:
                 throw new IllegalArgumentException("unknown target " + name);
         }

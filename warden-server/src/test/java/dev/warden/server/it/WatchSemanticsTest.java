@@ -241,6 +241,10 @@ class WatchSemanticsTest {
             writer.create("/same", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             EventRecorder events = new EventRecorder();
             ZooKeeper zk = watched.zk;
+            // Another client's writes are visible after a sync (an ensemble may connect them to different members).
+            java.util.concurrent.CompletableFuture<Integer> synced = new java.util.concurrent.CompletableFuture<>();
+            zk.sync("/", (rc, path, ctx) -> synced.complete(rc), null);
+            assertEquals(0, synced.get(10, java.util.concurrent.TimeUnit.SECONDS));
             zk.getData("/d1", events, null);
             zk.getData("/d2", events, null);
             assertNull(zk.exists("/missing", events));

@@ -1,0 +1,91 @@
+package dev.warden.server;
+
+import dev.warden.consensus.EpochState;
+import dev.warden.consensus.SnapshotData;
+import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.quorum.EpochFiles;
+import dev.warden.server.quorum.Member;
+import dev.warden.server.quorum.StateSnapshots;
+import dev.warden.server.quorum.TxnLogView;
+import dev.warden.storage.SnapshotStore;
+import dev.warden.storage.TxnLog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A member's durable state beside its log: epoch files, snapshots, and state transfer bytes. */
+final class MemberDiskStorage implements Member.Storage {
+    private static final Logger log = LoggerFactory.getLogger(MemberDiskStorage.class);
+
+    private final Path dataDir;
+    private final EpochFiles epochFiles;
+    private final SnapshotStore snapshots;
+    private final TxnLog txnLog;
+    private final ExecutorService snapshotter;
+    private final TxnLogView logView;
+    private final AtomicBoolean snapshotRunning = new AtomicBoolean();
+
+    MemberDiskStorage(Path dataDir, EpochFiles epochFiles, SnapshotStore snapshots, TxnLog txnLog,
+                      ExecutorService snapshotter, TxnLogView logView) {
+        this.logView = logView;
+        this.dataDir = dataDir;
+        this.epochFiles = epochFiles;
+        this.snapshots = snapshots;
+        this.txnLog = txnLog;
+        this.snapshotter = snapshotter;
+    }
+
+    @Override
+    public void saveEpochs(EpochState epochs) throws IOException {
+        epochFiles.store(dataDir, epochs);
+    }
+
+    @Override
+    public void rebuildState(StateMachine state) throws IOException {
+        ServerState.recover(state, snapshots, txnLog);
+    }
+
+    @Override
+    public void loadSnapshot(StateMachine state, SnapshotData snapshot) throws IOException {
+        List<String> orphans = StateSnapshots.load(snapshot, state);
+        if (!orphans.isEmpty() && !state.tree().orphans().isEmpty()) {
+            throw new IOException("snapshot from the leader is inconsistent: nodes without parents");
+        }
+        log.info("installed the leader's snapshot at zxid 0x{}: {} nodes", Long.toHexString(snapshot.zxid()),
+                state.tree().nodeCount());
+    }
+
+    @Override
+    public void restartAfterSnapshot(long zxid, StateMachine state) throws IOException {
+        // The snapshot is durable before the log forgets what came before it.
+        snapshots.write(zxid, out -> StateSnapshots.writeBody(state, out));
+        logView.restartAfter(zxid);
+    }
+
+    @Override
+    public SnapshotData take(StateMachine state) {
+        return StateSnapshots.take(state);
+    }
+
+    @Override
+    public void snapshotDue(StateMachine state) {
+        if (!snapshotRunning.compareAndSet(false, true)) {
+            return;
+        }
+        snapshotter.execute(() -> {
+            try {
+                txnLog.rollSegment();
+                var file = ServerState.writeSnapshot(snapshots, state);
+                log.info("snapshot {} written", file.getFileName());
+            } catch (IOException | RuntimeException e) {
+                log.error("snapshot failed; the log still holds every transaction", e);
+            } finally {
+                snapshotRunning.set(false);
+            }
+        });
+    }
+}

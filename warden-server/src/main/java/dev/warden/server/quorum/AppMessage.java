@@ -1,0 +1,127 @@
+package dev.warden.server.quorum;
+
+import dev.warden.protocol.Id;
+import dev.warden.protocol.JuteReader;
+import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.ProtocolException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What members tell each other on top of Zab (carried in {@code ZabMessage.AppData}): client
+ * requests forwarded to the leader, the leader's error replies to them, session activity and
+ * session moves. Encoded with jute primitives, one type byte first.
+ */
+public sealed interface AppMessage {
+    byte FORWARD = 1;
+    byte FAILED = 2;
+    byte ACTIVITY = 3;
+    byte ATTACH = 4;
+
+    /**
+     * A client request a member could not answer itself. {@code body} is the request body as
+     * the client sent it; {@code address} and {@code identities} are the connection's, for ACL
+     * checks. For createSession, {@code timeoutMs} and {@code password} are what the member chose.
+     */
+    record Forward(long memberId, long sessionId, int xid, int opcode, byte[] body, String address,
+                   List<Id> identities, int timeoutMs, byte[] password) implements AppMessage {
+    }
+
+    /**
+     * The leader's prep refused a forwarded request. The member delivers it once it has applied
+     * {@code afterZxid} (everything the leader prepared before), which keeps the session's order.
+     * {@code multiErrors} is the per-op result list of a failed multi, else empty.
+     */
+    record Failed(long sessionId, int xid, long afterZxid, int errorCode, List<Integer> multiErrors)
+            implements AppMessage {
+    }
+
+    /** Sessions whose clients were heard from recently, for the leader's expiry decisions. */
+    record Activity(List<Long> sessionIds) implements AppMessage {
+    }
+
+    /** A client re-attached its session at {@code memberId}: requests through other members now get SESSIONMOVED. */
+    record Attach(long memberId, long sessionId) implements AppMessage {
+    }
+
+    static byte[] encode(AppMessage message) {
+        JuteWriter out = new JuteWriter(64);
+        if (message instanceof Forward f) {
+            out.writeByte(FORWARD).writeLong(f.memberId()).writeLong(f.sessionId()).writeInt(f.xid())
+                    .writeInt(f.opcode()).writeBuffer(f.body()).writeString(f.address());
+            out.writeInt(f.identities().size());
+            for (Id id : f.identities()) {
+                out.writeString(id.scheme()).writeString(id.id());
+            }
+            out.writeInt(f.timeoutMs()).writeBuffer(f.password());
+        } else if (message instanceof Failed f) {
+            out.writeByte(FAILED).writeLong(f.sessionId()).writeInt(f.xid()).writeLong(f.afterZxid())
+                    .writeInt(f.errorCode()).writeInt(f.multiErrors().size());
+            for (int code : f.multiErrors()) {
+                out.writeInt(code);
+            }
+        } else if (message instanceof Activity a) {
+            out.writeByte(ACTIVITY).writeInt(a.sessionIds().size());
+            for (long id : a.sessionIds()) {
+                out.writeLong(id);
+            }
+        } else {
+            Attach a = (Attach) message;
+            out.writeByte(ATTACH).writeLong(a.memberId()).writeLong(a.sessionId());
+        }
+        return out.toByteArray();
+    }
+
+    /** Decodes a payload; a malformed one is a {@link ProtocolException}. */
+    static AppMessage decode(byte[] payload) {
+        JuteReader in = new JuteReader(payload, 0, payload.length, Integer.MAX_VALUE);
+        byte type = in.readByte();
+        AppMessage message = switch (type) {
+            case FORWARD -> {
+                long memberId = in.readLong();
+                long sessionId = in.readLong();
+                int xid = in.readInt();
+                int opcode = in.readInt();
+                byte[] body = in.readBuffer();
+                String address = in.readString();
+                int count = boundedCount(in.readInt(), in);
+                List<Id> ids = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    ids.add(new Id(in.readString(), in.readString()));
+                }
+                yield new Forward(memberId, sessionId, xid, opcode, body, address, ids, in.readInt(), in.readBuffer());
+            }
+            case FAILED -> {
+                long sessionId = in.readLong();
+                int xid = in.readInt();
+                long afterZxid = in.readLong();
+                int code = in.readInt();
+                int count = boundedCount(in.readInt(), in);
+                List<Integer> codes = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    codes.add(in.readInt());
+                }
+                yield new Failed(sessionId, xid, afterZxid, code, codes);
+            }
+            case ACTIVITY -> {
+                int count = boundedCount(in.readInt(), in);
+                List<Long> ids = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    ids.add(in.readLong());
+                }
+                yield new Activity(ids);
+            }
+            case ATTACH -> new Attach(in.readLong(), in.readLong());
+            default -> throw new ProtocolException("unknown member message type " + type);
+        };
+        in.expectEnd("member message");
+        return message;
+    }
+
+    private static int boundedCount(int count, JuteReader in) {
+        if (count < 0 || count > in.remaining()) {
+            throw new ProtocolException("bad element count " + count);
+        }
+        return count;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.Ready;
+import dev.warden.consensus.Role;
+import dev.warden.consensus.ZabMessage;
+
+/**
+ * The consensus core as the {@link MemberDriver} uses it: {@code dev.warden.consensus.ZabPeer}'s
+ * methods, behind an interface so the driver and the replicated pipeline can be tested against
+ * a simpler in-order core. Called from the driver thread only.
+ */
+public interface ConsensusCore {
+    void tick(long nowMs);
+
+    void receive(long fromId, ZabMessage message);
+
+    void peerDisconnected(long peerId);
+
+    boolean propose(long zxid, byte[] payload);
+
+    long nextZxid();
+
+    boolean sendToLeader(byte[] payload);
+
+    boolean sendTo(long peerId, byte[] payload);
+
+    boolean sync(long token);
+
+    Role role();
+
+    long leaderId();
+
+    boolean isServing();
+
+    long committedZxid();
+
+    boolean hasReady();
+
+    Ready ready();
+
+    void advance(Ready ready);
+}

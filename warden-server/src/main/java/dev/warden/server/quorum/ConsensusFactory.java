@@ -1,0 +1,36 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.EpochState;
+import dev.warden.consensus.SnapshotSource;
+import dev.warden.server.Clock;
+import dev.warden.server.ServerConfig;
+import dev.warden.storage.TxnLog;
+import java.io.IOException;
+
+/**
+ * Builds the consensus side of one member: its core and its links to the other members. The
+ * production factory makes a Zab core and the TCP peer transport; tests may substitute both.
+ */
+public interface ConsensusFactory extends AutoCloseable {
+    /** What a factory may use: the member's configuration, log (and the core's view of it), persisted epochs and clock. */
+    record Resources(ServerConfig config, TxnLog txnLog, TxnLogView logView, EpochState epochs, Clock clock) {
+    }
+
+    /** Chooses the factory for a member once its log is open. */
+    interface Provider {
+        ConsensusFactory create(Resources resources) throws IOException;
+    }
+
+    ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException;
+
+    /** The last zxid counter of an epoch; the leader's prep must roll over where the core does. */
+    default long zxidCounterLimit() {
+        return dev.warden.consensus.Zxid.MAX_COUNTER;
+    }
+
+    /** Opens the links to the peers; inbound messages and disconnects go to {@code driver}. */
+    PeerSender connect(MemberDriver driver) throws IOException;
+
+    @Override
+    void close();
+}

@@ -1,0 +1,43 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.EpochState;
+import dev.warden.consensus.Entry;
+import dev.warden.consensus.Received;
+import dev.warden.consensus.RoleChange;
+import dev.warden.consensus.SnapshotData;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * What the {@link MemberDriver} asks of the rest of the member while it performs a Ready batch.
+ * Every method runs on the driver thread, in the order the batch prescribes; the storage
+ * methods return only once their work is durable.
+ */
+public interface DriverEffects {
+    /** The core's role changed; {@code nextZxid} is the first zxid to propose when leading. */
+    void roleChanged(RoleChange change, long nextZxid);
+
+    void saveEpochs(EpochState epochs) throws IOException;
+
+    /** Drops logged entries after {@code zxid} and rebuilds the state machine to exactly it. */
+    void truncateAfter(long zxid) throws IOException;
+
+    /** Replaces the state with the snapshot and restarts the log after its zxid, durably. */
+    void installSnapshot(SnapshotData snapshot) throws IOException;
+
+    /** Appends the entries and forces them to disk with one fsync. */
+    void persist(List<Entry> entries) throws IOException;
+
+    /** Entries now committed, in order, for the apply thread. */
+    void committed(List<Entry> entries);
+
+    void received(Received message);
+
+    void syncsDone(List<Long> tokens);
+
+    /** The core would not take a sync (not serving): its client cannot be answered. */
+    void syncRefused(long token);
+
+    /** The driver stopped because it could not persist; the member must stop serving. */
+    void failed(String reason, Exception cause);
+}

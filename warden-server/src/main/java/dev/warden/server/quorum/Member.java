@@ -1,0 +1,371 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.EpochState;
+import dev.warden.consensus.Entry;
+import dev.warden.consensus.Received;
+import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
+import dev.warden.consensus.SnapshotData;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.ProtocolException;
+import dev.warden.server.Clock;
+import dev.warden.server.ServerConfig;
+import dev.warden.server.net.ConnectionRegistry;
+import dev.warden.server.pipeline.PendingState;
+import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.Request;
+import dev.warden.server.pipeline.StateMachine;
+import java.io.IOException;
+import java.util.List;
+import dev.warden.server.net.MemberStatus;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ensemble member's moving parts, wired together: the driver (consensus and log), the
+ * leader's prep thread, the apply thread and the client-facing {@link MemberPipeline}. It
+ * performs the driver's effects and the periodic work that depends on the role: only the
+ * leader expires sessions, the others report their sessions' activity to it.
+ */
+public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Output, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Member.class);
+    private static final int DRIVER_INBOX_CAPACITY = 65_536;
+
+    /** Storage and state operations a member needs beyond its log. */
+    public interface Storage {
+        void saveEpochs(EpochState epochs) throws IOException;
+
+        /** Rebuilds {@code state} (already cleared) from disk, up to the log's end. */
+        void rebuildState(StateMachine state) throws IOException;
+
+        /** Loads a snapshot sent by the leader into {@code state} (already cleared). */
+        void loadSnapshot(StateMachine state, SnapshotData snapshot) throws IOException;
+
+        /** The log starts again after {@code zxid}, and a local snapshot of {@code state} is durable. */
+        void restartAfterSnapshot(long zxid, StateMachine state) throws IOException;
+
+        /** A snapshot of {@code state} for a follower that needs SNAP. */
+        SnapshotData take(StateMachine state);
+
+        /** Rolls the log and writes a snapshot, off the critical path. */
+        void snapshotDue(StateMachine state);
+    }
+
+    private final long myId;
+    private final ServerConfig config;
+    private final StateMachine stateMachine;
+    private final ConnectionRegistry registry;
+    private final TxnLogView memberLog;
+    private final Storage storage;
+    private final ConsensusFactory consensus;
+    private final MemberApplier applier;
+    private final LeaderPrep prep;
+    private final MemberDriver driver;
+    private final MemberPipeline pipeline;
+    private volatile boolean leading;
+    private final java.util.concurrent.atomic.AtomicLong roleChanges = new java.util.concurrent.atomic.AtomicLong();
+    /** The last role change acted on (driver thread). */
+    private RoleChange lastChange;
+
+    public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
+                  Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
+                  Storage storage, ConsensusFactory consensus, RandomGenerator random) throws IOException {
+        this.myId = config.serverId();
+        this.config = config;
+        this.stateMachine = stateMachine;
+        this.registry = registry;
+        this.memberLog = memberLog;
+        this.storage = storage;
+        this.consensus = consensus;
+        String name = "warden-" + myId;
+        AtomicInteger outstanding = new AtomicInteger();
+        this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.globalOutstandingLimit(),
+                config.snapCount(), random, name + "-apply");
+        this.prep = new LeaderPrep(preparer, pending, stateMachine.sessions(), stateMachine.tree(), this,
+                name + "-prep");
+        ConsensusCore core = consensus.core(() -> storage.take(stateMachine), clock.monotonicMs());
+        long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
+        this.driver = new MemberDriver(core, (to, message) -> senderRef.send(to, message), this, clock, idlePollMs,
+                DRIVER_INBOX_CAPACITY, name + "-driver");
+        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
+                config.globalOutstandingLimit());
+    }
+
+    /** Late-bound: the transport needs the driver, and the driver sends through the transport. */
+    private volatile PeerSender sender;
+    private final PeerSender senderRef = (to, message) -> {
+        PeerSender current = sender;
+        if (current != null) {
+            current.send(to, message);
+        }
+    };
+
+    /** Starts the threads and the peer links, and the role-dependent timers on {@code timers}. */
+    public void start(ScheduledExecutorService timers) throws IOException {
+        applier.start();
+        prep.start();
+        sender = consensus.connect(driver);
+        driver.start();
+        long tickMs = config.tickTimeMs();
+        timers.scheduleAtFixedRate(this::sessionTick, tickMs / 2, Math.max(1, tickMs / 2), TimeUnit.MILLISECONDS);
+    }
+
+    public MemberPipeline pipeline() {
+        return pipeline;
+    }
+
+    /** What srvr/stat/mntr report about this member. */
+    public MemberStatus status() {
+        return new MemberStatusView(config, driver, this::isLeading);
+    }
+
+    public Role role() {
+        return driver.role();
+    }
+
+    public boolean isServing() {
+        return driver.isServing();
+    }
+
+    public long leaderId() {
+        return driver.leaderId();
+    }
+
+    /** Leader: expire sessions whose time is up. Others: tell the leader which sessions were active. */
+    private void sessionTick() {
+        try {
+            if (!driver.isServing()) {
+                return;
+            }
+            if (leading) {
+                for (long sessionId : stateMachine.sessions().takeExpired()) {
+                    log.info("expiring session 0x{}", Long.toHexString(sessionId));
+                    prep.internal(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
+                }
+            } else {
+                List<Long> active = stateMachine.sessions().drainActive();
+                if (!active.isEmpty()) {
+                    driver.sendToLeader(AppMessage.encode(new AppMessage.Activity(active)));
+                }
+            }
+        } catch (RuntimeException e) {
+            log.error("session tick failed", e);
+        }
+    }
+
+    /** Housekeeping requests (container and TTL reaping) run only on the serving leader. */
+    public void submitHousekeeping(Request request) {
+        if (leading && driver.isServing()) {
+            prep.internal(request);
+        }
+    }
+
+    /** Drops log segments no longer needed after a snapshot at {@code zxid}, on the driver thread. */
+    public void purgeLogUpTo(long zxid) {
+        driver.runOnDriverThread(() -> {
+            try {
+                memberLog.purgeUpTo(zxid);
+            } catch (IOException e) {
+                log.warn("member {}: purging the log up to 0x{} failed: {}", myId, Long.toHexString(zxid), e.toString());
+            }
+        });
+    }
+
+    /** The last zxid this member's state machine applied. */
+    public long lastAppliedZxid() {
+        return stateMachine.tree().lastAppliedZxid();
+    }
+
+    /** How many times role, leader or service changed (an epoch change alone does not count). */
+    public long roleChanges() {
+        return roleChanges.get();
+    }
+
+    public boolean isLeading() {
+        return leading && driver.isServing();
+    }
+
+    // ---- DriverEffects (driver thread) --------------------------------------------------------
+
+    @Override
+    public void roleChanged(RoleChange change, long nextZxid) {
+        RoleChange previous = lastChange;
+        lastChange = change;
+        if (previous != null && previous.role() == change.role() && previous.leaderId() == change.leaderId()
+                && previous.serving() == change.serving()) {
+            // Only the epoch moved (the leader's zxid counter ran out): same leader, service goes on.
+            log.info("member {}: now in epoch {}", myId, change.epoch());
+            return;
+        }
+        roleChanges.incrementAndGet();
+        log.info("member {}: {} (leader {}, epoch {}){}", myId, change.role(), change.leaderId(), change.epoch(),
+                change.serving() ? ", serving" : ", not serving");
+        if (!change.serving()) {
+            stopServing();
+            return;
+        }
+        stateMachine.sessions().refreshAll();
+        if (change.role() == Role.LEADING) {
+            leading = true;
+            stateMachine.sessions().recordActivity(false);
+            prep.lead(nextZxid, memberLog.lastZxid());
+        } else {
+            leading = false;
+            stateMachine.sessions().recordActivity(true);
+            prep.follow();
+        }
+        pipeline.setServing(true);
+    }
+
+    private void stopServing() {
+        pipeline.setServing(false);
+        leading = false;
+        prep.follow();
+        // Clients reconnect to a member that serves; their queued requests die with the connections.
+        registry.closeAll();
+        applier.reset();
+    }
+
+    @Override
+    public void saveEpochs(EpochState epochs) throws IOException {
+        storage.saveEpochs(epochs);
+    }
+
+    @Override
+    public void truncateAfter(long zxid) throws IOException {
+        memberLog.truncateAfter(zxid);
+        if (stateMachine.tree().lastAppliedZxid() > zxid) {
+            rebuild(() -> storage.rebuildState(stateMachine));
+        }
+    }
+
+    @Override
+    public void installSnapshot(SnapshotData snapshot) throws IOException {
+        rebuild(() -> storage.loadSnapshot(stateMachine, snapshot));
+        storage.restartAfterSnapshot(snapshot.zxid(), stateMachine);
+    }
+
+    private interface StateWork {
+        void run() throws IOException;
+    }
+
+    /** Clears and rebuilds the state on the apply thread, after every commit handed to it before. */
+    private void rebuild(StateWork work) throws IOException {
+        IOException[] failure = new IOException[1];
+        applier.runAndWait(() -> {
+            stateMachine.tree().clear();
+            stateMachine.sessions().clear();
+            try {
+                work.run();
+            } catch (IOException e) {
+                failure[0] = e;
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+
+    @Override
+    public void persist(List<Entry> entries) throws IOException {
+        memberLog.persist(entries);
+    }
+
+    @Override
+    public void committed(List<Entry> entries) {
+        applier.committed(entries);
+    }
+
+    @Override
+    public void received(Received message) {
+        AppMessage decoded;
+        try {
+            decoded = AppMessage.decode(message.payload());
+        } catch (ProtocolException e) {
+            log.warn("member {}: undecodable message from member {}: {}", myId, message.from(), e.getMessage());
+            return;
+        }
+        if (decoded instanceof AppMessage.Forward forward) {
+            prep.forwarded(forward);
+        } else if (decoded instanceof AppMessage.Failed failed) {
+            applier.refused(failed);
+        } else if (decoded instanceof AppMessage.Activity activity) {
+            for (long sessionId : activity.sessionIds()) {
+                stateMachine.sessions().touch(sessionId);
+            }
+        } else if (decoded instanceof AppMessage.Attach attach) {
+            prep.attached(attach);
+        }
+    }
+
+    @Override
+    public void syncsDone(List<Long> tokens) {
+        for (long token : tokens) {
+            applier.syncDone(token, true);
+        }
+    }
+
+    @Override
+    public void syncRefused(long token) {
+        applier.syncDone(token, false);
+    }
+
+    @Override
+    public void failed(String reason, Exception cause) {
+        log.error("member {} stops serving: {}", myId, reason);
+        stopServing();
+    }
+
+    // ---- LeaderPrep.Output (prep thread) ------------------------------------------------------
+
+    @Override
+    public void propose(long zxid, byte[] txn) {
+        driver.propose(zxid, txn);
+    }
+
+    @Override
+    public void refuse(long memberId, AppMessage.Failed failure) {
+        if (memberId == myId) {
+            applier.refused(failure);
+        } else if (memberId > 0) {
+            driver.sendTo(memberId, AppMessage.encode(failure));
+        }
+    }
+
+    // ---- ApplyHooks (apply thread) ------------------------------------------------------------
+
+    @Override
+    public void applied(long zxid) {
+        prep.applied(zxid);
+    }
+
+    @Override
+    public void sessionClosed(long sessionId) {
+        registry.sessionClosed(sessionId);
+    }
+
+    @Override
+    public void belowOutstandingLimit() {
+        registry.resumeAll();
+    }
+
+    @Override
+    public void snapshotDue() {
+        storage.snapshotDue(stateMachine);
+    }
+
+    /** Stops serving, then the driver (which stops acknowledging), the peer links and the threads. */
+    @Override
+    public void close() {
+        pipeline.setServing(false);
+        driver.close();
+        consensus.close();
+        prep.close();
+        applier.close();
+    }
+}

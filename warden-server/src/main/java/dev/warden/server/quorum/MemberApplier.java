@@ -1,0 +1,362 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.Entry;
+import dev.warden.protocol.ConnectResponse;
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.Record;
+import dev.warden.protocol.ReplyHeader;
+import dev.warden.protocol.Stat;
+import dev.warden.server.pipeline.Origin;
+import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.Reply;
+import dev.warden.server.pipeline.Request;
+import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.pipeline.WriteReplies;
+import dev.warden.server.txn.Txn;
+import dev.warden.server.txn.TxnBody;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A member's apply thread. It applies committed transactions to the tree in zxid order (which
+ * fires watches), and answers the requests of sessions connected here in each session's request
+ * order: a write is answered when its transaction is applied here (or when the leader's refusal
+ * arrives, once everything the leader prepared before it is applied), a sync when the core
+ * reports it done, and a read once everything before it in the session was answered.
+ *
+ * <p>Everything reaches this thread through one queue, so a request is always registered before
+ * the commit or refusal that completes it can arrive.
+ */
+public final class MemberApplier implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(MemberApplier.class);
+
+    private sealed interface Event permits Local, Committed, Refused, SyncDone, Task, Reset, Stop {
+    }
+
+    private record Local(Request request, long syncToken) implements Event {
+    }
+
+    private record Committed(List<Entry> entries) implements Event {
+    }
+
+    private record Refused(AppMessage.Failed failure) implements Event {
+    }
+
+    private record SyncDone(long token, boolean ok) implements Event {
+    }
+
+    private record Task(Runnable body, CompletableFuture<Void> done) implements Event {
+    }
+
+    private record Reset() implements Event {
+    }
+
+    private record Stop() implements Event {
+    }
+
+    private final StateMachine stateMachine;
+    private final ReadProcessor reads;
+    private final ApplyHooks hooks;
+    private final AtomicInteger outstanding;
+    private final int outstandingLimit;
+    private final long snapshotEveryTxns;
+    private final RandomGenerator random;
+    private final BlockingQueue<Event> inbox = new LinkedBlockingQueue<>();
+    private final Map<Long, ArrayDeque<LocalRequest>> bySession = new HashMap<>();
+    private final Map<Long, LocalRequest> syncsByToken = new HashMap<>();
+    private final PriorityQueue<AppMessage.Failed> deferred =
+            new PriorityQueue<>(Comparator.comparingLong(AppMessage.Failed::afterZxid));
+    private final Thread thread;
+    private long txnsSinceSnapshot;
+    private long nextSnapshotAt;
+
+    public MemberApplier(StateMachine stateMachine, ReadProcessor reads, ApplyHooks hooks, AtomicInteger outstanding,
+                         int outstandingLimit, int snapCount, RandomGenerator random, String threadName) {
+        this.stateMachine = stateMachine;
+        this.reads = reads;
+        this.hooks = hooks;
+        this.outstanding = outstanding;
+        this.outstandingLimit = outstandingLimit;
+        this.snapshotEveryTxns = Math.max(2, snapCount);
+        this.random = random;
+        this.nextSnapshotAt = randomizedSnapshotInterval();
+        this.thread = new Thread(this::run, threadName);
+        this.thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    // ---- queued from other threads ------------------------------------------------------------
+
+    /** A request of a local session; {@code syncToken} identifies a sync, else 0. */
+    public void local(Request request, long syncToken) {
+        inbox.add(new Local(request, syncToken));
+    }
+
+    public void committed(List<Entry> entries) {
+        inbox.add(new Committed(entries));
+    }
+
+    public void refused(AppMessage.Failed failure) {
+        inbox.add(new Refused(failure));
+    }
+
+    public void syncDone(long token, boolean ok) {
+        inbox.add(new SyncDone(token, ok));
+    }
+
+    /** Forgets every local request (their connections were closed: the member stopped serving). */
+    public void reset() {
+        inbox.add(new Reset());
+    }
+
+    /** Runs {@code body} on the apply thread after everything queued before it, and waits for it. */
+    public void runAndWait(Runnable body) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        inbox.add(new Task(body, done));
+        done.join();
+    }
+
+    // ---- the apply thread ---------------------------------------------------------------------
+
+    private void run() {
+        List<Event> batch = new ArrayList<>();
+        try {
+            while (true) {
+                batch.add(inbox.take());
+                inbox.drainTo(batch);
+                for (Event event : batch) {
+                    if (event instanceof Stop) {
+                        return;
+                    }
+                    try {
+                        handle(event);
+                    } catch (RuntimeException e) {
+                        log.error("apply thread: handling {} failed", event.getClass().getSimpleName(), e);
+                        if (event instanceof Task task) {
+                            task.done().completeExceptionally(e);
+                        }
+                    }
+                }
+                batch.clear();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void handle(Event event) {
+        if (event instanceof Local local) {
+            addLocal(local);
+        } else if (event instanceof Committed committed) {
+            for (Entry entry : committed.entries()) {
+                apply(Txn.decode(entry.payload()));
+            }
+            deliverDeferred();
+        } else if (event instanceof Refused refused) {
+            if (refused.failure().afterZxid() <= stateMachine.tree().lastAppliedZxid()) {
+                deliver(refused.failure());
+            } else {
+                deferred.add(refused.failure());
+            }
+        } else if (event instanceof SyncDone sync) {
+            LocalRequest pending = syncsByToken.remove(sync.token());
+            if (pending != null) {
+                if (sync.ok()) {
+                    Reply reply = reads.process(pending.request);
+                    pending.complete(reply.error(), reply.body());
+                } else {
+                    pending.closeInstead = true;
+                    pending.done = true;
+                }
+                drain(pending.request.sessionId);
+            }
+        } else if (event instanceof Task task) {
+            task.body().run();
+            task.done().complete(null);
+        } else if (event instanceof Reset) {
+            dropAll();
+        }
+    }
+
+    private void addLocal(Local local) {
+        LocalRequest pending = new LocalRequest(local.request());
+        if (local.request().opcode == OpCode.SYNC && pending.awaitsEnsemble) {
+            syncsByToken.put(local.syncToken(), pending);
+        }
+        bySession.computeIfAbsent(local.request().sessionId, id -> new ArrayDeque<>()).add(pending);
+        drain(local.request().sessionId);
+    }
+
+    private void apply(Txn txn) {
+        if (txn.zxid() <= stateMachine.tree().lastAppliedZxid()) {
+            return; // already in the state (replayed at recovery or part of a snapshot)
+        }
+        List<Stat> stats = stateMachine.apply(txn);
+        hooks.applied(txn.zxid());
+        ArrayDeque<LocalRequest> queue = bySession.get(txn.sessionId());
+        if (queue != null) {
+            for (LocalRequest pending : queue) {
+                if (!pending.done && pending.isWrite() && pending.request.xid == txn.cxid()) {
+                    if (txn.body() instanceof TxnBody.CreateSession created) {
+                        pending.sessionCreated = true;
+                        pending.timeoutMs = created.timeoutMs();
+                        pending.password = created.password();
+                        pending.done = true;
+                    } else {
+                        pending.complete(ErrorCode.OK, WriteReplies.body(pending.request, txn, stats));
+                    }
+                    break;
+                }
+            }
+            drain(txn.sessionId());
+        }
+        if (txn.body() instanceof TxnBody.CloseSession) {
+            hooks.sessionClosed(txn.sessionId());
+            forgetSession(txn.sessionId());
+        }
+        if (++txnsSinceSnapshot >= nextSnapshotAt) {
+            txnsSinceSnapshot = 0;
+            nextSnapshotAt = randomizedSnapshotInterval();
+            hooks.snapshotDue();
+        }
+    }
+
+    private void deliverDeferred() {
+        long applied = stateMachine.tree().lastAppliedZxid();
+        while (!deferred.isEmpty() && deferred.peek().afterZxid() <= applied) {
+            deliver(deferred.poll());
+        }
+    }
+
+    private void deliver(AppMessage.Failed failure) {
+        ArrayDeque<LocalRequest> queue = bySession.get(failure.sessionId());
+        if (queue == null) {
+            return;
+        }
+        for (LocalRequest pending : queue) {
+            if (!pending.done && pending.isWrite() && pending.request.xid == failure.xid()) {
+                ErrorCode code = ErrorCode.of(failure.errorCode());
+                if (code == ErrorCode.SESSION_MOVED) {
+                    pending.closeInstead = true;
+                    pending.done = true;
+                } else if (!failure.multiErrors().isEmpty()) {
+                    List<ErrorCode> codes = new ArrayList<>();
+                    for (int each : failure.multiErrors()) {
+                        codes.add(ErrorCode.of(each));
+                    }
+                    pending.complete(ErrorCode.OK, WriteReplies.failedMulti(codes));
+                } else {
+                    pending.complete(code, null);
+                }
+                break;
+            }
+        }
+        drain(failure.sessionId());
+    }
+
+    /** Answers the session's requests from the head of its queue for as long as they are ready. */
+    private void drain(long sessionId) {
+        ArrayDeque<LocalRequest> queue = bySession.get(sessionId);
+        if (queue == null) {
+            return;
+        }
+        while (!queue.isEmpty()) {
+            LocalRequest head = queue.peek();
+            if (!head.done && !head.awaitsEnsemble) {
+                Reply reply = stateMachine.sessions().isActive(sessionId)
+                        ? reads.process(head.request)
+                        : Reply.error(ErrorCode.SESSION_EXPIRED);
+                head.complete(reply.error(), reply.body());
+            }
+            if (!head.done) {
+                return;
+            }
+            queue.poll();
+            answer(head);
+        }
+        bySession.remove(sessionId);
+    }
+
+    private void answer(LocalRequest pending) {
+        Request request = pending.request;
+        Origin origin = request.origin;
+        if (pending.closeInstead) {
+            origin.closeAfterFlush();
+        } else if (request.opcode == OpCode.CREATE_SESSION) {
+            if (pending.sessionCreated) {
+                origin.sessionCreated(request.sessionId, pending.timeoutMs, pending.password);
+            } else {
+                origin.send(null, new ConnectResponse(0, 0, 0, new byte[16], false, request.readOnlyPresent()));
+                origin.closeAfterFlush();
+            }
+        } else {
+            ErrorCode error = pending.error;
+            long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : stateMachine.tree().lastAppliedZxid();
+            int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
+            Record body = error == ErrorCode.OK ? pending.body : null;
+            origin.send(new ReplyHeader(xid, zxid, error.code()), body);
+            if (request.closeAfterReply()) {
+                origin.closeAfterFlush();
+            }
+        }
+        origin.requestDone();
+        requestFinished();
+    }
+
+    private void requestFinished() {
+        int left = outstanding.decrementAndGet();
+        if (left == outstandingLimit - 1) {
+            hooks.belowOutstandingLimit();
+        }
+    }
+
+    /** A closed session's queued requests get no answers: its connection is being closed. */
+    private void forgetSession(long sessionId) {
+        ArrayDeque<LocalRequest> queue = bySession.remove(sessionId);
+        if (queue != null) {
+            for (LocalRequest pending : queue) {
+                pending.request.origin.requestDone();
+                requestFinished();
+            }
+        }
+        syncsByToken.values().removeIf(pending -> pending.request.sessionId == sessionId);
+    }
+
+    private void dropAll() {
+        for (Long sessionId : new ArrayList<>(bySession.keySet())) {
+            forgetSession(sessionId);
+        }
+        syncsByToken.clear();
+        deferred.clear();
+    }
+
+    private long randomizedSnapshotInterval() {
+        return snapshotEveryTxns / 2 + random.nextLong(snapshotEveryTxns / 2 + 1);
+    }
+
+    @Override
+    public void close() {
+        inbox.add(new Stop());
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

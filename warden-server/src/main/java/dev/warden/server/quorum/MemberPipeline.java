@@ -1,0 +1,120 @@
+package dev.warden.server.quorum;
+
+import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.OpCode;
+import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.pipeline.Request;
+import dev.warden.server.pipeline.RequestPipeline;
+import dev.warden.server.session.SessionTracker;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.random.RandomGenerator;
+
+/**
+ * An ensemble member's request path, as client connections see it. Every request is first
+ * registered with the apply thread (which answers it in its session's order); writes then go
+ * to the leader (the leader forwards to itself the same way) and syncs to the core. Reads are
+ * answered from the local tree.
+ */
+public final class MemberPipeline implements RequestPipeline {
+    private static final int PASSWORD_BYTES = 16;
+    private static final byte[] NO_PASSWORD = new byte[0];
+
+    private final long memberId;
+    private final MemberApplier applier;
+    private final MemberDriver driver;
+    private final SessionTracker sessions;
+    private final RandomGenerator random;
+    private final AtomicInteger outstanding;
+    private final int outstandingLimit;
+    private final AtomicLong nextSyncToken = new AtomicLong(1);
+    private volatile boolean serving;
+
+    public MemberPipeline(long memberId, MemberApplier applier, MemberDriver driver, SessionTracker sessions,
+                          RandomGenerator random, AtomicInteger outstanding, int outstandingLimit) {
+        this.memberId = memberId;
+        this.applier = applier;
+        this.driver = driver;
+        this.sessions = sessions;
+        this.random = random;
+        this.outstanding = outstanding;
+        this.outstandingLimit = outstandingLimit;
+    }
+
+    void setServing(boolean serving) {
+        this.serving = serving;
+    }
+
+    @Override
+    public boolean isServing() {
+        return serving;
+    }
+
+    @Override
+    public boolean answersInline(int opcode) {
+        return RequestPipeline.isLocalRead(opcode);
+    }
+
+    @Override
+    public boolean submit(Request request) {
+        if (!serving) {
+            // The connection is being closed (the member left service); the client reconnects elsewhere.
+            request.origin.closeAfterFlush();
+            return true;
+        }
+        int now = outstanding.incrementAndGet();
+        Request accepted = request;
+        byte[] password = NO_PASSWORD;
+        if (request.opcode == OpCode.CREATE_SESSION && request.sessionId == 0) {
+            // This member picks the id (its server id in the high byte) and password.
+            password = new byte[PASSWORD_BYTES];
+            random.nextBytes(password);
+            accepted = Request.createSession(request.origin, sessions.newSessionId(), password,
+                    request.sessionTimeoutMs(), request.readOnlyPresent());
+        }
+        boolean toEnsemble = accepted.error() == null;
+        long syncToken = 0;
+        if (toEnsemble && accepted.opcode == OpCode.SYNC) {
+            syncToken = nextSyncToken.getAndIncrement();
+        }
+        applier.local(accepted, syncToken);
+        if (toEnsemble && accepted.opcode == OpCode.SYNC) {
+            driver.sync(syncToken);
+        } else if (toEnsemble && Preparer.isWriteOp(accepted.opcode)) {
+            driver.sendToLeader(AppMessage.encode(forward(accepted, password)));
+        }
+        return now < outstandingLimit;
+    }
+
+    private AppMessage.Forward forward(Request request, byte[] password) {
+        byte[] body = new byte[0];
+        if (request.body != null) {
+            JuteWriter out = new JuteWriter(64);
+            request.body.writeTo(out);
+            body = out.toByteArray();
+        }
+        var identities = request.origin.identities();
+        return new AppMessage.Forward(memberId, request.sessionId, request.xid, request.opcode, body,
+                identities.address(), identities.ids(), request.sessionTimeoutMs(), password);
+    }
+
+    @Override
+    public void sessionAttached(long sessionId) {
+        driver.sendToLeader(AppMessage.encode(new AppMessage.Attach(memberId, sessionId)));
+    }
+
+    @Override
+    public boolean isOverLimit() {
+        return outstanding.get() >= outstandingLimit;
+    }
+
+    @Override
+    public int outstanding() {
+        return outstanding.get();
+    }
+
+    @Override
+    public void close() {
+        serving = false;
+    }
+}

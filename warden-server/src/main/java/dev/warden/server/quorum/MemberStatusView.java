@@ -1,0 +1,55 @@
+package dev.warden.server.quorum;
+
+import dev.warden.server.ServerConfig;
+import dev.warden.server.net.MemberStatus;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+
+/** A member's mode and, on the leader, its learner figures, for srvr/stat/mntr. */
+final class MemberStatusView implements MemberStatus {
+    private final ServerConfig config;
+    private final MemberDriver driver;
+    private final BooleanSupplier leading;
+
+    MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading) {
+        this.config = config;
+        this.driver = driver;
+        this.leading = leading;
+    }
+
+    @Override
+    public String mode() {
+        return switch (driver.role()) {
+            case LEADING -> "leader";
+            case FOLLOWING -> "follower";
+            case OBSERVING -> "observer";
+            case LOOKING -> config.observerIds().contains((long) config.serverId()) ? "observer" : "follower";
+        };
+    }
+
+    @Override
+    public boolean serving() {
+        return driver.isServing();
+    }
+
+    /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */
+    @Override
+    public Optional<LeaderFigures> leaderFigures() {
+        if (!leading.getAsBoolean()) {
+            return Optional.empty();
+        }
+        Set<Long> heard = driver.peersHeardWithin((long) config.syncLimitTicks() * config.tickTimeMs());
+        int followers = 0;
+        int observers = 0;
+        for (long id : heard) {
+            if (config.observerIds().contains(id)) {
+                observers++;
+            } else if (config.voterIds().contains(id)) {
+                followers++;
+            }
+        }
+        return Optional.of(new LeaderFigures(followers + observers, followers, observers, 0,
+                config.voterIds().size() / 2 + 1));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.SnapshotSource;
+import dev.warden.consensus.ZabConfig;
+import dev.warden.consensus.ZabMessage;
+import dev.warden.consensus.ZabPeer;
+import java.security.SecureRandom;
+import dev.warden.server.ServerConfig;
+import java.io.IOException;
+
+/** The production consensus: a Zab core over the member's log, and TCP links to the peers. */
+public final class ZabConsensus implements ConsensusFactory {
+    /** Entries per Propose/Inform/DIFF message: big enough to batch, small enough to stay under frame limits. */
+    private static final int MAX_ENTRIES_PER_MESSAGE = 1000;
+    private final Resources resources;
+    private volatile PeerTransport transport;
+
+    public ZabConsensus(Resources resources) {
+        this.resources = resources;
+    }
+
+    /** The core's configuration, from zoo.cfg. */
+    public static ZabConfig zabConfig(ServerConfig config) {
+        long tickMs = config.tickTimeMs();
+        // Two ticks: long enough for a round of votes on a loaded machine, short enough to fail over fast.
+        long electionTimeoutMs = 2 * tickMs;
+        return new ZabConfig(config.serverId(), config.voterIds(), config.observerIds(), tickMs,
+                config.initLimitTicks(), config.syncLimitTicks(), electionTimeoutMs, MAX_ENTRIES_PER_MESSAGE);
+    }
+
+    @Override
+    public ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException {
+        ZabPeer peer = new ZabPeer(zabConfig(resources.config()), resources.epochs(), resources.logView(), snapshots,
+                new SecureRandom(), nowMs);
+        return new ZabCore(peer);
+    }
+
+    @Override
+    public PeerSender connect(MemberDriver driver) throws IOException {
+        ServerConfig config = resources.config();
+        PeerTransport started = new PeerTransport(config.serverId(), config.members(), new PeerHandler() {
+            @Override
+            public void onMessage(long from, ZabMessage message) {
+                driver.peerMessage(from, message);
+            }
+
+            @Override
+            public void onDisconnected(long peer) {
+                driver.peerDisconnected(peer);
+            }
+        }, PeerTransport.Options.defaults());
+        try {
+            started.start();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            started.close();
+            throw new IOException("interrupted while opening the peer ports", e);
+        } catch (RuntimeException e) {
+            started.close();
+            throw new IOException("cannot open the peer ports of member " + config.serverId() + ": " + e.getMessage(), e);
+        }
+        transport = started;
+        return started::send;
+    }
+
+    @Override
+    public void close() {
+        PeerTransport current = transport;
+        if (current != null) {
+            current.close();
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.warden.server.quorum;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.consensus.EpochState;
+import dev.warden.consensus.Entry;
+import dev.warden.consensus.Outbound;
+import dev.warden.consensus.Ready;
+import dev.warden.consensus.Received;
+import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
+import dev.warden.consensus.SnapshotData;
+import dev.warden.consensus.ZabMessage;
+import dev.warden.server.Clock;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The driver performs a Ready batch in its documented order and never advances past a failed write. */
+class MemberDriverTest {
+    private final List<String> trace = Collections.synchronizedList(new ArrayList<>());
+
+    @Test
+    void performsReadyInOrderThenAdvances() throws Exception {
+        Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
+        Ready ready = new Ready(new RoleChange(Role.FOLLOWING, 2, 1, true),
+                List.of(new Outbound(2, new ZabMessage.Ping(1, 0))), new EpochState(1, 1), 5,
+                new SnapshotData(4, new byte[0]), List.of(entry), List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))),
+                List.of(entry), List.of(new Received(2, new byte[] {9})), List.of(77L));
+        ScriptedCore core = new ScriptedCore(ready);
+        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+                new RecordingEffects(false), Clock.SYSTEM, 1, 16, "test-driver")) {
+            driver.start();
+            assertTrue(core.advanced.await(5, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("role FOLLOWING", "send Ping", "epochs", "truncate 5", "snapshot 4", "persist 1",
+                "send Ack", "committed 1", "received 2", "syncs [77]", "advance"), trace);
+    }
+
+    @Test
+    void storageFailureStopsBeforeAcknowledging() throws Exception {
+        Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
+        Ready ready = new Ready(null, List.of(), null, -1, null, List.of(entry),
+                List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(), List.of());
+        ScriptedCore core = new ScriptedCore(ready);
+        RecordingEffects effects = new RecordingEffects(true);
+        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+                effects, Clock.SYSTEM, 1, 16, "test-driver")) {
+            driver.start();
+            assertTrue(effects.failed.await(5, TimeUnit.SECONDS));
+            assertFalse(driver.isRunning());
+        }
+        assertEquals(List.of("persist 1", "failed"), trace);
+        assertEquals(1, core.advanced.getCount());
+    }
+
+    private final class ScriptedCore implements ConsensusCore {
+        private final Queue<Ready> script = new ArrayDeque<>();
+        final CountDownLatch advanced = new CountDownLatch(1);
+
+        ScriptedCore(Ready ready) {
+            script.add(ready);
+        }
+
+        @Override public void tick(long nowMs) { }
+        @Override public void receive(long fromId, ZabMessage message) { }
+        @Override public void peerDisconnected(long peerId) { }
+        @Override public boolean propose(long zxid, byte[] payload) { return false; }
+        @Override public long nextZxid() { return 0; }
+        @Override public boolean sendToLeader(byte[] payload) { return false; }
+        @Override public boolean sendTo(long peerId, byte[] payload) { return false; }
+        @Override public boolean sync(long token) { return false; }
+        @Override public Role role() { return Role.FOLLOWING; }
+        @Override public long leaderId() { return 2; }
+        @Override public boolean isServing() { return true; }
+        @Override public long committedZxid() { return 0; }
+        @Override public boolean hasReady() { return !script.isEmpty(); }
+        @Override public Ready ready() { return script.poll(); }
+
+        @Override
+        public void advance(Ready ready) {
+            trace.add("advance");
+            advanced.countDown();
+        }
+    }
+
+    private final class RecordingEffects implements DriverEffects {
+        private final boolean diskFull;
+        final CountDownLatch failed = new CountDownLatch(1);
+
+        RecordingEffects(boolean diskFull) {
+            this.diskFull = diskFull;
+        }
+
+        @Override public void roleChanged(RoleChange change, long nextZxid) { trace.add("role " + change.role()); }
+        @Override public void saveEpochs(EpochState epochs) { trace.add("epochs"); }
+        @Override public void truncateAfter(long zxid) { trace.add("truncate " + zxid); }
+        @Override public void installSnapshot(SnapshotData snapshot) { trace.add("snapshot " + snapshot.zxid()); }
+
+        @Override
+        public void persist(List<Entry> entries) throws IOException {
+            trace.add("persist " + entries.size());
+            if (diskFull) {
+                throw new IOException("No space left on device");
+            }
+        }
+
+        @Override public void committed(List<Entry> entries) { trace.add("committed " + entries.size()); }
+        @Override public void received(Received message) { trace.add("received " + message.from()); }
+        @Override public void syncsDone(List<Long> tokens) { trace.add("syncs " + tokens); }
+        @Override public void syncRefused(long token) { trace.add("sync refused " + token); }
+
+        @Override
+        public void failed(String reason, Exception cause) {
+            trace.add("failed");
+            failed.countDown();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.warden.server.quorum;
+
+import dev.warden.server.Clock;
+import dev.warden.server.ServerConfig;
+import dev.warden.server.WardenServer;
+import dev.warden.storage.TxnLogOptions;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * In-JVM ensembles for tests: members on free loopback ports, each in its own data directory,
+ * with the consensus side chosen by a {@link ConsensusFactory.Provider} per member.
+ */
+final class TestEnsemble implements AutoCloseable {
+    static final int TICK_MS = 200;
+
+    private final Path baseDir;
+    private final Map<Long, QuorumMember> members = new HashMap<>();
+    private final Map<Long, ServerConfig> configs = new HashMap<>();
+    private final Map<Long, WardenServer> servers = new HashMap<>();
+    private final ConsensusFactory.Provider provider;
+
+    /** {@code ids} vote; {@code observerIds} observe. Nothing starts until {@link #start}. */
+    TestEnsemble(Path baseDir, List<Long> ids, List<Long> observerIds, ConsensusFactory.Provider provider)
+            throws IOException {
+        this.baseDir = baseDir;
+        this.provider = provider;
+        List<Long> all = new ArrayList<>(ids);
+        all.addAll(observerIds);
+        for (long id : all) {
+            members.put(id, new QuorumMember(id, "127.0.0.1", freePort(), freePort(), observerIds.contains(id),
+                    null, 0));
+        }
+        for (long id : all) {
+            configs.put(id, ServerConfig.builder()
+                    .dataDir(baseDir.resolve("m" + id))
+                    .clientPort(freePort())
+                    .clientPortAddress("127.0.0.1")
+                    .tickTimeMs(TICK_MS)
+                    .serverId((int) id)
+                    .initLimitTicks(10)
+                    .syncLimitTicks(5)
+                    .members(members)
+                    .fourLetterWordWhitelist(Set.of("*"))
+                    .containerCheckIntervalMs(500)
+                    .build());
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    void startAll() throws IOException {
+        for (long id : configs.keySet()) {
+            if (!servers.containsKey(id)) {
+                start(id);
+            }
+        }
+    }
+
+    WardenServer start(long id) throws IOException {
+        return start(id, TxnLogOptions.defaults().channels());
+    }
+
+    /** Starts member {@code id} with its log files opened through {@code logChannels}. */
+    WardenServer start(long id, dev.warden.storage.FileChannelFactory logChannels) throws IOException {
+        WardenServer server = WardenServer.start(configs.get(id), Clock.SYSTEM, logChannels, provider);
+        servers.put(id, server);
+        return server;
+    }
+
+    void stop(long id) {
+        WardenServer server = servers.remove(id);
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    WardenServer server(long id) {
+        return servers.get(id);
+    }
+
+    ServerConfig config(long id) {
+        return configs.get(id);
+    }
+
+    Path dataDir(long id) {
+        return configs.get(id).dataDir();
+    }
+
+    String connectString(long id) {
+        return "127.0.0.1:" + configs.get(id).clientPort();
+    }
+
+    /** Every member's client address, for clients that fail over. */
+    String connectStringAll() {
+        List<String> parts = new ArrayList<>();
+        for (long id : configs.keySet()) {
+            parts.add(connectString(id));
+        }
+        return String.join(",", parts);
+    }
+
+    /** Waits until {@code id} serves clients. */
+    void awaitServing(long id, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            WardenServer server = servers.get(id);
+            if (server != null && server.member().isServing()) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("member " + id + " not serving within " + timeoutMs + " ms");
+    }
+
+    void awaitAllServing(long timeoutMs) throws InterruptedException {
+        for (long id : servers.keySet()) {
+            awaitServing(id, timeoutMs);
+        }
+    }
+
+    Map<Long, WardenServer> servers() {
+        return servers;
+    }
+
+    @Override
+    public void close() {
+        for (long id : new ArrayList<>(servers.keySet())) {
+            stop(id);
+        }
+    }
+}
