@@ -126,6 +126,12 @@ class LeaderElectionTest {
 
         cut.proxy().pause();
         assertTrue(successor.awaitLeadership(Duration.ofSeconds(20)));
+        // awaitLeadership may return before the listener's elected() has run on the completion executor.
+        long electedDeadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (electedAtNs.get() == 0 && System.nanoTime() < electedDeadlineNs) {
+            Thread.sleep(5);
+        }
+        assertTrue(electedAtNs.get() != 0, "the successor's listener heard elected()");
         assertTrue(oldTracker.suspendedAtNs.get() < electedAtNs.get(), "old leader told first: " + oldTracker.events);
         long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (old.isLeader() && System.nanoTime() < deadlineNs) {
