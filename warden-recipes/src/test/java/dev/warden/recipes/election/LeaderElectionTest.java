@@ -160,6 +160,11 @@ class LeaderElectionTest {
         admin.blocking(Duration.ofSeconds(5)).delete(dir + "/" + leaderNode);
 
         assertTrue(second.awaitLeadership(Duration.ofSeconds(5)));
+        // Both learn of the deletion from watch events; the deposed one's callback may run a moment later.
+        long toldDeadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (firstTracker.events.size() < 2 && System.nanoTime() < toldDeadlineNs) {
+            Thread.sleep(5);
+        }
         assertEquals(List.of("elected", "notLeader"), firstTracker.events);
         long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (admin.blocking(Duration.ofSeconds(5)).getChildren(dir).size() < 2 && System.nanoTime() < deadlineNs) {
