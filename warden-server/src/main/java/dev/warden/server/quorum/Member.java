@@ -239,14 +239,15 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     @Override
     public void truncateAfter(long zxid) throws IOException {
         memberLog.truncateAfter(zxid);
-        if (stateMachine.tree().lastAppliedZxid() > zxid) {
-            rebuild(() -> storage.rebuildState(stateMachine));
-        }
+        // The core counts everything up to zxid as applied after a TRUNC, so the state must end
+        // exactly there. It can be behind as well as ahead: a former leader logged its last
+        // proposals but never saw them committed, and the new leader kept them.
+        rebuild(zxid, () -> storage.rebuildState(stateMachine));
     }
 
     @Override
     public void installSnapshot(SnapshotData snapshot) throws IOException {
-        rebuild(() -> storage.loadSnapshot(stateMachine, snapshot));
+        rebuild(-1, () -> storage.loadSnapshot(stateMachine, snapshot));
         storage.restartAfterSnapshot(snapshot.zxid(), stateMachine);
     }
 
@@ -254,10 +255,16 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         void run() throws IOException;
     }
 
-    /** Clears and rebuilds the state on the apply thread, after every commit handed to it before. */
-    private void rebuild(StateWork work) throws IOException {
+    /**
+     * Clears and rebuilds the state on the apply thread, after every commit handed to it before,
+     * unless the state has applied exactly {@code unlessAtZxid} by then.
+     */
+    private void rebuild(long unlessAtZxid, StateWork work) throws IOException {
         IOException[] failure = new IOException[1];
         applier.runAndWait(() -> {
+            if (stateMachine.tree().lastAppliedZxid() == unlessAtZxid) {
+                return;
+            }
             stateMachine.tree().clear();
             stateMachine.sessions().clear();
             try {
