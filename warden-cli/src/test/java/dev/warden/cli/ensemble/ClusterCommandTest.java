@@ -5,16 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.cli.StopSignal;
 import dev.warden.cli.cluster.ClusterCommand;
+import dev.warden.cli.cluster.Flavour;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import picocli.CommandLine;
 
 class ClusterCommandTest {
@@ -46,9 +50,11 @@ class ClusterCommandTest {
         return cli.execute(args);
     }
 
-    @Test
-    void startsAnApacheEnsembleThatServesUntilStopped() {
-        Pattern serving = Pattern.compile("apache ensemble of 3 serving on (\\S+), leader (\\d), files in ");
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Flavour.class)
+    void startsAnEnsembleThatServesUntilStopped(Flavour flavour) {
+        String name = flavour.name().toLowerCase(Locale.ROOT);
+        Pattern serving = Pattern.compile(name + " ensemble of 3 serving on (\\S+), leader (\\d), files in ");
         int exit = run(() -> {
             Matcher matcher = serving.matcher(out.toString());
             assertTrue(matcher.find(), out.toString());
@@ -57,7 +63,7 @@ class ClusterCommandTest {
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
-        }, "--dir", tmp.toString(), "--flavour", "apache", "--tick-time-ms", "500",
+        }, "--dir", tmp.toString(), "--flavour", name, "--tick-time-ms", "500",
                 "--classpath", ManagementFactory.getRuntimeMXBean().getClassPath());
         assertEquals(0, exit, err.toString());
         assertTrue(out.toString().contains("ensemble stopped; files kept in"), out.toString());

@@ -14,13 +14,16 @@ import java.util.SortedMap;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The cluster API against real Apache ZooKeeper members: the flavour that works today. */
+/** The cluster API against real members of every flavour: Warden and Apache ZooKeeper. */
 class LocalClusterTest {
-    @Test
-    void apacheEnsembleHasOneLeaderAndServesWritesOnEveryMember() throws Exception {
-        LocalCluster cluster = Ensembles.startCluster(Flavour.APACHE, Ensembles.runDir("apacheEnsembleHasOneLeaderAndServesWritesOnEveryMember"), 500);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Flavour.class)
+    void ensembleHasOneLeaderAndServesWritesOnEveryMember(Flavour flavour) throws Exception {
+        LocalCluster cluster = Ensembles.startCluster(flavour,
+                Ensembles.runDir("ensembleHasOneLeaderAndServesWritesOnEveryMember-" + flavour), 500);
         boolean passed = false;
         try {
             SortedMap<Integer, MemberMode> modes = cluster.modes();
@@ -43,9 +46,11 @@ class LocalClusterTest {
         }
     }
 
-    @Test
-    void stoppedPausedAndRestartedMembersLeaveAndRejoin() throws Exception {
-        LocalCluster cluster = Ensembles.startCluster(Flavour.APACHE, Ensembles.runDir("stoppedPausedAndRestartedMembersLeaveAndRejoin"), 500);
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Flavour.class)
+    void stoppedPausedAndRestartedMembersLeaveAndRejoin(Flavour flavour) throws Exception {
+        LocalCluster cluster = Ensembles.startCluster(flavour,
+                Ensembles.runDir("stoppedPausedAndRestartedMembersLeaveAndRejoin-" + flavour), 500);
         boolean passed = false;
         try {
             int leader = cluster.leader().orElseThrow();

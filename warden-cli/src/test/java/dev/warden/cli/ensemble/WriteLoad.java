@@ -101,10 +101,15 @@ final class WriteLoad implements AutoCloseable {
         return clients.stream().flatMap(c -> c.keys().stream()).toList();
     }
 
+    /** Sessions the load clients were told had expired (each then opened a new one). */
+    long expirations() {
+        return clients.stream().mapToLong(LoadClient::expirations).sum();
+    }
+
     String summary() {
         return "load: " + clients.size() + " sessions, " + acknowledged() + " acknowledged writes, "
                 + clients.stream().mapToLong(LoadClient::unanswered).sum() + " unanswered, "
-                + clients.stream().mapToLong(LoadClient::expirations).sum() + " session expirations";
+                + expirations() + " session expirations";
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
 import dev.warden.recipes.support.PendingWaits;
+import dev.warden.recipes.support.RecipeCalls;
 import dev.warden.recipes.support.TimedWait;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class DoubleBarrier implements AutoCloseable {
     public static final String READY = "ready";
+    private static final int CREATE_ATTEMPTS = 5;
 
     private final WardenClient client;
     private final String path;
@@ -60,10 +62,7 @@ public final class DoubleBarrier implements AutoCloseable {
     public CompletableFuture<Void> enter() {
         CompletableFuture<Void> entered = waits.track(new CompletableFuture<>());
         EnsurePath.exists(client, path)
-                .thenCompose(ignored -> client.create(memberPath, new byte[0], CreateMode.EPHEMERAL))
-                .exceptionallyCompose(failure -> Failures.is(failure, WardenException.NodeExistsException.class)
-                        ? checkOwnNode()
-                        : CompletableFuture.failedFuture(Failures.cause(failure)))
+                .thenCompose(ignored -> createOwnNode(1))
                 .whenComplete((ignored, failure) -> {
                     if (failure != null) {
                         entered.completeExceptionally(Failures.cause(failure));
@@ -91,6 +90,23 @@ public final class DoubleBarrier implements AutoCloseable {
         return TimedWait.awaitOrFalse(client, leave(), timeout);
     }
 
+    /**
+     * Creates this member's node. A create whose reply was lost is sent again: if the first one
+     * was applied, "exists" with our session as owner means it is ours.
+     */
+    private CompletableFuture<String> createOwnNode(int attempt) {
+        return client.create(memberPath, new byte[0], CreateMode.EPHEMERAL)
+                .exceptionallyCompose(failure -> {
+                    if (Failures.is(failure, WardenException.NodeExistsException.class)) {
+                        return checkOwnNode();
+                    }
+                    if (RecipeCalls.isConnectionLoss(failure) && attempt < CREATE_ATTEMPTS) {
+                        return createOwnNode(attempt + 1);
+                    }
+                    return CompletableFuture.failedFuture(Failures.cause(failure));
+                });
+    }
+
     private CompletableFuture<String> checkOwnNode() {
         return client.exists(memberPath).thenApply(stat -> {
             if (stat.isPresent() && stat.get().ephemeralOwner() == client.sessionId()) {
@@ -116,12 +132,7 @@ public final class DoubleBarrier implements AutoCloseable {
                 if (members < memberCount) {
                     return CompletableFuture.completedFuture(null);
                 }
-                return client.create(ready, new byte[0], CreateMode.PERSISTENT)
-                        .<Void>thenApply(created -> null)
-                        .exceptionallyCompose(failure -> Failures.is(failure, WardenException.NodeExistsException.class)
-                                ? CompletableFuture.completedFuture(null)
-                                : CompletableFuture.failedFuture(Failures.cause(failure)))
-                        .thenRun(() -> entered.complete(null));
+                return EnsurePath.exists(client, ready).thenRun(() -> entered.complete(null));
             });
         }).whenComplete((ignored, failure) -> {
             if (failure != null) {
@@ -165,10 +176,7 @@ public final class DoubleBarrier implements AutoCloseable {
     }
 
     private CompletableFuture<Void> deleteOwn() {
-        return client.delete(memberPath).exceptionallyCompose(failure ->
-                Failures.is(failure, WardenException.NoNodeException.class)
-                        ? CompletableFuture.completedFuture(null)
-                        : CompletableFuture.failedFuture(Failures.cause(failure)));
+        return RecipeCalls.deleteIfExists(client, memberPath);
     }
 
     /** Removes this member's node if still there (a member giving up). */

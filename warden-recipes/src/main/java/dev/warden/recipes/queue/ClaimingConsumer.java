@@ -6,6 +6,7 @@ import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
 import dev.warden.recipes.support.PendingWaits;
+import dev.warden.recipes.support.RecipeCalls;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -122,28 +123,50 @@ final class ClaimingConsumer {
         String claimPath = EnsurePath.child(claimsPath, name);
         String itemPath = EnsurePath.child(itemsPath, name);
         client.create(claimPath, new byte[0], CreateMode.EPHEMERAL).whenComplete((created, failure) -> {
-            if (failure != null) {
-                if (Failures.is(failure, WardenException.NodeExistsException.class)) {
-                    next(result); // another consumer has it
-                } else {
-                    result.completeExceptionally(Failures.cause(failure));
-                }
-                return;
+            if (failure == null) {
+                read(name, claimPath, itemPath, result);
+            } else if (Failures.is(failure, WardenException.NodeExistsException.class)
+                    || RecipeCalls.isConnectionLoss(failure)) {
+                checkClaim(name, claimPath, itemPath, result);
+            } else {
+                result.completeExceptionally(Failures.cause(failure));
             }
-            client.getData(itemPath).whenComplete((read, readFailure) -> {
-                if (readFailure == null) {
-                    QueueItem item = new QueueItem(client, itemPath, claimPath, name, read.data(),
-                            ItemNames.sequence(name), prioritized ? ItemNames.priority(name) : 0);
-                    if (!result.complete(item)) {
-                        item.release(); // the taker gave up meanwhile: hand the item back
-                    }
-                } else if (Failures.is(readFailure, WardenException.NoNodeException.class)) {
-                    // completed by its previous claimant between our listing and our claim
-                    client.delete(claimPath).whenComplete((ignored, deleteFailure) -> next(result));
-                } else {
-                    result.completeExceptionally(Failures.cause(readFailure));
+        });
+    }
+
+    /**
+     * After a lost reply (the client does not resend creates) or "exists", the claim may be our
+     * own: a create applied before the connection broke. Ours: go on with it; another
+     * consumer's: next item; none: claim again.
+     */
+    private void checkClaim(String name, String claimPath, String itemPath, CompletableFuture<QueueItem> result) {
+        client.exists(claimPath).whenComplete((stat, failure) -> {
+            if (failure != null) {
+                result.completeExceptionally(Failures.cause(failure));
+            } else if (stat.isEmpty()) {
+                claim(name, result);
+            } else if (stat.get().ephemeralOwner() == client.sessionId()) {
+                read(name, claimPath, itemPath, result);
+            } else {
+                next(result);
+            }
+        });
+    }
+
+    private void read(String name, String claimPath, String itemPath, CompletableFuture<QueueItem> result) {
+        client.getData(itemPath).whenComplete((read, readFailure) -> {
+            if (readFailure == null) {
+                QueueItem item = new QueueItem(client, itemPath, claimPath, name, read.data(),
+                        ItemNames.sequence(name), prioritized ? ItemNames.priority(name) : 0);
+                if (!result.complete(item)) {
+                    item.release(); // the taker gave up meanwhile: hand the item back
                 }
-            });
+            } else if (Failures.is(readFailure, WardenException.NoNodeException.class)) {
+                // completed by its previous claimant between our listing and our claim
+                client.delete(claimPath).whenComplete((ignored, deleteFailure) -> next(result));
+            } else {
+                result.completeExceptionally(Failures.cause(readFailure));
+            }
         });
     }
 }

@@ -8,12 +8,17 @@ import java.util.concurrent.CompletableFuture;
 /** Creates a persistent node and any missing ancestors, tolerating racing creators. */
 public final class EnsurePath {
     private static final byte[] EMPTY = new byte[0];
+    private static final int CREATE_ATTEMPTS = 5;
 
     private EnsurePath() {
     }
 
     /** Completes once {@code path} exists (created empty and persistent where missing). */
     public static CompletableFuture<Void> exists(WardenClient client, String path) {
+        return exists(client, path, 1);
+    }
+
+    private static CompletableFuture<Void> exists(WardenClient client, String path, int attempt) {
         if (path.equals("/")) {
             return CompletableFuture.completedFuture(null);
         }
@@ -24,6 +29,11 @@ public final class EnsurePath {
             }
             if (Failures.cause(failure) instanceof WardenException.NoNodeException) {
                 return exists(client, parentOf(path)).thenCompose(ignored -> exists(client, path));
+            }
+            // The client does not resend a create whose reply was lost (a leader change drops every
+            // member's connections); sending it again is safe, as "already exists" counts as done.
+            if (RecipeCalls.isConnectionLoss(failure) && attempt < CREATE_ATTEMPTS) {
+                return exists(client, path, attempt + 1);
             }
             return CompletableFuture.<Void>failedFuture(Failures.cause(failure));
         }).thenCompose(f -> f);

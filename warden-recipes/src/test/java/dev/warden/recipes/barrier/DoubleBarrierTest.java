@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.WardenClient;
-import dev.warden.recipes.testing.RecipeServerB;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,13 +22,13 @@ class DoubleBarrierTest {
     private static final int MEMBERS = 5;
     @TempDir
     Path dataDir;
-    private RecipeServerB server;
+    private RecipeTarget server;
     private String path;
 
     @BeforeEach
     void start() throws Exception {
-        server = RecipeServerB.start(dataDir);
-        path = server.freshPath("double-barrier") + "/round-1";
+        server = RecipeTarget.start(dataDir);
+        path = RecipeTarget.freshPath("double-barrier") + "/round-1";
     }
 
     @AfterEach
@@ -41,7 +41,7 @@ class DoubleBarrierTest {
         List<DoubleBarrier> members = new ArrayList<>();
         List<CompletableFuture<Void>> entered = new ArrayList<>();
         for (int i = 0; i < MEMBERS; i++) {
-            members.add(new DoubleBarrier(server.newClient(), path, "m" + i, MEMBERS));
+            members.add(new DoubleBarrier(server.client(), path, "m" + i, MEMBERS));
         }
         for (int i = 0; i < MEMBERS - 1; i++) {
             entered.add(members.get(i).enter());
@@ -59,7 +59,7 @@ class DoubleBarrierTest {
         assertTrue(left.stream().noneMatch(CompletableFuture::isDone), "one still inside: nobody is out");
         left.add(members.get(MEMBERS - 1).leave());
         CompletableFuture.allOf(left.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
-        WardenClient observer = server.newClient();
+        WardenClient observer = server.client();
         assertEquals(List.of(DoubleBarrier.READY), observer.blocking(TIMEOUT).getChildren(path));
     }
 
@@ -69,7 +69,7 @@ class DoubleBarrierTest {
         List<CompletableFuture<Void>> entered = new ArrayList<>();
         List<DoubleBarrier> members = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            clients.add(server.newClient());
+            clients.add(server.client());
             members.add(new DoubleBarrier(clients.get(i), path, "m" + i, 3));
             entered.add(members.get(i).enter());
         }
@@ -83,16 +83,16 @@ class DoubleBarrierTest {
 
     @Test
     void aMemberThatCrashesBeforeTheThresholdLeavesTheOthersWaitingUntilAReplacementEnters() throws Exception {
-        WardenClient doomed = server.newClient();
-        CompletableFuture<Void> a = new DoubleBarrier(server.newClient(), path, "a", 3).enter();
+        WardenClient doomed = server.client();
+        CompletableFuture<Void> a = new DoubleBarrier(server.client(), path, "a", 3).enter();
         CompletableFuture<Void> c = new DoubleBarrier(doomed, path, "c", 3).enter();
         Thread.sleep(200);
         doomed.close();
-        assertFalse(new DoubleBarrier(server.newClient(), path, "b", 3).enter(Duration.ofMillis(500)),
+        assertFalse(new DoubleBarrier(server.client(), path, "b", 3).enter(Duration.ofMillis(500)),
                 "two of three after the crash: no entry, the timeout returns false");
         assertFalse(a.isDone());
         assertTrue(c.isCompletedExceptionally(), "the crashed member's own wait fails");
-        assertTrue(new DoubleBarrier(server.newClient(), path, "d", 3).enter(TIMEOUT), "a replacement completes it");
+        assertTrue(new DoubleBarrier(server.client(), path, "d", 3).enter(TIMEOUT), "a replacement completes it");
         a.get(10, TimeUnit.SECONDS);
     }
 }

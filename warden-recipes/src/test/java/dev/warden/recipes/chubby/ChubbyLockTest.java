@@ -31,7 +31,7 @@ class ChubbyLockTest {
 
     @Test
     void resourceServerRejectsAHolderWhoseSessionExpired() throws Exception {
-        String dir = RecipeTarget.freshDir("chubby");
+        String dir = RecipeTarget.freshPath("chubby");
         ProxiedClient paused = target.proxiedClient(Duration.ofSeconds(3));
         ChubbyLock stale = new ChubbyLock(paused.client(), dir);
         ChubbyLock next = new ChubbyLock(target.client(), dir);
@@ -57,7 +57,7 @@ class ChubbyLockTest {
 
     @Test
     void tryAcquireFailsWhileHeldAndSequencerNeedsTheLock() {
-        String dir = RecipeTarget.freshDir("chubby-try");
+        String dir = RecipeTarget.freshPath("chubby-try");
         ChubbyLock holder = new ChubbyLock(target.client(), dir);
         ChubbyLock other = new ChubbyLock(target.client(), dir);
         assertThrows(IllegalStateException.class, () -> other.getSequencer(WAIT));
@@ -71,7 +71,7 @@ class ChubbyLockTest {
 
     @Test
     void dataChangeOnTheLockNodeMakesTheSequencerStale() {
-        String dir = RecipeTarget.freshDir("chubby-version");
+        String dir = RecipeTarget.freshPath("chubby-version");
         ChubbyLock holder = new ChubbyLock(target.client(), dir);
         SequencerChecker checker = new SequencerChecker(target.client());
         assertTrue(holder.acquire(WAIT));

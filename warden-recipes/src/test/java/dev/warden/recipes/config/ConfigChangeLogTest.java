@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.client.WardenClient;
 import dev.warden.recipes.testing.Eventually;
-import dev.warden.recipes.testing.RecipeServerB;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,13 +21,13 @@ class ConfigChangeLogTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     @TempDir
     Path dataDir;
-    private RecipeServerB server;
+    private RecipeTarget server;
     private String path;
 
     @BeforeEach
     void start() throws Exception {
-        server = RecipeServerB.start(dataDir);
-        path = server.freshPath("changes");
+        server = RecipeTarget.start(dataDir);
+        path = RecipeTarget.freshPath("changes");
     }
 
     @AfterEach
@@ -37,11 +37,11 @@ class ConfigChangeLogTest {
 
     @Test
     void followerSeesEveryChangeOnceInSequenceOrderWhileTwoWritersRace() {
-        WardenClient follower = server.newClient();
+        WardenClient follower = server.client();
         List<ConfigChangeLog.Change<Integer>> seen = Collections.synchronizedList(new ArrayList<>());
         follower.blocking(TIMEOUT).await(ConfigChangeLog.follow(follower, path, ConfigCodec.integer(), -1, seen::add));
-        WardenClient writerA = server.newClient();
-        WardenClient writerB = server.newClient();
+        WardenClient writerA = server.client();
+        WardenClient writerB = server.client();
         List<CompletableFuture<Long>> appends = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             appends.add(ConfigChangeLog.append(writerA, path, ConfigCodec.integer(), i));
@@ -58,11 +58,11 @@ class ConfigChangeLogTest {
 
     @Test
     void aLateFollowerCatchesUpAndResumesAfterTrimming() {
-        WardenClient writer = server.newClient();
+        WardenClient writer = server.client();
         for (int i = 0; i < 10; i++) {
             writer.blocking(TIMEOUT).await(ConfigChangeLog.append(writer, path, ConfigCodec.utf8(), "v" + i));
         }
-        WardenClient follower = server.newClient();
+        WardenClient follower = server.client();
         List<String> seen = Collections.synchronizedList(new ArrayList<>());
         ConfigChangeLog<String> log = follower.blocking(TIMEOUT).await(
                 ConfigChangeLog.follow(follower, path, ConfigCodec.utf8(), -1, change -> seen.add(change.value())));

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.WardenClient;
 import dev.warden.recipes.testing.Eventually;
-import dev.warden.recipes.testing.RecipeServerB;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,13 +23,13 @@ class ConfigValueTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     @TempDir
     Path dataDir;
-    private RecipeServerB server;
+    private RecipeTarget server;
     private String path;
 
     @BeforeEach
     void start() throws Exception {
-        server = RecipeServerB.start(dataDir);
-        path = server.freshPath("config") + "/limit";
+        server = RecipeTarget.start(dataDir);
+        path = RecipeTarget.freshPath("config") + "/limit";
     }
 
     @AfterEach
@@ -39,8 +39,8 @@ class ConfigValueTest {
 
     @Test
     void listenerSeesChangesWithStrictlyIncreasingZxidsAndEndsOnTheLastValue() {
-        WardenClient reader = server.newClient();
-        WardenClient writer = server.newClient();
+        WardenClient reader = server.client();
+        WardenClient writer = server.client();
         List<ConfigSnapshot<Integer>> seen = Collections.synchronizedList(new ArrayList<>());
         ConfigValue<Integer> value = ConfigValue.follow(reader, path, ConfigCodec.integer(), seen::add, TIMEOUT);
         ConfigValue<Integer> writerView = ConfigValue.follow(writer, path, ConfigCodec.integer(), s -> { }, TIMEOUT);
@@ -69,8 +69,8 @@ class ConfigValueTest {
 
     @Test
     void deletionIsReportedOnceAndARecreatedValueFollows() {
-        WardenClient reader = server.newClient();
-        WardenClient writer = server.newClient();
+        WardenClient reader = server.client();
+        WardenClient writer = server.client();
         List<ConfigSnapshot<String>> seen = Collections.synchronizedList(new ArrayList<>());
         ConfigValue.follow(reader, path, ConfigCodec.utf8(), seen::add, TIMEOUT);
         ConfigValue<String> writerView = ConfigValue.follow(writer, path, ConfigCodec.utf8(), s -> { }, TIMEOUT);
@@ -89,8 +89,8 @@ class ConfigValueTest {
 
     @Test
     void undecodableDataIsReportedAndTheLastGoodValueStays() {
-        WardenClient reader = server.newClient();
-        WardenClient writer = server.newClient();
+        WardenClient reader = server.client();
+        WardenClient writer = server.client();
         List<Integer> badVersions = Collections.synchronizedList(new ArrayList<>());
         ConfigValue<Integer> value = ConfigValue.follow(reader, path, ConfigCodec.integer(), new ConfigListener<>() {
             @Override
@@ -111,7 +111,7 @@ class ConfigValueTest {
 
     @Test
     void compareAndSetRefusesAStaleVersion() {
-        WardenClient client = server.newClient();
+        WardenClient client = server.client();
         ConfigValue<String> value = ConfigValue.follow(client, path, ConfigCodec.utf8(), s -> { }, TIMEOUT);
         client.blocking(TIMEOUT).await(value.set("first"));
         client.blocking(TIMEOUT).await(value.compareAndSet("second", 0));

@@ -77,7 +77,7 @@ class LeaderElectionTest {
 
     @Test
     void leadershipPassesAroundOneAtATimeAndWakesOneSuccessor() throws Exception {
-        String dir = RecipeTarget.freshDir("election");
+        String dir = RecipeTarget.freshPath("election");
         OverlapDetector overlap = new OverlapDetector();
         List<LeaderElection> elections = new ArrayList<>();
         for (int i = 0; i < PARTICIPANTS; i++) {
@@ -107,7 +107,7 @@ class LeaderElectionTest {
 
     @Test
     void expiredLeaderHearsSuspendedBeforeASuccessorIsElected() throws Exception {
-        String dir = RecipeTarget.freshDir("election-expiry");
+        String dir = RecipeTarget.freshPath("election-expiry");
         OverlapDetector overlap = new OverlapDetector();
         ProxiedClient cut = target.proxiedClient(Duration.ofSeconds(6));
         Tracker oldTracker = new Tracker(overlap);
@@ -145,7 +145,7 @@ class LeaderElectionTest {
 
     @Test
     void leaderWhoseNodeIsDeletedStepsDownAndQueuesAgain() throws Exception {
-        String dir = RecipeTarget.freshDir("election-deleted");
+        String dir = RecipeTarget.freshPath("election-deleted");
         OverlapDetector overlap = new OverlapDetector();
         Tracker firstTracker = new Tracker(overlap);
         LeaderElection first = new LeaderElection(target.client(), dir, "first", firstTracker);
@@ -185,7 +185,7 @@ class LeaderElectionTest {
                 () -> new LeaderElection(client, "/e", "", quiet));
         assertThrows(IllegalArgumentException.class,
                 () -> new LeaderElection(client, "e", "id", quiet));
-        LeaderElection election = new LeaderElection(client, RecipeTarget.freshDir("args"), "id", quiet);
+        LeaderElection election = new LeaderElection(client, RecipeTarget.freshPath("args"), "id", quiet);
         election.start();
         assertThrows(IllegalStateException.class, election::start);
         election.close();

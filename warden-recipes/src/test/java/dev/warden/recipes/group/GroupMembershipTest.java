@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
 import dev.warden.recipes.testing.Eventually;
-import dev.warden.recipes.testing.RecipeServerB;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,13 +26,13 @@ class GroupMembershipTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     @TempDir
     Path dataDir;
-    private RecipeServerB server;
+    private RecipeTarget server;
     private String group;
 
     @BeforeEach
     void start() throws Exception {
-        server = RecipeServerB.start(dataDir);
-        group = server.freshPath("group") + "/workers";
+        server = RecipeTarget.start(dataDir);
+        group = RecipeTarget.freshPath("group") + "/workers";
     }
 
     @AfterEach
@@ -46,13 +46,13 @@ class GroupMembershipTest {
 
     @Test
     void aFollowerSeesJoinsInOrderWithDataAndSeesACrashedMemberLeave() {
-        WardenClient observer = server.newClient();
+        WardenClient observer = server.client();
         List<List<Member>> seen = Collections.synchronizedList(new ArrayList<>());
         GroupView view = GroupView.follow(observer, group, seen::add, TIMEOUT);
         assertEquals(List.of(List.of()), seen, "the empty group is delivered first");
 
-        WardenClient a = server.newClient();
-        WardenClient b = server.newClient();
+        WardenClient a = server.client();
+        WardenClient b = server.client();
         GroupMember.builder(group, "a").data("host-a".getBytes(StandardCharsets.UTF_8)).join(a, TIMEOUT);
         GroupMember.builder(group, "b").join(b, TIMEOUT);
         Eventually.holds(TIMEOUT, () -> names(view.members()).equals(List.of("a", "b")), () -> view.members().toString());
@@ -66,12 +66,12 @@ class GroupMembershipTest {
 
     @Test
     void aFixedNameHeldByAnotherSessionIsRefusedButSequentialMembersMayShareOne() {
-        GroupMember.builder(group, "a").join(server.newClient(), TIMEOUT);
-        WardenClient other = server.newClient();
+        GroupMember.builder(group, "a").join(server.client(), TIMEOUT);
+        WardenClient other = server.client();
         assertThrows(WardenException.NodeExistsException.class, () -> GroupMember.builder(group, "a").join(other, TIMEOUT));
 
-        GroupMember first = GroupMember.builder(group, "shard-").sequential(true).join(server.newClient(), TIMEOUT);
-        GroupMember second = GroupMember.builder(group, "shard-").sequential(true).join(server.newClient(), TIMEOUT);
+        GroupMember first = GroupMember.builder(group, "shard-").sequential(true).join(server.client(), TIMEOUT);
+        GroupMember second = GroupMember.builder(group, "shard-").sequential(true).join(server.client(), TIMEOUT);
         assertNotEquals(first.memberPath(), second.memberPath());
         assertEquals(3, GroupView.list(other, group).join().size());
         second.close();
@@ -80,12 +80,12 @@ class GroupMembershipTest {
 
     @Test
     void aMemberWhoseSessionExpiresRejoinsOnANewSessionWhenAsked() throws Exception {
-        RecipeServerB.ProxiedClient proxied = server.newProxiedClient(RecipeServerB.SHORT_SESSION_TIMEOUT);
+        RecipeTarget.ProxiedClient proxied = server.proxiedClient(RecipeTarget.SHORT_SESSION_TIMEOUT);
         AtomicInteger lost = new AtomicInteger();
         List<String> rejoined = Collections.synchronizedList(new ArrayList<>());
         GroupMember member = GroupMember.builder(group, "rs1")
                 .rejoinWith(() -> WardenClient.builder().connectString(server.connectString())
-                        .sessionTimeout(RecipeServerB.DEFAULT_SESSION_TIMEOUT).connect())
+                        .sessionTimeout(RecipeTarget.DEFAULT_SESSION_TIMEOUT).connect())
                 .listener(new MembershipListener() {
                     @Override
                     public void lost() {
@@ -98,7 +98,7 @@ class GroupMembershipTest {
                     }
                 })
                 .join(proxied.client(), TIMEOUT);
-        WardenClient observer = server.newClient();
+        WardenClient observer = server.client();
         long firstSession = proxied.client().sessionId();
 
         proxied.proxy().cut();

@@ -63,7 +63,7 @@ class LockContentionTest {
 
     private void runContention(BiFunction<WardenClient, String, DistributedLock> factory, String purpose,
                                int rounds, long pauseMs) throws Exception {
-        String dir = RecipeTarget.freshDir(purpose);
+        String dir = RecipeTarget.freshPath(purpose);
         OverlapDetector overlap = new OverlapDetector();
         counter = 0;
         ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
@@ -99,14 +99,14 @@ class LockContentionTest {
 
     @Test
     void sequentialLockWakesExactlyOneWaiterPerRelease() throws Exception {
-        String dir = RecipeTarget.freshDir("herd-free");
+        String dir = RecipeTarget.freshPath("herd-free");
         long wakeups = wakeupsOverReleases((client) -> new SequentialLock(client, dir));
         assertEquals(WAITERS, wakeups, "one wake-up per release");
     }
 
     @Test
     void simpleLockWakesEveryWaiterOnEachRelease() throws Exception {
-        String lockPath = RecipeTarget.freshDir("herd") + "/lock";
+        String lockPath = RecipeTarget.freshPath("herd") + "/lock";
         long wakeups = wakeupsOverReleases((client) -> new SimpleLock(client, lockPath));
         // The first release alone wakes all WAITERS; later ones wake the rest again.
         assertTrue(wakeups >= WAITERS + WAITERS - 1, "herd expected, saw only " + wakeups + " wake-ups");

@@ -64,7 +64,7 @@ class LockFailureTest {
 
     @Test
     void expiredHolderIsToldBeforeTheLockPassesOn() throws Exception {
-        String dir = RecipeTarget.freshDir("expiry");
+        String dir = RecipeTarget.freshPath("expiry");
         ProxiedClient cut = target.proxiedClient(SHORT_SESSION);
         RecordingListener told = new RecordingListener();
         SequentialLock holder = new SequentialLock(cut.client(), dir, told);
@@ -87,7 +87,7 @@ class LockFailureTest {
 
     @Test
     void shortDisconnectSuspendsThenRestoresTheHold() {
-        String dir = RecipeTarget.freshDir("blip");
+        String dir = RecipeTarget.freshPath("blip");
         ProxiedClient flaky = target.proxiedClient(Duration.ofSeconds(5));
         RecordingListener told = new RecordingListener();
         SequentialLock holder = new SequentialLock(flaky.client(), dir, told);
@@ -102,7 +102,7 @@ class LockFailureTest {
 
     @Test
     void createWhoseReplyIsLostLeavesNoOrphan() throws Exception {
-        String dir = RecipeTarget.freshDir("lost-reply");
+        String dir = RecipeTarget.freshPath("lost-reply");
         WardenClient observer = target.client();
         // The directory exists, so the lock's first request is the create whose reply we hold back.
         RecipePaths.ensureDirectory(observer, dir).get(5, TimeUnit.SECONDS);
@@ -126,7 +126,7 @@ class LockFailureTest {
 
     @Test
     void deletedLockNodeIsReportedAsLost() {
-        String dir = RecipeTarget.freshDir("deleted");
+        String dir = RecipeTarget.freshPath("deleted");
         RecordingListener told = new RecordingListener();
         SequentialLock holder = new SequentialLock(target.client(), dir, told);
         assertTrue(holder.lock(Duration.ofSeconds(5)));

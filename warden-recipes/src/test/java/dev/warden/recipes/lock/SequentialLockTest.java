@@ -37,7 +37,7 @@ class SequentialLockTest {
 
     @Test
     void tryLockFailsWhileHeldAndSucceedsAfterRelease() {
-        String dir = RecipeTarget.freshDir("lock");
+        String dir = RecipeTarget.freshPath("lock");
         SequentialLock first = new SequentialLock(a, dir);
         SequentialLock second = new SequentialLock(b, dir);
         assertTrue(first.tryLock());
@@ -52,7 +52,7 @@ class SequentialLockTest {
 
     @Test
     void lockIsReentrantWithinOneHolder() {
-        String dir = RecipeTarget.freshDir("reentrant");
+        String dir = RecipeTarget.freshPath("reentrant");
         SequentialLock holder = new SequentialLock(a, dir);
         SequentialLock other = new SequentialLock(b, dir);
         assertTrue(holder.lock(Duration.ofSeconds(5)));
@@ -70,7 +70,7 @@ class SequentialLockTest {
 
     @Test
     void lockTimesOutAndLeavesNoNodeBehind() {
-        String dir = RecipeTarget.freshDir("timeout");
+        String dir = RecipeTarget.freshPath("timeout");
         SequentialLock holder = new SequentialLock(a, dir);
         SequentialLock waiter = new SequentialLock(b, dir);
         assertTrue(holder.lock(Duration.ofSeconds(5)));
@@ -84,7 +84,7 @@ class SequentialLockTest {
 
     @Test
     void waitersAreServedInArrivalOrder() throws Exception {
-        String dir = RecipeTarget.freshDir("fifo");
+        String dir = RecipeTarget.freshPath("fifo");
         SequentialLock holder = new SequentialLock(a, dir);
         assertTrue(holder.lock(Duration.ofSeconds(5)));
         SequentialLock first = new SequentialLock(b, dir);
@@ -104,7 +104,7 @@ class SequentialLockTest {
 
     @Test
     void cancellingAWaitWithdrawsItsNode() {
-        String dir = RecipeTarget.freshDir("cancel");
+        String dir = RecipeTarget.freshPath("cancel");
         SequentialLock holder = new SequentialLock(a, dir);
         assertTrue(holder.lock(Duration.ofSeconds(5)));
         SequentialLock waiter = new SequentialLock(b, dir);
@@ -121,7 +121,7 @@ class SequentialLockTest {
     void badArgumentsAreRejected() {
         assertThrows(IllegalArgumentException.class, () -> new SequentialLock(a, "relative"));
         assertThrows(IllegalArgumentException.class, () -> new SequentialLock(a, "/"));
-        SequentialLock lock = new SequentialLock(a, RecipeTarget.freshDir("args"));
+        SequentialLock lock = new SequentialLock(a, RecipeTarget.freshPath("args"));
         assertThrows(IllegalArgumentException.class, () -> lock.lock(Duration.ofMillis(-1)));
     }
 

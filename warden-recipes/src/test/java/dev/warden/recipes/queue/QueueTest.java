@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.WardenClient;
-import dev.warden.recipes.testing.RecipeServerB;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,13 +25,13 @@ class QueueTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
     @TempDir
     Path dataDir;
-    private RecipeServerB server;
+    private RecipeTarget server;
     private String path;
 
     @BeforeEach
     void start() throws Exception {
-        server = RecipeServerB.start(dataDir);
-        path = server.freshPath("queue") + "/jobs";
+        server = RecipeTarget.start(dataDir);
+        path = RecipeTarget.freshPath("queue") + "/jobs";
     }
 
     @AfterEach
@@ -49,7 +49,7 @@ class QueueTest {
 
     @Test
     void competingConsumersGetEveryItemExactlyOnceEachInOfferOrder() throws Exception {
-        WardenClient producer = server.newClient();
+        WardenClient producer = server.client();
         DistributedQueue queue = new DistributedQueue(producer, path);
         for (int i = 0; i < 60; i++) {
             queue.offer(bytes("job-" + i));
@@ -58,7 +58,7 @@ class QueueTest {
         List<String> done = Collections.synchronizedList(new ArrayList<>());
         List<CompletableFuture<List<Long>>> consumers = new ArrayList<>();
         for (int c = 0; c < 3; c++) {
-            DistributedQueue consumer = new DistributedQueue(server.newClient(), path);
+            DistributedQueue consumer = new DistributedQueue(server.client(), path);
             consumers.add(CompletableFuture.supplyAsync(() -> {
                 List<Long> sequences = new ArrayList<>();
                 Optional<QueueItem> item;
@@ -81,16 +81,16 @@ class QueueTest {
 
     @Test
     void anItemWhoseConsumerCrashesMidWayIsDeliveredAgain() throws Exception {
-        WardenClient producer = server.newClient();
+        WardenClient producer = server.client();
         DistributedQueue queue = new DistributedQueue(producer, path);
         producer.blocking(TIMEOUT).await(queue.offer(bytes("first")));
         producer.blocking(TIMEOUT).await(queue.offer(bytes("second")));
 
-        RecipeServerB.ProxiedClient doomed = server.newProxiedClient(RecipeServerB.SHORT_SESSION_TIMEOUT);
+        RecipeTarget.ProxiedClient doomed = server.proxiedClient(RecipeTarget.SHORT_SESSION_TIMEOUT);
         QueueItem claimed = new DistributedQueue(doomed.client(), path).poll(TIMEOUT).orElseThrow();
         assertEquals("first", text(claimed));
 
-        DistributedQueue survivor = new DistributedQueue(server.newClient(), path);
+        DistributedQueue survivor = new DistributedQueue(server.client(), path);
         QueueItem next = survivor.poll(TIMEOUT).orElseThrow();
         assertEquals("second", text(next), "a claimed item is skipped, not waited for");
         next.complete().join();
@@ -107,19 +107,19 @@ class QueueTest {
 
     @Test
     void aReleasedItemGoesBackAndATimedOutPollClaimsNothing() {
-        WardenClient client = server.newClient();
+        WardenClient client = server.client();
         DistributedQueue queue = new DistributedQueue(client, path);
         assertTrue(queue.poll(Duration.ofMillis(300)).isEmpty());
         client.blocking(TIMEOUT).await(queue.offer(bytes("only")));
         QueueItem item = queue.poll(TIMEOUT).orElseThrow();
         client.blocking(TIMEOUT).await(item.release());
-        QueueItem again = new DistributedQueue(server.newClient(), path).poll(TIMEOUT).orElseThrow();
+        QueueItem again = new DistributedQueue(server.client(), path).poll(TIMEOUT).orElseThrow();
         assertEquals(item.sequence(), again.sequence());
     }
 
     @Test
     void priorityQueueServesLowerNumbersFirstAndNoticesAMoreUrgentLateItem() {
-        WardenClient producer = server.newClient();
+        WardenClient producer = server.client();
         DistributedPriorityQueue queue = new DistributedPriorityQueue(producer, path);
         producer.blocking(TIMEOUT).await(queue.offer(bytes("p5-a"), 5));
         producer.blocking(TIMEOUT).await(queue.offer(bytes("p1-a"), 1));
@@ -127,7 +127,7 @@ class QueueTest {
         producer.blocking(TIMEOUT).await(queue.offer(bytes("p1-b"), 1));
         producer.blocking(TIMEOUT).await(queue.offer(bytes("p5-b"), 5));
 
-        DistributedPriorityQueue consumer = new DistributedPriorityQueue(server.newClient(), path);
+        DistributedPriorityQueue consumer = new DistributedPriorityQueue(server.client(), path);
         List<String> order = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             QueueItem item = consumer.poll(TIMEOUT).orElseThrow();

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.client.DataAndStat;
 import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
-import dev.warden.recipes.testing.RecipeServerB;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,13 +25,13 @@ class RendezvousTest {
     private static final byte[] ADDRESS = "10.0.0.7:9000".getBytes(StandardCharsets.UTF_8);
     @TempDir
     Path dataDir;
-    private RecipeServerB server;
+    private RecipeTarget server;
     private String path;
 
     @BeforeEach
     void start() throws Exception {
-        server = RecipeServerB.start(dataDir);
-        path = server.freshPath("rendezvous") + "/master";
+        server = RecipeTarget.start(dataDir);
+        path = RecipeTarget.freshPath("rendezvous") + "/master";
     }
 
     @AfterEach
@@ -41,8 +41,8 @@ class RendezvousTest {
 
     @Test
     void waitersReadTheDataOnceFilledInWhetherTheNodeWasPreparedOrNot() throws Exception {
-        WardenClient worker = server.newClient();
-        WardenClient master = server.newClient();
+        WardenClient worker = server.client();
+        WardenClient master = server.client();
         Rendezvous workerSide = new Rendezvous(worker, path);
         CompletableFuture<DataAndStat> beforeNodeExists = workerSide.awaitFilled();
         Rendezvous masterSide = new Rendezvous(master, path);
@@ -60,7 +60,7 @@ class RendezvousTest {
 
     @Test
     void blockingWaitTimesOutAndAPendingWaitFailsWhenItsClientCloses() {
-        WardenClient worker = server.newClient();
+        WardenClient worker = server.client();
         Rendezvous rendezvous = new Rendezvous(worker, path);
         assertThrows(WardenException.TimeoutException.class, () -> rendezvous.awaitFilled(Duration.ofMillis(300)));
         CompletableFuture<DataAndStat> pending = rendezvous.awaitFilled();

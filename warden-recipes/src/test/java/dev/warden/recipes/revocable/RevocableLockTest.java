@@ -33,7 +33,7 @@ class RevocableLockTest {
 
     @Test
     void consentingHolderReleasesWhenAsked() throws Exception {
-        String dir = RecipeTarget.freshDir("revoke");
+        String dir = RecipeTarget.freshPath("revoke");
         CompletableFuture<DistributedLock> asked = new CompletableFuture<>();
         RevocableReadWriteLock holder = new RevocableReadWriteLock(target.client(), dir, lock -> {
             asked.complete(lock);
@@ -52,7 +52,7 @@ class RevocableLockTest {
 
     @Test
     void stubbornHolderLosesTheLockByForce() throws Exception {
-        String dir = RecipeTarget.freshDir("revoke-force");
+        String dir = RecipeTarget.freshPath("revoke-force");
         List<LockState> states = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> asked = new CompletableFuture<>();
         RevocableReadWriteLock holder = new RevocableReadWriteLock(target.client(), dir,
@@ -80,7 +80,7 @@ class RevocableLockTest {
 
     @Test
     void requestToAWaiterIsDeliveredWhenItGetsTheLock() throws Exception {
-        String dir = RecipeTarget.freshDir("revoke-waiter");
+        String dir = RecipeTarget.freshPath("revoke-waiter");
         RevocableReadWriteLock first = new RevocableReadWriteLock(target.client(), dir, lock -> { });
         CompletableFuture<DistributedLock> asked = new CompletableFuture<>();
         RevocableReadWriteLock second = new RevocableReadWriteLock(target.client(), dir, lock -> {
@@ -106,7 +106,7 @@ class RevocableLockTest {
 
     @Test
     void revokingAGoneNodeSaysSo() {
-        String dir = RecipeTarget.freshDir("revoke-gone");
+        String dir = RecipeTarget.freshPath("revoke-gone");
         assertEquals(RevocationOutcome.ALREADY_GONE,
                 new Revoker(target.client()).revoke(dir + "/write-0000000001", null, Duration.ofSeconds(5)));
     }

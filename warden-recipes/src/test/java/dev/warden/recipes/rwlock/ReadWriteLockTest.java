@@ -42,7 +42,7 @@ class ReadWriteLockTest {
 
     @Test
     void readersShareAndExcludeWriters() {
-        String dir = RecipeTarget.freshDir("rw");
+        String dir = RecipeTarget.freshPath("rw");
         ReadWriteLock first = new ReadWriteLock(target.client(), dir);
         ReadWriteLock second = new ReadWriteLock(target.client(), dir);
         ReadWriteLock writer = new ReadWriteLock(target.client(), dir);
@@ -59,7 +59,7 @@ class ReadWriteLockTest {
 
     @Test
     void aQueuedWriterIsNotOvertakenByLaterReaders() throws Exception {
-        String dir = RecipeTarget.freshDir("rw-order");
+        String dir = RecipeTarget.freshPath("rw-order");
         ReadWriteLock reader = new ReadWriteLock(target.client(), dir);
         ReadWriteLock writer = new ReadWriteLock(target.client(), dir);
         ReadWriteLock lateReader = new ReadWriteLock(target.client(), dir);
@@ -74,7 +74,7 @@ class ReadWriteLockTest {
 
     @Test
     void writersWakeOnePerRelease() throws Exception {
-        String dir = RecipeTarget.freshDir("rw-herd");
+        String dir = RecipeTarget.freshPath("rw-herd");
         List<DistributedLock> writers = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             writers.add(new ReadWriteLock(target.client(), dir).writeLock());
@@ -98,7 +98,7 @@ class ReadWriteLockTest {
 
     @Test
     void mixedContentionNeverLetsAWriterOverlapAnyone() throws Exception {
-        String dir = RecipeTarget.freshDir("rw-contention");
+        String dir = RecipeTarget.freshPath("rw-contention");
         OverlapDetector overlap = new OverlapDetector();
         counter = 0;
         ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);

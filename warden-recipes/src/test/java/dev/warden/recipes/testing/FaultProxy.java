@@ -12,29 +12,40 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A loopback TCP relay for cutting one client off: {@link #pause()} stops relaying both ways
- * with the sockets left open (the client sees silence, not a reset, as in a partition);
- * {@link #pauseReplies()} lets requests through but holds the answers; {@link #drop()} resets.
+ * A loopback TCP relay in front of one server, for putting a single client in trouble:
+ * <ul>
+ *   <li>{@link #pause()} stops relaying both ways with the sockets left open (the client sees
+ *       silence, not a reset, as in a partition); {@link #pauseReplies()} lets requests through
+ *       but holds the answers; {@link #resume()} ends either;</li>
+ *   <li>{@link #drop()} resets every connection; the client may reconnect through the proxy;</li>
+ *   <li>{@link #cut()} resets every connection and refuses new ones, so the client can neither
+ *       reach the server nor close its session: the server expires it, as for a crashed process.</li>
+ * </ul>
  */
 public final class FaultProxy implements AutoCloseable {
+    private static final int CONNECT_TIMEOUT_MS = 2000;
+
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final Object gate = new Object();
     private volatile boolean paused;
     private volatile boolean repliesPaused;
+    private volatile boolean cut;
     private volatile boolean closed;
 
-    public FaultProxy(int targetPort) {
+    /** Relays to {@code targetHost:targetPort}; starts accepting at once. */
+    public FaultProxy(String targetHost, int targetPort) {
         try {
             listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
-        startDaemon(this::acceptLoop, "fault-proxy-accept");
+        target = new InetSocketAddress(targetHost, targetPort);
+        startDaemon(this::acceptLoop, "fault-proxy-accept-" + listener.getLocalPort());
     }
 
+    /** The proxy's own address, as a connect string. */
     public String address() {
         return "127.0.0.1:" + listener.getLocalPort();
     }
@@ -55,6 +66,7 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /** Resets every open connection; new ones are still relayed. */
     public void drop() {
         for (Socket socket : open) {
             closeQuietly(socket);
@@ -62,12 +74,28 @@ public final class FaultProxy implements AutoCloseable {
         open.clear();
     }
 
+    /** Resets every open connection and refuses all later ones. */
+    public void cut() {
+        cut = true;
+        drop();
+    }
+
     private void acceptLoop() {
         while (!closed) {
             try {
                 Socket downstream = listener.accept();
+                if (cut) {
+                    closeQuietly(downstream);
+                    continue;
+                }
                 Socket upstream = new Socket();
-                upstream.connect(target, 2000);
+                try {
+                    upstream.connect(target, CONNECT_TIMEOUT_MS);
+                } catch (IOException e) {
+                    closeQuietly(downstream);
+                    closeQuietly(upstream);
+                    continue;
+                }
                 downstream.setTcpNoDelay(true);
                 upstream.setTcpNoDelay(true);
                 open.add(downstream);
@@ -88,6 +116,9 @@ public final class FaultProxy implements AutoCloseable {
             int count;
             while ((count = in.read(buffer)) >= 0) {
                 awaitOpen(isReply);
+                if (cut) {
+                    break;
+                }
                 out.write(buffer, 0, count);
                 out.flush();
             }
@@ -124,6 +155,7 @@ public final class FaultProxy implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        cut = true;
         resume();
         closeQuietly(listener);
         drop();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
-import dev.warden.recipes.testing.RecipeServerB;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,16 +25,16 @@ class TwoPhaseCommitTest {
     private static final List<String> SITES = List.of("s1", "s2", "s3");
     @TempDir
     Path dataDir;
-    private RecipeServerB server;
+    private RecipeTarget server;
     private TwoPhaseCoordinator coordinator;
     private WardenClient coordinatorClient;
     private String root;
 
     @BeforeEach
     void start() throws Exception {
-        server = RecipeServerB.start(dataDir);
-        root = server.freshPath("2pc");
-        coordinatorClient = server.newClient();
+        server = RecipeTarget.start(dataDir);
+        root = RecipeTarget.freshPath("2pc");
+        coordinatorClient = server.client();
         coordinator = new TwoPhaseCoordinator(coordinatorClient, root);
     }
 
@@ -50,7 +50,7 @@ class TwoPhaseCommitTest {
     private List<TwoPhaseSite> joinAll(String tx) {
         List<TwoPhaseSite> sites = new ArrayList<>();
         for (String site : SITES) {
-            sites.add(TwoPhaseSite.join(server.newClient(), tx, site, TIMEOUT));
+            sites.add(TwoPhaseSite.join(server.client(), tx, site, TIMEOUT));
         }
         return sites;
     }
@@ -94,9 +94,9 @@ class TwoPhaseCommitTest {
     @Test
     void aSiteThatCrashesBeforeVotingIsDetectedByItsEphemeralNodeAndAborts() throws Exception {
         String tx = begin();
-        TwoPhaseSite s1 = TwoPhaseSite.join(server.newClient(), tx, "s1", TIMEOUT);
-        TwoPhaseSite s2 = TwoPhaseSite.join(server.newClient(), tx, "s2", TIMEOUT);
-        RecipeServerB.ProxiedClient doomed = server.newProxiedClient(RecipeServerB.SHORT_SESSION_TIMEOUT);
+        TwoPhaseSite s1 = TwoPhaseSite.join(server.client(), tx, "s1", TIMEOUT);
+        TwoPhaseSite s2 = TwoPhaseSite.join(server.client(), tx, "s2", TIMEOUT);
+        RecipeTarget.ProxiedClient doomed = server.proxiedClient(RecipeTarget.SHORT_SESSION_TIMEOUT);
         TwoPhaseSite.join(doomed.client(), tx, "s3", TIMEOUT);
         s1.vote(Decision.COMMIT).join();
         s2.vote(Decision.COMMIT).join();
@@ -112,9 +112,9 @@ class TwoPhaseCommitTest {
     @Test
     void theCoordinatorAbortsForASiteThatNeverJoinsAndStrangersCannotJoin() {
         String tx = begin();
-        TwoPhaseSite s1 = TwoPhaseSite.join(server.newClient(), tx, "s1", TIMEOUT);
+        TwoPhaseSite s1 = TwoPhaseSite.join(server.client(), tx, "s1", TIMEOUT);
         s1.vote(Decision.COMMIT).join();
-        assertThrows(WardenException.NoNodeException.class, () -> TwoPhaseSite.join(server.newClient(), tx, "s9", TIMEOUT));
+        assertThrows(WardenException.NoNodeException.class, () -> TwoPhaseSite.join(server.client(), tx, "s9", TIMEOUT));
         assertThrows(WardenException.TimeoutException.class, () -> coordinator.awaitDecision(tx, Duration.ofMillis(300)));
         assertEquals(Decision.ABORT, coordinatorClient.blocking(TIMEOUT).await(coordinator.abortIfUndecided(tx)));
         assertEquals(Decision.ABORT, s1.awaitDecision(TIMEOUT));

@@ -74,6 +74,12 @@ public final class LeaderPrep implements AutoCloseable {
     private final Map<Long, List<PendingNode>> pendingByZxid = new ConcurrentHashMap<>();
     /** The member each session last used; requests through another member get SESSIONMOVED. */
     private final Map<Long, Long> ownerBySession = new HashMap<>();
+    /**
+     * The last zxid this leader proposed, or its history's last before it proposed anything: a
+     * refusal is answered once the member has applied it. Not the preparer's counter, which
+     * starts the term at counter 0 of the new epoch, a zxid no member ever applies.
+     */
+    private long lastProposedZxid;
     private final Thread thread;
     private volatile long generation;
     private boolean leading;
@@ -178,6 +184,7 @@ public final class LeaderPrep implements AutoCloseable {
             Thread.sleep(1);
         }
         preparer.resetTo(lead.nextZxid() - 1);
+        lastProposedZxid = lead.caughtUpZxid();
         leading = true;
         log.info("leading: first zxid 0x{}", Long.toHexString(lead.nextZxid()));
     }
@@ -251,12 +258,13 @@ public final class LeaderPrep implements AutoCloseable {
         if (!request.pendingRecords().isEmpty()) {
             pendingByZxid.put(zxid, request.pendingRecords());
         }
+        lastProposedZxid = zxid;
         output.propose(zxid, request.txn().encode());
     }
 
     private void refuse(AppMessage.Forward forward, ErrorCode error, List<Integer> multiErrors) {
         output.refuse(forward.memberId(), new AppMessage.Failed(forward.sessionId(), forward.xid(),
-                preparer.lastZxid(), error.code(), multiErrors));
+                lastProposedZxid, error.code(), multiErrors));
     }
 
     @Override

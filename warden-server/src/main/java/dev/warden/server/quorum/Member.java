@@ -71,12 +71,16 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private final java.util.concurrent.atomic.AtomicLong roleChanges = new java.util.concurrent.atomic.AtomicLong();
     /** The last role change acted on (driver thread). */
     private RoleChange lastChange;
+    private final Clock clock;
+    /** When the session check last ran (monotonic ms), -1 before the first; timer thread only. */
+    private long lastSessionTickMs = -1;
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
                   Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
                   Storage storage, ConsensusFactory consensus, RandomGenerator random) throws IOException {
         this.myId = config.serverId();
         this.config = config;
+        this.clock = clock;
         this.stateMachine = stateMachine;
         this.registry = registry;
         this.memberLog = memberLog;
@@ -139,7 +143,20 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     /** Leader: expire sessions whose time is up. Others: tell the leader which sessions were active. */
     private void sessionTick() {
         try {
+            long nowMs = clock.monotonicMs();
+            long sinceLastTickMs = lastSessionTickMs < 0 ? 0 : nowMs - lastSessionTickMs;
+            lastSessionTickMs = nowMs;
             if (!driver.isServing()) {
+                return;
+            }
+            if (leading && sinceLastTickMs > (long) config.syncLimitTicks() * config.tickTimeMs()) {
+                // This process stood still longer than followers wait for their leader (SIGSTOP, a
+                // long GC pause): the clients' silence was partly its own, and it may no longer
+                // lead. Expiring now would tell reconnecting clients their session is gone though
+                // the ensemble never decided so. Start every session's timeout afresh instead.
+                log.warn("member {}: session checks stalled for {} ms; every session gets a fresh timeout",
+                        myId, sinceLastTickMs);
+                stateMachine.sessions().touchAllOpen();
                 return;
             }
             if (leading) {
@@ -239,14 +256,15 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     @Override
     public void truncateAfter(long zxid) throws IOException {
         memberLog.truncateAfter(zxid);
-        if (stateMachine.tree().lastAppliedZxid() > zxid) {
-            rebuild(() -> storage.rebuildState(stateMachine));
-        }
+        // The core counts everything up to zxid as applied after a TRUNC, so the state must end
+        // exactly there. It can be behind as well as ahead: a former leader logged its last
+        // proposals but never saw them committed, and the new leader kept them.
+        rebuild(zxid, () -> storage.rebuildState(stateMachine));
     }
 
     @Override
     public void installSnapshot(SnapshotData snapshot) throws IOException {
-        rebuild(() -> storage.loadSnapshot(stateMachine, snapshot));
+        rebuild(-1, () -> storage.loadSnapshot(stateMachine, snapshot));
         storage.restartAfterSnapshot(snapshot.zxid(), stateMachine);
     }
 
@@ -254,10 +272,16 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         void run() throws IOException;
     }
 
-    /** Clears and rebuilds the state on the apply thread, after every commit handed to it before. */
-    private void rebuild(StateWork work) throws IOException {
+    /**
+     * Clears and rebuilds the state on the apply thread, after every commit handed to it before,
+     * unless the state has applied exactly {@code unlessAtZxid} by then.
+     */
+    private void rebuild(long unlessAtZxid, StateWork work) throws IOException {
         IOException[] failure = new IOException[1];
         applier.runAndWait(() -> {
+            if (stateMachine.tree().lastAppliedZxid() == unlessAtZxid) {
+                return;
+            }
             stateMachine.tree().clear();
             stateMachine.sessions().clear();
             try {

@@ -134,6 +134,15 @@ public final class SessionTracker {
         return true;
     }
 
+    /** Gives every session that is not closing a fresh full timeout from now. */
+    public synchronized void touchAllOpen() {
+        for (Session session : sessions.values()) {
+            if (!session.closing) {
+                touchLocked(session.id);
+            }
+        }
+    }
+
     /** Re-attach on a new connection: the client may have asked for a different timeout. */
     public synchronized boolean reattach(long id, int timeoutMs) {
         Session session = sessions.get(id);

@@ -40,7 +40,8 @@ final class ApacheTarget implements TargetServer {
         return target;
     }
 
-    private static void configureJvm(String superDigest) {
+    /** The JVM-wide settings every in-process Apache server here expects (also {@link Apache3Target}). */
+    static void configureJvm(String superDigest) {
         String previous = System.getProperty("zookeeper.DigestAuthenticationProvider.superDigest");
         if (previous != null && !previous.equals(superDigest)) {
             throw new IllegalStateException("another super digest is already configured in this JVM");

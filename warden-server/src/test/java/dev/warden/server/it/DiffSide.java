@@ -28,6 +28,7 @@ import org.apache.zookeeper.data.Stat;
  */
 final class DiffSide implements AutoCloseable {
     static final int MODES = 7;
+    private static final String CONFIG_NODE = "/zookeeper/config";
     static final int ACL_CHOICES = 7;
     private static final int SESSION_TIMEOUT_MS = 20_000;
     private static final long TTL_MS = 3_600_000;
@@ -36,6 +37,9 @@ final class DiffSide implements AutoCloseable {
         CreateMode.PERSISTENT_WITH_TTL, CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL};
 
     private final TargetServer server;
+    /** Both sides are ensembles: sync on a change of acting session, leave the config node out. */
+    private final boolean ensembles;
+    private int lastSession = -1;
     private final Client[] sessions = new Client[DiffOpGenerator.SESSIONS];
     private final List<List<String>> eventLogs = new ArrayList<>();
     private final Map<Long, String> sessionLabels = new HashMap<>();
@@ -44,7 +48,18 @@ final class DiffSide implements AutoCloseable {
     private int sessionGeneration;
 
     DiffSide(TargetServer server) throws Exception {
+        this(server, false);
+    }
+
+    /**
+     * With {@code ensembles}, a session about to act after another one did first syncs: its
+     * member may not have applied the other session's writes yet (reads are served locally), and
+     * a sync makes what it then sees deterministic. Operations on {@value #CONFIG_NODE} are not
+     * run: an ensemble's config node lists its own members and ports.
+     */
+    DiffSide(TargetServer server, boolean ensembles) throws Exception {
         this.server = server;
+        this.ensembles = ensembles;
         for (int slot = 0; slot < sessions.length; slot++) {
             eventLogs.add(Collections.synchronizedList(new ArrayList<>()));
             open(slot);
@@ -78,7 +93,17 @@ final class DiffSide implements AutoCloseable {
 
     /** Runs {@code op} and describes its outcome; fails on a zxid or time invariant violation. */
     String execute(DiffOp op) throws Exception {
+        if (ensembles && touchesConfigNode(op)) {
+            return "not compared on ensembles: " + CONFIG_NODE;
+        }
         ZooKeeper zk = sessions[op.session()].zk;
+        if (ensembles && op.session() != lastSession) {
+            String synced = sync(zk, "/");
+            if (!synced.equals("/")) {
+                throw new AssertionError(name() + ": sync before op #" + op.index() + " failed: " + synced);
+            }
+        }
+        lastSession = op.session();
         try {
             return run(zk, op);
         } catch (KeeperException e) {
@@ -87,6 +112,10 @@ final class DiffSide implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return "client rejected";
         }
+    }
+
+    private static boolean touchesConfigNode(DiffOp op) {
+        return CONFIG_NODE.equals(op.path()) || op.subOps().stream().anyMatch(sub -> CONFIG_NODE.equals(sub.path()));
     }
 
     private String run(ZooKeeper zk, DiffOp op) throws Exception {

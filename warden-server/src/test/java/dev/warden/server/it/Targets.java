@@ -21,11 +21,20 @@ final class Targets {
         return parse(System.getProperty("warden.targets", "apache,warden,warden3"));
     }
 
-    /** The two targets compared by {@link DifferentialTest}. */
+    /** The two targets compared by {@link DifferentialTest} on single servers. */
     static List<String> differentialPair() {
-        List<String> pair = parse(System.getProperty("warden.diff.targets", "apache,warden"));
+        return pair("warden.diff.targets", "apache,warden");
+    }
+
+    /** The two targets compared by {@link DifferentialTest} on three-member ensembles. */
+    static List<String> ensembleDifferentialPair() {
+        return pair("warden.diff.ensembleTargets", "apache3,warden3");
+    }
+
+    private static List<String> pair(String property, String defaults) {
+        List<String> pair = parse(System.getProperty(property, defaults));
         if (pair.size() != 2) {
-            throw new IllegalArgumentException("warden.diff.targets needs exactly two names: " + pair);
+            throw new IllegalArgumentException(property + " needs exactly two names: " + pair);
         }
         return pair;
     }
@@ -38,6 +47,8 @@ final class Targets {
                 return WardenTarget.start(dataDir, superDigest());
             case "warden3":
                 return Warden3Target.start(dataDir, superDigest());
+            case "apache3":
+                return Apache3Target.start(dataDir, superDigest());
             default:
                 throw new IllegalArgumentException("unknown target " + name);
         }

@@ -135,6 +135,55 @@ class EnsembleTest {
     }
 
     @Test
+    void writesRefusedBeforeTheNewLeaderProposedAnythingAreAnsweredAtOnce() throws Exception {
+        start(List.of(1L, 2L, 3L), List.of());
+        long oldLeader = leader();
+        List<ZooKeeper> survivors = new ArrayList<>();
+        for (long id : List.of(1L, 2L, 3L)) {
+            if (id != oldLeader) {
+                survivors.add(connect(ensemble.connectString(id)));
+            }
+        }
+        survivors.get(0).create("/there", bytes("x"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        ensemble.stop(oldLeader);
+        for (long id : ensemble.servers().keySet()) {
+            ensemble.awaitServing(id, SERVING_TIMEOUT_MS);
+        }
+        for (ZooKeeper zk : survivors) {
+            awaitReconnected(zk);
+        }
+        // The sessions re-attach without a transaction, so the new term's first requests are
+        // refused ones, on the new leader and on its follower: nothing else will be applied to
+        // let them through, so they must not wait for a later write.
+        List<CompletableFuture<Integer>> results = new ArrayList<>();
+        for (ZooKeeper zk : survivors) {
+            CompletableFuture<Integer> rc = new CompletableFuture<>();
+            zk.create("/there", bytes("y"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT,
+                    (code, path, ctx, name) -> rc.complete(code), null);
+            results.add(rc);
+        }
+        for (CompletableFuture<Integer> rc : results) {
+            assertEquals(KeeperException.Code.NODEEXISTS.intValue(), rc.get(5, TimeUnit.SECONDS));
+        }
+    }
+
+    /** Reads until one succeeds: the member dropped the connection when it lost its leader. */
+    private static void awaitReconnected(ZooKeeper zk) throws Exception {
+        long deadline = System.currentTimeMillis() + SERVING_TIMEOUT_MS;
+        while (true) {
+            try {
+                zk.exists("/", false);
+                return;
+            } catch (KeeperException.ConnectionLossException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    @Test
     void restartedMemberCatchesUpAndWipedMemberGetsASnapshot() throws Exception {
         start(List.of(1L, 2L, 3L), List.of());
         long follower = aFollower();

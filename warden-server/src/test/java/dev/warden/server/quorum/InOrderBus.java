@@ -2,6 +2,7 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.Zxid;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -12,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class InOrderBus {
     final Map<Long, MemberDriver> drivers = new ConcurrentHashMap<>();
+    private final Set<Long> logOnly = ConcurrentHashMap.newKeySet();
     final long leaderId;
     /** The zxid the leader proposes first; tests start it near the end of an epoch's counter. */
     final long firstZxid;
@@ -29,9 +31,25 @@ final class InOrderBus {
         return resources -> new InOrderConsensus(this, resources);
     }
 
+    /**
+     * From now on {@code memberId} gets the leader's entries as proposals without a commit, as a
+     * member does whose leader is lost before it commits them.
+     */
+    void logOnly(long memberId) {
+        logOnly.add(memberId);
+    }
+
+    /** Ends {@link #logOnly} for {@code memberId}. */
+    void commitAgain(long memberId) {
+        logOnly.remove(memberId);
+    }
+
     void deliver(long from, long to, dev.warden.consensus.ZabMessage message) {
         MemberDriver driver = drivers.get(to);
         if (driver != null) {
+            if (message instanceof dev.warden.consensus.ZabMessage.Inform inform && logOnly.contains(to)) {
+                message = new dev.warden.consensus.ZabMessage.Propose(inform.entries());
+            }
             driver.peerMessage(from, message);
         }
     }

@@ -54,6 +54,9 @@ final class InOrderCore implements ConsensusCore {
             toPersist.addAll(inform.entries());
             committed.addAll(inform.entries());
             committedZxid = inform.entries().get(inform.entries().size() - 1).zxid();
+        } else if (message instanceof ZabMessage.Propose propose) {
+            // logged, never committed here (see InOrderBus.logOnly)
+            toPersist.addAll(propose.entries());
         } else if (message instanceof ZabMessage.AppData data) {
             received.add(new Received(fromId, data.payload()));
         } else if (message instanceof ZabMessage.SyncRequest sync) {

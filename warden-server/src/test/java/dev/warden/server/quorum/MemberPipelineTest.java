@@ -244,6 +244,27 @@ class MemberPipelineTest {
         assertNull(after.exists("/dropped", false));
     }
 
+    @Test
+    void truncateAtOrAfterEntriesLoggedButNeverCommittedHereAppliesThem() throws Exception {
+        ZooKeeper zk = connect(1);
+        zk.create("/committed", bytes("c"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        // member 2 logs the next writes but hears no commit, like a leader paused before its
+        // followers' acks arrived; the new leader kept them and TRUNCs member 2 to its last one
+        bus.logOnly(2);
+        zk.create("/logged", bytes("l"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        long loggedZxid = zk.setData("/logged", bytes("l2"), -1).getMzxid();
+        bus.deliver(1, 2, new dev.warden.consensus.ZabMessage.Trunc(loggedZxid));
+        long deadline = System.currentTimeMillis() + 5_000;
+        while (ensemble.server(2).member().lastAppliedZxid() != loggedZxid && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(loggedZxid, ensemble.server(2).member().lastAppliedZxid(),
+                "the state must end exactly at the TRUNC point");
+        bus.commitAgain(2);
+        ZooKeeper reader = connect(2);
+        assertArrayEquals(bytes("l2"), reader.getData("/logged", false, null));
+    }
+
     static void awaitGone(ZooKeeper zk, String path) throws Exception {
         long deadline = System.currentTimeMillis() + 10_000;
         while (zk.exists(path, false) != null) {

@@ -56,6 +56,19 @@ class SessionTrackerTest {
     }
 
     @Test
+    void touchAllOpenGivesEveryOpenSessionAFreshTimeoutAndLeavesClosingOnesClosing() {
+        tracker.add(7, 1000, new byte[16]);
+        tracker.add(8, 1000, new byte[16]);
+        tracker.markClosing(8);
+        clock.advance(5000); // the expirer stood still past every timeout
+        tracker.touchAllOpen();
+        assertEquals(List.of(), tracker.takeExpired());
+        assertFalse(tracker.isActive(8));
+        clock.advance(1200);
+        assertEquals(List.of(7L), tracker.takeExpired());
+    }
+
+    @Test
     void passwordIsCheckedInConstantTimeAndExactly() {
         byte[] password = new byte[16];
         password[3] = 9;
