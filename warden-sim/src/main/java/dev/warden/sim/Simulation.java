@@ -29,6 +29,9 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     private final Map<Long, SimClient> clients = new LinkedHashMap<>();
     private final Checkers checkers = new Checkers();
     private final Set<Long> voters;
+    private final Map<Long, SimClient> clientsBySession = new HashMap<>();
+    private final SnapshotLedger ledger = new SnapshotLedger();
+    private final SimClock clock = new SimClock(this::nowMs);
     private long nowMs;
     private long traceHash = 17;
     private long steps;
@@ -65,13 +68,15 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         Set<Long> observers = Set.copyOf(ids.subList(voterCount, memberCount));
         for (long id : ids) {
             ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50);
-            SimMember member = new SimMember(id, config, this, random.split());
+            SimMember member = new SimMember(id, config, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);
         }
         for (long c = 1; c <= clientCount; c++) {
             long memberId = ids.get((int) ((c - 1) % ids.size()));
-            clients.put(c, new SimClient(c, memberId, random.split(), 2_000));
+            SimClient client = new SimClient(c, memberId, random.split(), 2_000);
+            clients.put(c, client);
+            clientsBySession.put(client.sessionId(), client);
         }
     }
 
@@ -324,17 +329,10 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void applied(SimMember member, RegisterMachine.Result result) {
-        if (result.command().kind() == Command.Kind.CAS && !result.ok()) {
-            throw new Checkers.Violation("member " + member.id() + " applied a CAS the leader prepped as valid, at "
-                    + Long.toHexString(result.zxid()));
-        }
-        if (result.command().origin() != member.id()) {
-            return;
-        }
-        SimClient client = clients.get(result.command().clientId());
+    public void applied(SimMember member, TreeMachine.Applied applied) {
+        SimClient client = clientsBySession.get(applied.txn().sessionId());
         if (client != null && client.memberId() == member.id()) {
-            SimClient.Op op = client.complete(result, true, nowMs);
+            SimClient.Op op = client.onApplied(member, applied, nowMs);
             if (op != null) {
                 checkers.onCompletedOp(op);
             }
@@ -350,10 +348,10 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void refused(SimMember member, Command command, long currentVersion) {
-        SimClient client = clients.get(command.clientId());
+    public void refused(SimMember member, SimRequest.Refusal refusal) {
+        SimClient client = clientsBySession.get(refusal.sessionId());
         if (client != null && client.memberId() == member.id()) {
-            client.complete(new RegisterMachine.Result(command, 0, false, currentVersion, -1), false, nowMs);
+            client.onRefused(member, refusal, nowMs);
         }
     }
 

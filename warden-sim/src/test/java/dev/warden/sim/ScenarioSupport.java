@@ -9,11 +9,30 @@ final class ScenarioSupport {
     private ScenarioSupport() {
     }
 
-    /** Three voters with one client per member, settled and serving. */
+    /** Three voters with one client per member, settled and serving; every client has its session. */
     static Simulation settledEnsemble(long seed) {
         Simulation sim = new Simulation(seed, 3, 3);
-        sim.runUntil(Simulation::converged, 10_000);
+        warmUp(sim);
         return sim;
+    }
+
+    /**
+     * Waits for a leader, then gives every client its session and creates the register and the
+     * sequence parent (one CAS and one create each), so a scenario's writes are single proposals.
+     */
+    static void warmUp(Simulation sim) {
+        sim.runUntil(Simulation::converged, 10_000);
+        for (SimClient client : sim.clients()) {
+            long home = client.memberId();
+            for (SimClient.Kind kind : new SimClient.Kind[]{SimClient.Kind.CAS, SimClient.Kind.CREATE}) {
+                client.connectTo(sim.leader().id());
+                int before = client.history().size();
+                assertTrue(sim.clientWrite(client.id(), kind), "the leader took no write");
+                sim.runUntil(s -> client.history().size() > before, 5_000);
+            }
+            client.connectTo(home);
+        }
+        sim.runUntil(Simulation::converged, 10_000);
     }
 
     /** Writes through {@code member} with client 1 and waits for the reply; returns the zxid the write got. */
@@ -54,8 +73,6 @@ final class ScenarioSupport {
     }
 
     static boolean applied(SimMember member, long zxid) {
-        RegisterMachine machine = member.machine();
-        int index = machine.countUpTo(zxid) - 1;
-        return index >= 0 && machine.zxidAt(index) == zxid;
+        return member.machine().applied(zxid);
     }
 }
