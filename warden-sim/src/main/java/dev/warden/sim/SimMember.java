@@ -50,6 +50,8 @@ public final class SimMember {
     private Ready inFlight;
     private long fsyncDoneAtMs;
     private final Deque<Object> inbox = new ArrayDeque<>();
+    /** Batches whose fsync had to wait for a slow disk. */
+    long slowFsyncs;
     /** Maximum extra fsync latency; 0 means fsync completes at once. */
     long slowDiskMaxMs;
     /** Scripted scenarios: batches that write to disk never finish their fsync until this is cleared. */
@@ -158,6 +160,9 @@ public final class SimMember {
             // only a batch with something to fsync waits for the disk
             boolean writes = writesToDisk(ready);
             long latencyMs = writes && slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
+            if (latencyMs > 0) {
+                slowFsyncs++;
+            }
             if (latencyMs > 0 || diskStalled && writes) {
                 inFlight = ready;
                 fsyncDoneAtMs = nowMs + latencyMs;

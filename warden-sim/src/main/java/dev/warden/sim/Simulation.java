@@ -35,6 +35,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     private long nowMs;
     private long traceHash = 17;
     private long steps;
+    private long crashes;
     private Consumer<String> log = line -> { };
 
     /** Where a verbose run describes faults, role changes and sync decisions (nowhere by default). */
@@ -137,6 +138,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         if (member.isUp()) {
             trace(1, id, nowMs);
             log("crash " + id);
+            crashes++;
             member.crash(tornTail);
             network.dropAllOf(id, members.keySet());
         }
@@ -419,6 +421,18 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             checkers.checkAckedWritesSurvive(member);
         }
         checkers.checkLinearizable();
+    }
+
+    public RandomRun.FaultCounts faultCounts() {
+        long lostWrites = 0;
+        long torn = 0;
+        long slow = 0;
+        for (SimMember member : members.values()) {
+            lostWrites += member.disk.lostWriteCount();
+            torn += member.disk.tornTailCount();
+            slow += member.slowFsyncs;
+        }
+        return new RandomRun.FaultCounts(crashes, network.lostCount(), network.duplicatedCount(), lostWrites, torn, slow);
     }
 
     public long steps() {
