@@ -1,7 +1,12 @@
 package dev.warden.sim;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.consensus.Entry;
+import dev.warden.server.tree.DataNode;
+import dev.warden.server.txn.Txn;
+import dev.warden.server.txn.TxnBody;
 import java.util.List;
 
 /** Small steps scripted scenarios share: start an ensemble, write through a member, pick members by role. */
@@ -70,6 +75,33 @@ final class ScenarioSupport {
         write(sim, sim.leader());
         sim.runUntil(Simulation::converged, 30_000);
         sim.checkConverged();
+    }
+
+    /** The transaction logged at {@code zxid} on this member's disk, or null if it has none there. */
+    static Txn loggedTxn(SimMember member, long zxid) {
+        List<Entry> entries = member.disk.read(zxid - 1, zxid, 1);
+        return entries.isEmpty() || entries.get(0).zxid() != zxid ? null : Txn.decode(entries.get(0).payload());
+    }
+
+    /** The path a logged create made (the scenarios strand sequential creates). */
+    static String createdPath(SimMember member, long zxid) {
+        Txn txn = loggedTxn(member, zxid);
+        assertTrue(txn != null && txn.body() instanceof TxnBody.Create, "a create is logged at " + Long.toHexString(zxid));
+        return ((TxnBody.Create) txn.body()).path();
+    }
+
+    /** True if the member's tree has the node at path, created by the txn at {@code zxid} (not a later namesake). */
+    static boolean hasNodeFrom(SimMember member, String path, long zxid) {
+        DataNode node = member.machine().tree().node(path);
+        return node != null && node.czxid() == zxid;
+    }
+
+    /** Every member serves the same tree: equal rolling digests (the checkers compare them too). */
+    static void assertSameTrees(Simulation sim) {
+        long digest = sim.leader().machine().digest();
+        for (SimMember member : sim.members()) {
+            assertEquals(digest, member.machine().digest(), "member " + member.id() + " tree differs from the leader's");
+        }
     }
 
     static boolean applied(SimMember member, long zxid) {
