@@ -73,6 +73,24 @@ public final class Checkers {
         }
     }
 
+    /**
+     * Members that applied the same history hold the same tree: equal last zxids (the prefixes are
+     * checked to agree) must mean equal rolling digests of the DataTree.
+     */
+    void checkDigests(List<SimMember> members) {
+        Map<Long, SimMember> byLastZxid = new HashMap<>();
+        for (SimMember member : members) {
+            if (!member.isUp()) {
+                continue;
+            }
+            SimMember same = byLastZxid.putIfAbsent(member.machine().lastZxid(), member);
+            if (same != null && same.machine().digest() != member.machine().digest()) {
+                throw new Violation("members " + same.id() + " and " + member.id() + " applied up to "
+                        + Zxid.hex(member.machine().lastZxid()) + " but their tree digests differ");
+            }
+        }
+    }
+
     void onCompletedOp(SimClient.Op op) {
         if (op.kind() == SimClient.Kind.READ || !op.ok()) {
             return;

@@ -297,7 +297,9 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         for (SimClient client : clients.values()) {
             client.checkTimeout(nowMs, ids);
         }
-        checkers.checkPrefixes(members());
+        List<SimMember> all = members();
+        checkers.checkPrefixes(all);
+        checkers.checkDigests(all);
     }
 
     /** Random client activity for one step. */

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.txn.Txn;
+import dev.warden.server.txn.TxnBody;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The checkers must be able to fail: a driver that acknowledges before its fsync loses acknowledged writes. */
+/** The checkers must be able to fail: a driver that acknowledges before its fsync loses acknowledged writes; a tree changed outside the log differs in digest. */
 class CheckersCatchBrokenDriverTest {
 
     /** Followers ack a write they have not synced, then crash with it; the leader crashes too. Returns the writes acknowledged meanwhile. */
@@ -52,5 +54,17 @@ class CheckersCatchBrokenDriverTest {
     void theCorrectDriverNeverAcknowledgesThatWrite() {
         Simulation sim = new Simulation(7, 3, 3);
         assertEquals(0, loseUnsyncedAcks(sim), "no client was told the write succeeded");
+    }
+
+    @Test
+    void aTreeChangedOutsideTheLogIsCaughtByTheDigestCheck() {
+        Simulation sim = new Simulation(8, 3, 3);
+        ScenarioSupport.warmUp(sim);
+        SimMember follower = ScenarioSupport.followers(sim).get(0);
+        // a write that bypasses consensus: the member's history is unchanged, its tree is not
+        follower.machine().state().apply(new Txn(0, 0, follower.machine().lastZxid(), 0,
+                new TxnBody.SetData(SimRequest.REGISTER, SimRequest.valueBytes(42), 99)));
+        Checkers.Violation violation = assertThrows(Checkers.Violation.class, sim::step);
+        assertTrue(violation.getMessage().contains("tree digests differ"), violation.getMessage());
     }
 }
