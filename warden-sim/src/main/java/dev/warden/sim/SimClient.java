@@ -35,11 +35,12 @@ public final class SimClient {
     /** Set once this client knows the node exists (created it, or was told NODE_EXISTS), whatever its member has applied. */
     private boolean registerExists;
     private boolean sequenceParentExists;
-    /** The request in flight: a write, a setup step before one, or (with {@link #outstandingSync}) a sync. */
+    /** The request in flight: a write or a setup step before one; null if none. */
     private SimRequest outstanding;
     /** The write the client means to do once the setup step in flight is done; null if none. */
     private Kind intent;
-    private boolean outstandingSync;
+    /** The xid of the sync in flight, or 0 if none (xids start at 1). */
+    private int outstandingSyncXid;
     private long outstandingInvokeMs;
     private long deadlineMs;
     private long lastSeenZxid;
@@ -75,7 +76,7 @@ public final class SimClient {
     }
 
     public boolean busy() {
-        return outstanding != null || outstandingSync;
+        return outstanding != null || outstandingSyncXid != 0;
     }
 
     public int timeouts() {
@@ -96,7 +97,7 @@ public final class SimClient {
 
     private void abandon() {
         outstanding = null;
-        outstandingSync = false;
+        outstandingSyncXid = 0;
         intent = null;
     }
 
@@ -137,8 +138,7 @@ public final class SimClient {
         if (!member.sync(syncToken(xid))) {
             return false;
         }
-        outstanding = new SimRequest(SimRequest.Kind.CAS, member.id(), sessionId, xid, 0, 0, null);
-        outstandingSync = true;
+        outstandingSyncXid = xid;
         outstandingInvokeMs = nowMs;
         deadlineMs = nowMs + timeoutMs;
         return true;
@@ -150,12 +150,11 @@ public final class SimClient {
 
     /** The member finished a sync; if it is ours, read now. Returns the read, or null. */
     Op syncDone(SimMember member, long token, long nowMs, Checkers checkers) {
-        if (!outstandingSync || token != syncToken(outstanding.xid()) || member.id() != memberId) {
+        if (outstandingSyncXid == 0 || token != syncToken(outstandingSyncXid) || member.id() != memberId) {
             return null;
         }
-        int xid = outstanding.xid();
-        outstanding = null;
-        outstandingSync = false;
+        int xid = outstandingSyncXid;
+        outstandingSyncXid = 0;
         return recordRead(member, Kind.SYNC_READ, xid, outstandingInvokeMs, nowMs, checkers);
     }
 
@@ -198,7 +197,7 @@ public final class SimClient {
     }
 
     private boolean awaits(SimMember member, int xid) {
-        return outstanding != null && !outstandingSync && member.id() == memberId && outstanding.xid() == xid
+        return outstanding != null && member.id() == memberId && outstanding.xid() == xid
                 && outstanding.origin() == memberId;
     }
 
