@@ -9,7 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The {@code warden sim} command line: arguments, the summary line, the exit code. */
+/** The {@code warden sim} command line: arguments, the summary line, the exit code (a driver that acks before its fsync must make seeds fail). */
 class SimMainTest {
 
     @Test
@@ -38,5 +38,18 @@ class SimMainTest {
         RandomRun.Failure failure = new RandomRun.Failure(99, options, new Checkers.Violation("two leaders"));
         assertTrue(failure.getMessage().contains(
                 "replay: ./warden sim --seed 99 --members 3 --observers 0 --steps 4000 --verbose"), failure.getMessage());
+    }
+
+    @Test
+    void aBrokenDriverFailsSomeSeedsAndTheCommandExitsOneWithReplayCommands() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SimMain.Arguments arguments = SimMain.Arguments.parse(
+                new String[]{"--seeds", "100", "--seed", "100", "--broken-driver"});
+        int exitCode = SimMain.run(arguments, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String output = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(1, exitCode, output);
+        assertTrue(output.contains("failed: ") && output.contains("replay: ./warden sim --seed "), output);
+        assertTrue(output.lines().anyMatch(line -> line.startsWith("sim: 100 seeds from 100,")
+                && !line.contains(" 0 failed")), output);
     }
 }
