@@ -20,7 +20,7 @@ public final class SimMain {
             int seeds = 1;
             int members = 3;
             int observers = 0;
-            int steps = 6_000;
+            int steps = 8_000;
             boolean broken = false;
             boolean verbose = false;
             for (int i = 0; i < args.length; i++) {

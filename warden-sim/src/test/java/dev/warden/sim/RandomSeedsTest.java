@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * replay command. The runs must also have exercised every kind of fault they inject.
  */
 class RandomSeedsTest {
-    private static final int STEPS = 6_000;
+    private static final int STEPS = 8_000;
 
     private static void runSeeds(int members, int observers, long firstSeed, int count) {
         RandomRun.Options options = new RandomRun.Options(members, observers, STEPS, false);
