@@ -15,7 +15,8 @@ import java.util.random.RandomGenerator;
  * reads, and on refusal or timeout it fails over to another member.
  */
 public final class SimClient {
-    public enum Kind { READ, SYNC_READ, CAS, CREATE }
+    /** EPHEMERAL creates the session's ephemeral node; CLOSE closes the session (the next write opens a new one). */
+    public enum Kind { READ, SYNC_READ, CAS, CREATE, EPHEMERAL, CLOSE }
 
     /** Sessions never expire in the simulation; the value only travels in the createSession txn. */
     static final int SESSION_TIMEOUT_MS = 30_000;
@@ -25,7 +26,8 @@ public final class SimClient {
                      long version, long value, long sequence, long zxid) { }
 
     private final long id;
-    private final long sessionId;
+    private long sessionId;
+    private int sessionGeneration;
     private final byte[] password;
     private final RandomGenerator random;
     private final long timeoutMs;
@@ -50,8 +52,8 @@ public final class SimClient {
 
     SimClient(long id, long memberId, RandomGenerator random, long timeoutMs) {
         this.id = id;
-        // the member that accepts a connection picks id and password; here they are fixed per client
-        this.sessionId = 0x5100_0000_0000L | id;
+        // the member that accepts a connection picks id and password; here the id names the client
+        this.sessionId = sessionIdFor(id, 0);
         this.password = new byte[16];
         random.nextBytes(password);
         this.memberId = memberId;
@@ -61,6 +63,22 @@ public final class SimClient {
 
     public long id() {
         return id;
+    }
+
+    private static final long SESSION_TAG = 0x51L << 40;
+    private static final int MAX_CLIENTS = 1 << 16;
+
+    /** Session ids carry the client id in their low 16 bits and a generation above it. */
+    private static long sessionIdFor(long clientId, int generation) {
+        if (clientId <= 0 || clientId >= MAX_CLIENTS) {
+            throw new IllegalArgumentException("client id out of range: " + clientId);
+        }
+        return SESSION_TAG | (long) generation << 16 | clientId;
+    }
+
+    /** The client a session id belongs to, or 0 if it is not a simulated client's. */
+    static long clientIdOf(long sessionId) {
+        return (sessionId & 0xff00_0000_0000L) == SESSION_TAG ? sessionId & (MAX_CLIENTS - 1) : 0;
     }
 
     public long sessionId() {
@@ -184,6 +202,10 @@ public final class SimClient {
             int expected = (int) Math.max(Math.max(0, lastSeenVersion), machine.readRegister().version());
             request = new SimRequest(SimRequest.Kind.CAS, member.id(), sessionId, nextXid++, expected,
                     random.nextLong(1_000_000), null);
+        } else if (intent == Kind.EPHEMERAL) {
+            request = new SimRequest(SimRequest.Kind.EPHEMERAL, member.id(), sessionId, nextXid++, 0, 0, null);
+        } else if (intent == Kind.CLOSE) {
+            request = new SimRequest(SimRequest.Kind.CLOSE_SESSION, member.id(), sessionId, nextXid++, 0, 0, null);
         } else {
             request = new SimRequest(SimRequest.Kind.CREATE, member.id(), sessionId, nextXid++, 0,
                     random.nextLong(1_000_000), null);
@@ -218,6 +240,17 @@ public final class SimClient {
                 lastSeenVersion = Math.max(lastSeenVersion, stat.version());
                 return finish(new Op(id, done.xid(), Kind.CAS, outstandingInvokeMs, nowMs, true, stat.version(),
                         done.value(), -1, applied.txn().zxid()));
+            }
+            case EPHEMERAL -> {
+                return finish(new Op(id, done.xid(), Kind.EPHEMERAL, outstandingInvokeMs, nowMs, true, -1, 0, -1,
+                        applied.txn().zxid()));
+            }
+            case CLOSE_SESSION -> {
+                // the next write opens a fresh session, as a client does after closing one
+                sessionCreated = false;
+                sessionId = sessionIdFor(id, ++sessionGeneration);
+                return finish(new Op(id, done.xid(), Kind.CLOSE, outstandingInvokeMs, nowMs, true, -1, 0, -1,
+                        applied.txn().zxid()));
             }
             case CREATE -> {
                 String path = ((TxnBody.Create) applied.txn().body()).path();

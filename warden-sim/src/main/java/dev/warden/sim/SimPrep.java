@@ -85,6 +85,8 @@ final class SimPrep {
             case SETUP_REGISTER -> create(command, SimRequest.REGISTER, CreateMode.PERSISTENT);
             case SETUP_SEQUENCE -> create(command, SimRequest.SEQUENCE_PARENT, CreateMode.PERSISTENT);
             case CREATE -> create(command, SimRequest.SEQUENCE_PREFIX, CreateMode.PERSISTENT_SEQUENTIAL);
+            case EPHEMERAL -> create(command, SimRequest.ephemeralPath(command.sessionId()), CreateMode.EPHEMERAL);
+            case CLOSE_SESSION -> new Request(origin, command.sessionId(), command.xid(), OpCode.CLOSE_SESSION, null);
             case CAS -> new Request(origin, command.sessionId(), command.xid(), OpCode.SET_DATA,
                     new SetDataRequest(SimRequest.REGISTER, SimRequest.valueBytes(command.value()),
                             command.expectedVersion()));

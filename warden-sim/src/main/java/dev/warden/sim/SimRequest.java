@@ -8,12 +8,21 @@ import java.nio.ByteBuffer;
  * {@code xid} is the client's request number, which the transaction carries as its cxid.
  */
 record SimRequest(Kind kind, long origin, long sessionId, int xid, int expectedVersion, long value, byte[] password) {
-    /** CAS = setData on /reg with a version; CREATE = a sequential create under /seq; the SETUPs create the parents. */
-    enum Kind { CREATE_SESSION, SETUP_REGISTER, SETUP_SEQUENCE, CAS, CREATE }
+    /**
+     * CAS = setData on /reg with a version; CREATE = a sequential create under /seq; the SETUPs
+     * create those parents; EPHEMERAL = the session's ephemeral node; CLOSE_SESSION ends the
+     * session (deleting its ephemeral).
+     */
+    enum Kind { CREATE_SESSION, SETUP_REGISTER, SETUP_SEQUENCE, CAS, CREATE, EPHEMERAL, CLOSE_SESSION }
 
     static final String REGISTER = "/reg";
     static final String SEQUENCE_PARENT = "/seq";
     static final String SEQUENCE_PREFIX = "/seq/n-";
+
+    /** The ephemeral node a session may own. */
+    static String ephemeralPath(long sessionId) {
+        return "/eph-" + Long.toHexString(sessionId);
+    }
 
     private static final byte TAG_REQUEST = 1;
     private static final byte TAG_REFUSAL = 2;

@@ -29,7 +29,6 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     private final Map<Long, SimClient> clients = new LinkedHashMap<>();
     private final Checkers checkers = new Checkers();
     private final Set<Long> voters;
-    private final Map<Long, SimClient> clientsBySession = new HashMap<>();
     private final SnapshotLedger ledger = new SnapshotLedger();
     private final SimClock clock = new SimClock(this::nowMs);
     private long nowMs;
@@ -75,9 +74,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         }
         for (long c = 1; c <= clientCount; c++) {
             long memberId = ids.get((int) ((c - 1) % ids.size()));
-            SimClient client = new SimClient(c, memberId, random.split(), 2_000);
-            clients.put(c, client);
-            clientsBySession.put(client.sessionId(), client);
+            clients.put(c, new SimClient(c, memberId, random.split(), 2_000));
         }
     }
 
@@ -309,20 +306,30 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             if (client.busy() || random.nextDouble() >= opProbability) {
                 continue;
             }
-            int pick = random.nextInt(10);
+            int pick = random.nextInt(20);
             SimMember member = members.get(client.memberId());
-            if (pick < 3) {
+            if (pick < 6) {
                 if (client.read(member, nowMs, checkers) == null) {
                     client.failOver(ids);
                 }
-            } else if (pick < 4) {
+            } else if (pick < 8) {
                 if (!client.syncRead(member, nowMs)) {
                     client.failOver(ids);
                 }
-            } else if (!client.write(member, pick < 8 ? SimClient.Kind.CAS : SimClient.Kind.CREATE, nowMs)) {
+            } else if (!client.write(member, writeKind(pick), nowMs)) {
                 client.failOver(ids);
             }
         }
+    }
+
+    private static SimClient.Kind writeKind(int pick) {
+        if (pick < 16) {
+            return SimClient.Kind.CAS;
+        }
+        if (pick < 18) {
+            return SimClient.Kind.CREATE;
+        }
+        return pick == 18 ? SimClient.Kind.EPHEMERAL : SimClient.Kind.CLOSE;
     }
 
     // --- SimMember.World ---
@@ -334,13 +341,19 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     @Override
     public void applied(SimMember member, TreeMachine.Applied applied) {
-        SimClient client = clientsBySession.get(applied.txn().sessionId());
+        SimClient client = clientOfSession(applied.txn().sessionId());
         if (client != null && client.memberId() == member.id()) {
             SimClient.Op op = client.onApplied(member, applied, nowMs);
             if (op != null) {
                 checkers.onCompletedOp(op);
             }
         }
+    }
+
+    /** The client whose current session this is, or null (an old session of a client counts as no one's). */
+    private SimClient clientOfSession(long sessionId) {
+        SimClient client = clients.get(SimClient.clientIdOf(sessionId));
+        return client != null && client.sessionId() == sessionId ? client : null;
     }
 
     @Override
@@ -353,7 +366,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     @Override
     public void refused(SimMember member, SimRequest.Refusal refusal) {
-        SimClient client = clientsBySession.get(refusal.sessionId());
+        SimClient client = clientOfSession(refusal.sessionId());
         if (client != null && client.memberId() == member.id()) {
             client.onRefused(member, refusal, nowMs);
         }
