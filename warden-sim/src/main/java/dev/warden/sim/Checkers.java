@@ -26,7 +26,7 @@ public final class Checkers {
 
     private final Map<Long, Long> leaderOfEpoch = new HashMap<>();
     private final List<long[]> history = new ArrayList<>();
-    private final Map<RegisterMachine, Integer> verified = new IdentityHashMap<>();
+    private final Map<TreeMachine, Integer> verified = new IdentityHashMap<>();
     private final List<SimClient.Op> ackedWrites = new ArrayList<>();
     private final Map<Long, Long> valueOfVersion = new HashMap<>();
 
@@ -46,7 +46,7 @@ public final class Checkers {
             if (!member.isUp()) {
                 continue;
             }
-            RegisterMachine machine = member.machine();
+            TreeMachine machine = member.machine();
             int committed = machine.countUpTo(member.peer().committedZxid());
             int from = verified.getOrDefault(machine, 0);
             for (int i = from; i < committed; i++) {
@@ -70,6 +70,24 @@ public final class Checkers {
         }
         if (verified.size() > 64) {
             verified.keySet().removeIf(m -> members.stream().noneMatch(member -> member.machine() == m));
+        }
+    }
+
+    /**
+     * Members that applied the same history hold the same tree: equal last zxids (the prefixes are
+     * checked to agree) must mean equal rolling digests of the DataTree.
+     */
+    void checkDigests(List<SimMember> members) {
+        Map<Long, SimMember> byLastZxid = new HashMap<>();
+        for (SimMember member : members) {
+            if (!member.isUp()) {
+                continue;
+            }
+            SimMember same = byLastZxid.putIfAbsent(member.machine().lastZxid(), member);
+            if (same != null && same.machine().digest() != member.machine().digest()) {
+                throw new Violation("members " + same.id() + " and " + member.id() + " applied up to "
+                        + Zxid.hex(member.machine().lastZxid()) + " but their tree digests differ");
+            }
         }
     }
 
@@ -138,7 +156,7 @@ public final class Checkers {
 
     /** Every write a client saw succeed is in this member's applied history, with the same zxid. */
     void checkAckedWritesSurvive(SimMember member) {
-        RegisterMachine machine = member.machine();
+        TreeMachine machine = member.machine();
         for (SimClient.Op op : ackedWrites) {
             int index = machine.countUpTo(op.zxid()) - 1;
             if (index < 0 || machine.zxidAt(index) != op.zxid()) {

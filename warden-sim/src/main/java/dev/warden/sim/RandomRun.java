@@ -34,7 +34,19 @@ public final class RandomRun {
         }
     }
 
-    public record Outcome(long seed, long traceHash, int committedEntries, int acknowledgedWrites, long simulatedMs) { }
+    /** How often each injected fault actually happened in a run. */
+    public record FaultCounts(long crashes, long lostMessages, long duplicatedMessages, long lostUnsyncedWrites,
+                              long tornTails, long slowFsyncs) {
+        @Override
+        public String toString() {
+            return crashes + " crashes, " + lostMessages + " messages lost, " + duplicatedMessages + " duplicated, "
+                    + lostUnsyncedWrites + " unsynced writes lost, " + tornTails + " torn tails, " + slowFsyncs
+                    + " slow fsyncs";
+        }
+    }
+
+    public record Outcome(long seed, long traceHash, int committedEntries, int acknowledgedWrites, long simulatedMs,
+                          FaultCounts faults) { }
 
     /** A failed run: the message says how to replay it. */
     public static final class Failure extends RuntimeException {
@@ -45,8 +57,8 @@ public final class RandomRun {
     }
 
     public static String replayCommand(long seed, Options options) {
-        return "java -cp warden-sim/target/classes:warden-consensus/target/classes dev.warden.sim.SimMain --seed " + seed + " --members "
-                + options.members() + " --observers " + options.observers() + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "");
+        return "./warden sim --seed " + seed + " --members " + options.members() + " --observers " + options.observers()
+                + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "") + " --verbose";
     }
 
     private RandomRun() {
@@ -63,7 +75,7 @@ public final class RandomRun {
             safetyPhase(sim, options);
             livenessPhase(sim);
             return new Outcome(seed, sim.traceHash(), sim.checkers().historyLength(),
-                    sim.checkers().ackedWriteCount(), sim.nowMs());
+                    sim.checkers().ackedWriteCount(), sim.nowMs(), sim.faultCounts());
         } catch (RuntimeException | AssertionError e) {
             throw new Failure(seed, options, e);
         }
@@ -72,7 +84,7 @@ public final class RandomRun {
     private static void safetyPhase(Simulation sim, Options options) {
         SplittableRandom random = sim.random().split();
         List<Long> ids = sim.members().stream().map(SimMember::id).toList();
-        sim.network().setFaults(new SimNetwork.Faults(0.002, 0.01, 1, 20));
+        sim.network().setFaults(new SimNetwork.Faults(0.002, 0.3, 1, 20));
         for (long id : ids) {
             if (options.brokenDriver()) {
                 // every ack now races its fsync; slow disks widen the window a crash can hit

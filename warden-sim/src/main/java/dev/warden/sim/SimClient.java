@@ -1,38 +1,61 @@
 package dev.warden.sim;
 
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.Stat;
+import dev.warden.server.txn.TxnBody;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
  * A client session: connected to one member, one operation at a time (CAS write, sequential
- * create or local read). It remembers the last zxid and version it saw; a member that has applied
- * less refuses it, and on loss or timeout it fails over to another member.
+ * create, local read or sync-then-read). Its session is created through the log before its first
+ * write, and the nodes it writes under are created on demand, the way a real client would. It
+ * remembers the last zxid and register version it saw; a member that has applied less refuses its
+ * reads, and on refusal or timeout it fails over to another member.
  */
 public final class SimClient {
-    public enum Kind { READ, SYNC_READ, CAS, CREATE }
+    /** EPHEMERAL creates the session's ephemeral node; CLOSE closes the session (the next write opens a new one). */
+    public enum Kind { READ, SYNC_READ, CAS, CREATE, EPHEMERAL, CLOSE }
+
+    /** Sessions never expire in the simulation; the value only travels in the createSession txn. */
+    static final int SESSION_TIMEOUT_MS = 30_000;
 
     /** One operation in the client's history; {@code completeMs} is -1 while it is unknown. */
     public record Op(long clientId, long requestId, Kind kind, long invokeMs, long completeMs, boolean ok,
                      long version, long value, long sequence, long zxid) { }
 
     private final long id;
+    private long sessionId;
+    private int sessionGeneration;
+    private final byte[] password;
     private final RandomGenerator random;
     private final long timeoutMs;
     private long memberId;
-    private long nextRequestId = 1;
-    private Command outstanding;
+    private int nextXid = 1;
+    private boolean sessionCreated;
+    /** Set once this client knows the node exists (created it, or was told NODE_EXISTS), whatever its member has applied. */
+    private boolean registerExists;
+    private boolean sequenceParentExists;
+    /** The request in flight: a write or a setup step before one; null if none. */
+    private SimRequest outstanding;
+    /** The write the client means to do once the setup step in flight is done; null if none. */
+    private Kind intent;
+    /** The xid of the sync in flight, or 0 if none (xids start at 1). */
+    private int outstandingSyncXid;
     private long outstandingInvokeMs;
     private long deadlineMs;
     private long lastSeenZxid;
-    private long lastSeenVersion;
-    /** The version the next CAS expects: refusals tell us the leader's pending version, which may never commit. */
-    private long guessVersion;
+    private long lastSeenVersion = -1;
     private final List<Op> history = new ArrayList<>();
     private int timeouts;
 
     SimClient(long id, long memberId, RandomGenerator random, long timeoutMs) {
         this.id = id;
+        // the member that accepts a connection picks id and password; here the id names the client
+        this.sessionId = sessionIdFor(id, 0);
+        this.password = new byte[16];
+        random.nextBytes(password);
         this.memberId = memberId;
         this.random = random;
         this.timeoutMs = timeoutMs;
@@ -40,6 +63,26 @@ public final class SimClient {
 
     public long id() {
         return id;
+    }
+
+    private static final long SESSION_TAG = 0x51L << 40;
+    private static final int MAX_CLIENTS = 1 << 16;
+
+    /** Session ids carry the client id in their low 16 bits and a generation above it. */
+    private static long sessionIdFor(long clientId, int generation) {
+        if (clientId <= 0 || clientId >= MAX_CLIENTS) {
+            throw new IllegalArgumentException("client id out of range: " + clientId);
+        }
+        return SESSION_TAG | (long) generation << 16 | clientId;
+    }
+
+    /** The client a session id belongs to, or 0 if it is not a simulated client's. */
+    static long clientIdOf(long sessionId) {
+        return (sessionId & 0xff00_0000_0000L) == SESSION_TAG ? sessionId & (MAX_CLIENTS - 1) : 0;
+    }
+
+    public long sessionId() {
+        return sessionId;
     }
 
     public long memberId() {
@@ -51,7 +94,7 @@ public final class SimClient {
     }
 
     public boolean busy() {
-        return outstanding != null;
+        return outstanding != null || outstandingSyncXid != 0;
     }
 
     public int timeouts() {
@@ -60,35 +103,44 @@ public final class SimClient {
 
     /** Gives up on the outstanding request (its outcome stays unknown) and moves to another member. */
     void failOver(List<Long> members) {
-        outstanding = null;
-        outstandingSync = false;
-        long next = members.get(random.nextInt(members.size()));
-        memberId = next;
+        abandon();
+        memberId = members.get(random.nextInt(members.size()));
     }
 
     /** Scripted scenarios: abandon any outstanding request and talk to this member from now on. */
     public void connectTo(long member) {
-        outstanding = null;
-        outstandingSync = false;
+        abandon();
         memberId = member;
     }
 
+    private void abandon() {
+        outstanding = null;
+        outstandingSyncXid = 0;
+        intent = null;
+    }
+
     void checkTimeout(long nowMs, List<Long> members) {
-        if (outstanding != null && nowMs > deadlineMs) {
+        if (busy() && nowMs > deadlineMs) {
             timeouts++;
             failOver(members);
         }
     }
 
-    /** A local read; null if the member refused (behind this session, or not serving). */
+    /** A local getData of the register; null if the member refused (behind this session, or not serving). */
     Op read(SimMember member, long nowMs, Checkers checkers) {
         if (member == null || !member.isServing() || member.machine().lastZxid() < lastSeenZxid) {
             return null;
         }
-        RegisterMachine machine = member.machine();
-        Op op = new Op(id, nextRequestId++, Kind.READ, nowMs, nowMs, true, machine.version(), machine.value(), -1,
-                machine.lastZxid());
+        return recordRead(member, Kind.READ, nextXid++, nowMs, nowMs, checkers);
+    }
+
+    private Op recordRead(SimMember member, Kind kind, long requestId, long invokeMs, long nowMs, Checkers checkers) {
+        TreeMachine.RegisterRead read = member.machine().readRegister();
+        Op op = new Op(id, requestId, kind, invokeMs, nowMs, true, read.version(), read.value(), -1, read.zxid());
         checkers.checkSessionRead(this, op, lastSeenVersion, lastSeenZxid);
+        if (kind == Kind.SYNC_READ) {
+            checkers.checkSyncRead(this, op);
+        }
         lastSeenZxid = Math.max(lastSeenZxid, op.zxid());
         lastSeenVersion = Math.max(lastSeenVersion, op.version());
         history.add(op);
@@ -97,78 +149,154 @@ public final class SimClient {
 
     /** Starts a linearizable read: a sync, then a local read once the member reports it done. */
     boolean syncRead(SimMember member, long nowMs) {
-        if (member == null || outstanding != null) {
+        if (member == null || busy()) {
             return false;
         }
-        long requestId = nextRequestId++;
-        if (!member.sync(syncToken(requestId))) {
+        int xid = nextXid++;
+        if (!member.sync(syncToken(xid))) {
             return false;
         }
-        outstanding = new Command(Command.Kind.REFUSED, member.id(), id, requestId, 0, 0);
-        outstandingSync = true;
+        outstandingSyncXid = xid;
         outstandingInvokeMs = nowMs;
         deadlineMs = nowMs + timeoutMs;
         return true;
     }
 
-    private boolean outstandingSync;
-
-    long syncToken(long requestId) {
-        return id << 32 | requestId;
+    long syncToken(long xid) {
+        return id << 32 | xid;
     }
 
     /** The member finished a sync; if it is ours, read now. Returns the read, or null. */
     Op syncDone(SimMember member, long token, long nowMs, Checkers checkers) {
-        if (outstanding == null || !outstandingSync || token != syncToken(outstanding.requestId())
-                || member.id() != memberId) {
+        if (outstandingSyncXid == 0 || token != syncToken(outstandingSyncXid) || member.id() != memberId) {
             return null;
         }
-        RegisterMachine machine = member.machine();
-        Op op = new Op(id, outstanding.requestId(), Kind.SYNC_READ, outstandingInvokeMs, nowMs, true,
-                machine.version(), machine.value(), -1, machine.lastZxid());
-        outstanding = null;
-        outstandingSync = false;
-        checkers.checkSessionRead(this, op, lastSeenVersion, lastSeenZxid);
-        checkers.checkSyncRead(this, op);
-        lastSeenZxid = Math.max(lastSeenZxid, op.zxid());
-        lastSeenVersion = Math.max(lastSeenVersion, op.version());
-        history.add(op);
-        return op;
+        int xid = outstandingSyncXid;
+        outstandingSyncXid = 0;
+        return recordRead(member, Kind.SYNC_READ, xid, outstandingInvokeMs, nowMs, checkers);
     }
 
-    /** Starts a write; false if the member would not take it. */
+    /** Starts a write (after whatever setup it needs); false if the member would not take it. */
     boolean write(SimMember member, Kind kind, long nowMs) {
-        if (member == null || outstanding != null) {
+        if (member == null || busy() || !member.isServing()) {
             return false;
         }
-        Command.Kind commandKind = kind == Kind.CAS ? Command.Kind.CAS : Command.Kind.CREATE;
-        Command command = new Command(commandKind, member.id(), id, nextRequestId++, Math.max(guessVersion, lastSeenVersion),
-                random.nextLong(1_000_000));
-        if (!member.submit(command)) {
-            return false;
-        }
-        outstanding = command;
         outstandingInvokeMs = nowMs;
         deadlineMs = nowMs + timeoutMs;
+        intent = kind;
+        return submitNext(member);
+    }
+
+    /** Sends the next request toward the intended write: session first, then the parent node, then the write. */
+    private boolean submitNext(SimMember member) {
+        SimRequest request;
+        TreeMachine machine = member.machine();
+        if (!sessionCreated) {
+            request = new SimRequest(SimRequest.Kind.CREATE_SESSION, member.id(), sessionId, 0, 0, 0, password);
+        } else if (intent == Kind.CAS && !registerExists && !machine.hasNode(SimRequest.REGISTER)) {
+            request = new SimRequest(SimRequest.Kind.SETUP_REGISTER, member.id(), sessionId, nextXid++, 0, 0, null);
+        } else if (intent == Kind.CREATE && !sequenceParentExists && !machine.hasNode(SimRequest.SEQUENCE_PARENT)) {
+            request = new SimRequest(SimRequest.Kind.SETUP_SEQUENCE, member.id(), sessionId, nextXid++, 0, 0, null);
+        } else if (intent == Kind.CAS) {
+            // a CAS loop: expect the version seen last, or the member's newer one
+            int expected = (int) Math.max(Math.max(0, lastSeenVersion), machine.readRegister().version());
+            request = new SimRequest(SimRequest.Kind.CAS, member.id(), sessionId, nextXid++, expected,
+                    random.nextLong(1_000_000), null);
+        } else if (intent == Kind.EPHEMERAL) {
+            request = new SimRequest(SimRequest.Kind.EPHEMERAL, member.id(), sessionId, nextXid++, 0, 0, null);
+        } else if (intent == Kind.CLOSE) {
+            request = new SimRequest(SimRequest.Kind.CLOSE_SESSION, member.id(), sessionId, nextXid++, 0, 0, null);
+        } else {
+            request = new SimRequest(SimRequest.Kind.CREATE, member.id(), sessionId, nextXid++, 0,
+                    random.nextLong(1_000_000), null);
+        }
+        if (!member.submit(request)) {
+            abandon();
+            return false;
+        }
+        outstanding = request;
         return true;
     }
 
-    /** The member this client talks to applied or refused our request. */
-    Op complete(RegisterMachine.Result result, boolean ok, long nowMs) {
-        Command command = result.command();
-        if (outstanding == null || outstandingSync || command.requestId() != outstanding.requestId() || command.origin() != memberId) {
+    private boolean awaits(SimMember member, int xid) {
+        return outstanding != null && member.id() == memberId && outstanding.xid() == xid
+                && outstanding.origin() == memberId;
+    }
+
+    /** Our member applied a transaction of this session; returns the completed write, or null. */
+    Op onApplied(SimMember member, TreeMachine.Applied applied, long nowMs) {
+        if (!awaits(member, applied.txn().cxid())) {
             return null;
         }
-        Kind kind = command.kind() == Command.Kind.CREATE ? Kind.CREATE : Kind.CAS;
-        Op op = new Op(id, command.requestId(), kind, outstandingInvokeMs, nowMs, ok, result.version(),
-                command.value(), result.sequence(), result.zxid());
+        SimRequest done = outstanding;
         outstanding = null;
-        history.add(op);
-        if (ok) {
-            lastSeenZxid = Math.max(lastSeenZxid, result.zxid());
-            lastSeenVersion = Math.max(lastSeenVersion, result.version());
+        lastSeenZxid = Math.max(lastSeenZxid, applied.txn().zxid());
+        switch (done.kind()) {
+            case CREATE_SESSION -> sessionCreated = true;
+            case SETUP_REGISTER -> registerExists = true;
+            case SETUP_SEQUENCE -> sequenceParentExists = true;
+            case CAS -> {
+                Stat stat = applied.stats().get(0);
+                lastSeenVersion = Math.max(lastSeenVersion, stat.version());
+                return finish(new Op(id, done.xid(), Kind.CAS, outstandingInvokeMs, nowMs, true, stat.version(),
+                        done.value(), -1, applied.txn().zxid()));
+            }
+            case EPHEMERAL -> {
+                return finish(new Op(id, done.xid(), Kind.EPHEMERAL, outstandingInvokeMs, nowMs, true, -1, 0, -1,
+                        applied.txn().zxid()));
+            }
+            case CLOSE_SESSION -> {
+                // the next write opens a fresh session, as a client does after closing one
+                sessionCreated = false;
+                sessionId = sessionIdFor(id, ++sessionGeneration);
+                return finish(new Op(id, done.xid(), Kind.CLOSE, outstandingInvokeMs, nowMs, true, -1, 0, -1,
+                        applied.txn().zxid()));
+            }
+            case CREATE -> {
+                String path = ((TxnBody.Create) applied.txn().body()).path();
+                long sequence = Long.parseLong(path.substring(SimRequest.SEQUENCE_PREFIX.length()));
+                return finish(new Op(id, done.xid(), Kind.CREATE, outstandingInvokeMs, nowMs, true, -1,
+                        done.value(), sequence, applied.txn().zxid()));
+            }
         }
-        guessVersion = Math.max(guessVersion, result.version());
+        continueIntent(member);
+        return null;
+    }
+
+    /** The leader's prep refused our request; returns the failed write if that ends the operation. */
+    Op onRefused(SimMember member, SimRequest.Refusal refusal, long nowMs) {
+        if (!awaits(member, refusal.xid())) {
+            return null;
+        }
+        SimRequest done = outstanding;
+        outstanding = null;
+        boolean setup = done.kind() == SimRequest.Kind.SETUP_REGISTER || done.kind() == SimRequest.Kind.SETUP_SEQUENCE;
+        if (setup && refusal.errorCode() == ErrorCode.NODE_EXISTS.code()) {
+            // someone else created it first: just as good, even if this member has not applied it yet
+            registerExists |= done.kind() == SimRequest.Kind.SETUP_REGISTER;
+            sequenceParentExists |= done.kind() == SimRequest.Kind.SETUP_SEQUENCE;
+            continueIntent(member);
+            return null;
+        }
+        if (refusal.errorCode() == ErrorCode.SESSION_EXPIRED.code()) {
+            sessionCreated = false; // its createSession never committed (the prepping leader lost office)
+        }
+        Kind kind = intent == null ? Kind.CAS : intent;
+        return finish(new Op(id, done.xid(), kind, outstandingInvokeMs, nowMs, false, done.expectedVersion(),
+                done.value(), -1, 0));
+    }
+
+    private void continueIntent(SimMember member) {
+        if (intent != null && member.isServing()) {
+            submitNext(member);
+        } else {
+            abandon();
+        }
+    }
+
+    private Op finish(Op op) {
+        intent = null;
+        history.add(op);
         return op;
     }
 }

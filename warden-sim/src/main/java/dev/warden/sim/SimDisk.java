@@ -29,6 +29,8 @@ public final class SimDisk implements LogView {
     private SnapshotData snapshot = new SnapshotData(0, new byte[0]);
     private TreeMap<Long, Entry> log = new TreeMap<>();
     private final Deque<Undo> unsynced = new ArrayDeque<>();
+    private long lostWrites;
+    private long tornTails;
 
     public EpochState epochs() {
         return epochs;
@@ -101,6 +103,10 @@ public final class SimDisk implements LogView {
         for (int i = 0; i < newestFirst.size() - survivors; i++) {
             undo(newestFirst.get(i));
         }
+        lostWrites += newestFirst.size() - survivors;
+        if (survivors > 0 && survivors < newestFirst.size()) {
+            tornTails++;
+        }
         unsynced.clear();
     }
 
@@ -115,6 +121,16 @@ public final class SimDisk implements LogView {
             snapshot = u.previous();
             log = u.previousLog();
         }
+    }
+
+    /** Unsynced writes undone by crashes so far. */
+    public long lostWriteCount() {
+        return lostWrites;
+    }
+
+    /** Crashes that kept some but not all of the unsynced appends. */
+    public long tornTailCount() {
+        return tornTails;
     }
 
     @Override

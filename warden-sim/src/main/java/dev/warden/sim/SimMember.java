@@ -9,6 +9,8 @@ import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
+import dev.warden.server.Clock;
+import dev.warden.server.txn.Txn;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.random.RandomGenerator;
@@ -16,16 +18,18 @@ import java.util.random.RandomGenerator;
 /**
  * One simulated server: a ZabPeer, its disk and state machine, and a driver that performs each
  * Ready in the documented order. A slow fsync stalls the member (messages wait in its inbox) like
- * a server whose sync thread blocks. As leader it preps client requests against pending state.
+ * a server whose sync thread blocks. The state machine is the server's own (tree and sessions,
+ * {@link TreeMachine}); as leader the member preps client requests with the server's preparer
+ * ({@link SimPrep}) and proposes the encoded transactions.
  */
 public final class SimMember {
     /** Where the member's effects go: the network, the clients, the checkers. */
     public interface World {
         void send(long from, long to, ZabMessage message);
 
-        void applied(SimMember member, RegisterMachine.Result result);
+        void applied(SimMember member, TreeMachine.Applied applied);
 
-        void refused(SimMember member, Command command, long currentVersion);
+        void refused(SimMember member, SimRequest.Refusal refusal);
 
         void syncDone(SimMember member, long token);
 
@@ -36,14 +40,18 @@ public final class SimMember {
     private final ZabConfig config;
     private final World world;
     private final RandomGenerator random;
+    private final Clock clock;
+    private final SnapshotLedger ledger;
     final SimDisk disk = new SimDisk();
-    private RegisterMachine machine = new RegisterMachine();
-    private RegisterMachine pending;
+    private TreeMachine machine;
+    private SimPrep prep;
     private ZabPeer peer;
     private boolean up;
     private Ready inFlight;
     private long fsyncDoneAtMs;
     private final Deque<Object> inbox = new ArrayDeque<>();
+    /** Batches whose fsync had to wait for a slow disk. */
+    long slowFsyncs;
     /** Maximum extra fsync latency; 0 means fsync completes at once. */
     long slowDiskMaxMs;
     /** Scripted scenarios: batches that write to disk never finish their fsync until this is cleared. */
@@ -55,11 +63,14 @@ public final class SimMember {
 
     private record Delivery(long from, ZabMessage message) { }
 
-    SimMember(long id, ZabConfig config, World world, RandomGenerator random) {
+    SimMember(long id, ZabConfig config, World world, RandomGenerator random, Clock clock, SnapshotLedger ledger) {
         this.id = id;
         this.config = config;
         this.world = world;
         this.random = random;
+        this.clock = clock;
+        this.ledger = ledger;
+        this.machine = TreeMachine.empty(clock, id);
     }
 
     public long id() {
@@ -74,7 +85,7 @@ public final class SimMember {
         return peer;
     }
 
-    public RegisterMachine machine() {
+    public TreeMachine machine() {
         return machine;
     }
 
@@ -87,11 +98,11 @@ public final class SimMember {
     }
 
     void start(long nowMs) {
-        machine = RegisterMachine.rebuild(disk.snapshot(), disk.entries(), Long.MAX_VALUE);
-        pending = null;
+        machine = TreeMachine.rebuild(disk.snapshot(), disk.entries(), Long.MAX_VALUE, ledger, clock, id);
+        prep = null;
         inbox.clear();
         inFlight = null;
-        peer = new ZabPeer(config, disk.epochs(), disk, () -> machine.snapshot(), random, nowMs);
+        peer = new ZabPeer(config, disk.epochs(), disk, () -> machine.snapshot(ledger), random, nowMs);
         up = true;
     }
 
@@ -104,7 +115,7 @@ public final class SimMember {
         inFlight = null;
         inbox.clear();
         peer = null;
-        pending = null;
+        prep = null;
         disk.crash(random, tornTail);
     }
 
@@ -146,8 +157,13 @@ public final class SimMember {
             }
             Ready ready = peer.ready();
             start(ready);
-            long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
-            if (latencyMs > 0 || diskStalled && writesToDisk(ready)) {
+            // only a batch with something to fsync waits for the disk
+            boolean writes = writesToDisk(ready);
+            long latencyMs = writes && slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
+            if (latencyMs > 0) {
+                slowFsyncs++;
+            }
+            if (latencyMs > 0 || diskStalled && writes) {
                 inFlight = ready;
                 fsyncDoneAtMs = nowMs + latencyMs;
                 return;
@@ -158,6 +174,8 @@ public final class SimMember {
 
     private void start(Ready ready) {
         if (ready.roleChange() != null) {
+            // as the server's prep does on every change of role or epoch: start over from the log
+            prep = null;
             world.roleChanged(this, ready.roleChange());
         }
         ready.sendImmediately().forEach(this::send);
@@ -169,11 +187,13 @@ public final class SimMember {
         }
         if (ready.truncateAfterZxid() >= 0) {
             disk.truncateAfter(ready.truncateAfterZxid());
-            machine = RegisterMachine.rebuild(disk.snapshot(), disk.entries(), ready.truncateAfterZxid());
+            machine = TreeMachine.rebuild(disk.snapshot(), disk.entries(), ready.truncateAfterZxid(), ledger, clock, id);
+            prep = null;
         }
         if (ready.snapshot() != null) {
             disk.installSnapshot(ready.snapshot());
-            machine = RegisterMachine.restore(ready.snapshot());
+            machine = TreeMachine.restore(ready.snapshot(), ledger, clock, id);
+            prep = null;
         }
         ready.entriesToPersist().forEach(disk::append);
     }
@@ -190,14 +210,17 @@ public final class SimMember {
             ready.sendAfterPersist().forEach(this::send);
         }
         for (Entry entry : ready.committed()) {
-            RegisterMachine.Result result = machine.apply(entry);
-            world.applied(this, result);
+            TreeMachine.Applied applied = machine.apply(entry);
+            if (prep != null) {
+                prep.applied(entry.zxid());
+            }
+            world.applied(this, applied);
         }
-        if (isServingLeader() && pending == null) {
-            // a new leader's pending state starts from everything it has committed
-            pending = machine.copy();
-        } else if (!isServingLeader()) {
-            pending = null;
+        if (!isServingLeader()) {
+            prep = null;
+        } else if (prep == null && machine.lastZxid() == disk.lastZxid()) {
+            // prep validates against the tree, so it starts only once the tree holds the leader's whole log
+            prep = new SimPrep(machine, clock, random, peer.nextZxid());
         }
         for (Received received : ready.received()) {
             onAppData(received.payload());
@@ -218,32 +241,36 @@ public final class SimMember {
     }
 
     /** A client request arrived at this member: hand it to the leader. False if this member cannot serve. */
-    boolean submit(Command command) {
-        return isServing() && peer.sendToLeader(command.encode());
+    boolean submit(SimRequest request) {
+        return isServing() && peer.sendToLeader(request.encode());
     }
 
     private void onAppData(byte[] payload) {
-        Command command = Command.decode(payload);
-        if (command.kind() == Command.Kind.REFUSED) {
-            world.refused(this, command, command.expectedVersion());
+        Object message = SimRequest.decode(payload);
+        if (message instanceof SimRequest.Refusal refusal) {
+            world.refused(this, refusal);
             return;
         }
-        if (pending == null || !isServingLeader()) {
-            return; // not leading any more: the client will time out and retry elsewhere
+        SimRequest request = (SimRequest) message;
+        if (prep == null || !isServingLeader()) {
+            return; // not leading (yet): the client will time out and retry elsewhere
         }
-        long zxid = peer.nextZxid();
-        RegisterMachine.Result prepped = pending.applyCommand(command, zxid);
-        if (!prepped.ok()) {
-            Command refusal = new Command(Command.Kind.REFUSED, command.origin(), command.clientId(),
-                    command.requestId(), prepped.version(), 0);
-            if (command.origin() == id) {
-                world.refused(this, refusal, prepped.version());
+        SimPrep.Outcome outcome = prep.prepare(request);
+        if (outcome.error() != null) {
+            SimRequest.Refusal refusal = new SimRequest.Refusal(request.sessionId(), request.xid(), outcome.error().code());
+            if (request.origin() == id) {
+                world.refused(this, refusal);
             } else {
-                peer.sendTo(command.origin(), refusal.encode());
+                peer.sendTo(request.origin(), SimRequest.encode(refusal));
             }
             return;
         }
-        if (!peer.propose(zxid, command.encode())) {
+        Txn txn = outcome.txn();
+        if (txn.zxid() != peer.nextZxid()) {
+            throw new IllegalStateException("prep gave zxid " + Long.toHexString(txn.zxid()) + " but the core expects "
+                    + Long.toHexString(peer.nextZxid()));
+        }
+        if (!peer.propose(txn.zxid(), txn.encode())) {
             throw new IllegalStateException("serving leader refused a proposal");
         }
     }
@@ -252,7 +279,7 @@ public final class SimMember {
     void purge() {
         if (isServing() && inFlight == null && !disk.hasUnsynced() && machine.lastZxid() == peer.committedZxid()
                 && machine.lastZxid() > disk.snapshot().zxid()) {
-            disk.purgeTo(machine.snapshot());
+            disk.purgeTo(machine.snapshot(ledger));
         }
     }
 }

@@ -15,13 +15,20 @@ import java.util.random.RandomGenerator;
 /**
  * Links between members behave like TCP connections: ordered per direction, with latency. A lost
  * message breaks the connection: what was in flight on it is gone and both ends are told, as a
- * socket reset would. Messages may be duplicated; links in different directions and between
- * different pairs interleave freely. Partitions block directed links (asymmetric ones too).
+ * socket reset would. Messages of different links interleave freely (each message has its own
+ * latency and links are served in a random order each step), so reordering happens across links,
+ * never within one. Duplicates arise only where a real deployment can produce them: a sender that
+ * reconnects may send again the last message it sent on the broken connection (as a connection
+ * manager that re-sends its last message on reconnect does), so the receiver may see it twice.
+ * Partitions block directed links (asymmetric ones too).
  */
 public final class SimNetwork {
     public record Packet(long from, long to, ZabMessage message, long deliverAtMs) { }
 
-    /** Loss, duplication and latency knobs; all probabilities per message. */
+    /**
+     * Loss, duplication and latency knobs. Loss is per message; duplication is per reconnect: the
+     * chance that the first message on a new connection is preceded by the old connection's last one.
+     */
     public record Faults(double lossProbability, double duplicateProbability, long minLatencyMs, long maxLatencyMs) {
         public static final Faults NONE = new Faults(0, 0, 1, 3);
     }
@@ -38,9 +45,14 @@ public final class SimNetwork {
     private final Set<Long> blocked = new HashSet<>();
     private final List<long[]> pendingDisconnects = new ArrayList<>();
     private final List<Predicate<Packet>> dropRules = new ArrayList<>();
+    /** Per link: the last message sent on the current connection. */
+    private final Map<Long, ZabMessage> lastSent = new TreeMap<>();
+    /** Per link: the last message of a broken connection, which the sender may send again on the next. */
+    private final Map<Long, ZabMessage> resendable = new TreeMap<>();
     private Faults faults = Faults.NONE;
     private long sent;
     private long lost;
+    private long duplicated;
 
     public SimNetwork(RandomGenerator random) {
         this.random = random;
@@ -92,10 +104,13 @@ public final class SimNetwork {
             breakConnection(from, to);
             return;
         }
-        queue.add(packet);
-        if (random.nextDouble() < faults.duplicateProbability()) {
-            queue.add(packet);
+        ZabMessage previous = resendable.remove(linkKey);
+        if (previous != null && random.nextDouble() < faults.duplicateProbability()) {
+            duplicated++;
+            queue.add(new Packet(from, to, previous, atMs));
         }
+        queue.add(packet);
+        lastSent.put(linkKey, message);
     }
 
     private boolean matchesDropRule(Packet packet) {
@@ -109,8 +124,13 @@ public final class SimNetwork {
 
     /** Resets the connection between two members: both directions lose what is in flight. */
     public void breakConnection(long a, long b) {
-        links.remove(key(a, b));
-        links.remove(key(b, a));
+        for (long linkKey : new long[]{key(a, b), key(b, a)}) {
+            links.remove(linkKey);
+            ZabMessage last = lastSent.remove(linkKey);
+            if (last != null) {
+                resendable.put(linkKey, last);
+            }
+        }
         pendingDisconnects.add(new long[]{a, b});
         pendingDisconnects.add(new long[]{b, a});
     }
@@ -120,6 +140,8 @@ public final class SimNetwork {
         for (long other : others) {
             if (other != member) {
                 breakConnection(member, other);
+                // a crashed process forgot what it sent; only its peers may send theirs again
+                resendable.remove(key(member, other));
             }
         }
     }
@@ -157,5 +179,9 @@ public final class SimNetwork {
 
     public long lostCount() {
         return lost;
+    }
+
+    public long duplicatedCount() {
+        return duplicated;
     }
 }

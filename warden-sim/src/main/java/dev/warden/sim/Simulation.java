@@ -29,9 +29,12 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     private final Map<Long, SimClient> clients = new LinkedHashMap<>();
     private final Checkers checkers = new Checkers();
     private final Set<Long> voters;
+    private final SnapshotLedger ledger = new SnapshotLedger();
+    private final SimClock clock = new SimClock(this::nowMs);
     private long nowMs;
     private long traceHash = 17;
     private long steps;
+    private long crashes;
     private Consumer<String> log = line -> { };
 
     /** Where a verbose run describes faults, role changes and sync decisions (nowhere by default). */
@@ -65,7 +68,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         Set<Long> observers = Set.copyOf(ids.subList(voterCount, memberCount));
         for (long id : ids) {
             ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50);
-            SimMember member = new SimMember(id, config, this, random.split());
+            SimMember member = new SimMember(id, config, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);
         }
@@ -132,6 +135,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         if (member.isUp()) {
             trace(1, id, nowMs);
             log("crash " + id);
+            crashes++;
             member.crash(tornTail);
             network.dropAllOf(id, members.keySet());
         }
@@ -290,7 +294,9 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         for (SimClient client : clients.values()) {
             client.checkTimeout(nowMs, ids);
         }
-        checkers.checkPrefixes(members());
+        List<SimMember> all = members();
+        checkers.checkPrefixes(all);
+        checkers.checkDigests(all);
     }
 
     /** Random client activity for one step. */
@@ -300,20 +306,30 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             if (client.busy() || random.nextDouble() >= opProbability) {
                 continue;
             }
-            int pick = random.nextInt(10);
+            int pick = random.nextInt(20);
             SimMember member = members.get(client.memberId());
-            if (pick < 3) {
+            if (pick < 6) {
                 if (client.read(member, nowMs, checkers) == null) {
                     client.failOver(ids);
                 }
-            } else if (pick < 4) {
+            } else if (pick < 8) {
                 if (!client.syncRead(member, nowMs)) {
                     client.failOver(ids);
                 }
-            } else if (!client.write(member, pick < 8 ? SimClient.Kind.CAS : SimClient.Kind.CREATE, nowMs)) {
+            } else if (!client.write(member, writeKind(pick), nowMs)) {
                 client.failOver(ids);
             }
         }
+    }
+
+    private static SimClient.Kind writeKind(int pick) {
+        if (pick < 16) {
+            return SimClient.Kind.CAS;
+        }
+        if (pick < 18) {
+            return SimClient.Kind.CREATE;
+        }
+        return pick == 18 ? SimClient.Kind.EPHEMERAL : SimClient.Kind.CLOSE;
     }
 
     // --- SimMember.World ---
@@ -324,21 +340,20 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void applied(SimMember member, RegisterMachine.Result result) {
-        if (result.command().kind() == Command.Kind.CAS && !result.ok()) {
-            throw new Checkers.Violation("member " + member.id() + " applied a CAS the leader prepped as valid, at "
-                    + Long.toHexString(result.zxid()));
-        }
-        if (result.command().origin() != member.id()) {
-            return;
-        }
-        SimClient client = clients.get(result.command().clientId());
+    public void applied(SimMember member, TreeMachine.Applied applied) {
+        SimClient client = clientOfSession(applied.txn().sessionId());
         if (client != null && client.memberId() == member.id()) {
-            SimClient.Op op = client.complete(result, true, nowMs);
+            SimClient.Op op = client.onApplied(member, applied, nowMs);
             if (op != null) {
                 checkers.onCompletedOp(op);
             }
         }
+    }
+
+    /** The client whose current session this is, or null (an old session of a client counts as no one's). */
+    private SimClient clientOfSession(long sessionId) {
+        SimClient client = clients.get(SimClient.clientIdOf(sessionId));
+        return client != null && client.sessionId() == sessionId ? client : null;
     }
 
     @Override
@@ -350,10 +365,10 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void refused(SimMember member, Command command, long currentVersion) {
-        SimClient client = clients.get(command.clientId());
+    public void refused(SimMember member, SimRequest.Refusal refusal) {
+        SimClient client = clientOfSession(refusal.sessionId());
         if (client != null && client.memberId() == member.id()) {
-            client.complete(new RegisterMachine.Result(command, 0, false, currentVersion, -1), false, nowMs);
+            client.onRefused(member, refusal, nowMs);
         }
     }
 
@@ -421,6 +436,18 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             checkers.checkAckedWritesSurvive(member);
         }
         checkers.checkLinearizable();
+    }
+
+    public RandomRun.FaultCounts faultCounts() {
+        long lostWrites = 0;
+        long torn = 0;
+        long slow = 0;
+        for (SimMember member : members.values()) {
+            lostWrites += member.disk.lostWriteCount();
+            torn += member.disk.tornTailCount();
+            slow += member.slowFsyncs;
+        }
+        return new RandomRun.FaultCounts(crashes, network.lostCount(), network.duplicatedCount(), lostWrites, torn, slow);
     }
 
     public long steps() {

@@ -4,20 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.txn.Txn;
+import dev.warden.server.txn.TxnBody;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The checkers must be able to fail: a driver that acknowledges before its fsync loses acknowledged writes. */
+/** The checkers must be able to fail: a driver that acknowledges before its fsync loses acknowledged writes; a tree changed outside the log differs in digest. */
 class CheckersCatchBrokenDriverTest {
 
-    /** Followers ack a write they have not synced, then crash with it; the leader crashes too. */
-    private static void loseUnsyncedAcks(Simulation sim) {
-        sim.runUntil(s -> s.converged(), 10_000);
+    /** Followers ack a write they have not synced, then crash with it; the leader crashes too. Returns the writes acknowledged meanwhile. */
+    private static int loseUnsyncedAcks(Simulation sim) {
+        ScenarioSupport.warmUp(sim);
         SimMember leader = sim.leader();
         List<SimMember> followers = sim.members().stream().filter(m -> m != leader).toList();
         for (SimMember follower : followers) {
             sim.setSlowDisk(follower.id(), 2_000);
         }
+        int ackedBefore = sim.checkers().ackedWriteCount();
         SimClient client = sim.clients().stream().filter(c -> c.memberId() == leader.id()).findFirst().orElseThrow();
         assertTrue(sim.clientWrite(client.id(), SimClient.Kind.CREATE));
         sim.runFor(300);
@@ -33,6 +36,7 @@ class CheckersCatchBrokenDriverTest {
         sim.restart(leader.id());
         sim.runUntil(Simulation::converged, 20_000);
         sim.checkConverged();
+        return sim.checkers().ackedWriteCount() - ackedBefore;
     }
 
     @Test
@@ -49,7 +53,18 @@ class CheckersCatchBrokenDriverTest {
     @Test
     void theCorrectDriverNeverAcknowledgesThatWrite() {
         Simulation sim = new Simulation(7, 3, 3);
-        loseUnsyncedAcks(sim);
-        assertEquals(0, sim.checkers().ackedWriteCount(), "no client was told the write succeeded");
+        assertEquals(0, loseUnsyncedAcks(sim), "no client was told the write succeeded");
+    }
+
+    @Test
+    void aTreeChangedOutsideTheLogIsCaughtByTheDigestCheck() {
+        Simulation sim = new Simulation(8, 3, 3);
+        ScenarioSupport.warmUp(sim);
+        SimMember follower = ScenarioSupport.followers(sim).get(0);
+        // a write that bypasses consensus: the member's history is unchanged, its tree is not
+        follower.machine().state().apply(new Txn(0, 0, follower.machine().lastZxid(), 0,
+                new TxnBody.SetData(SimRequest.REGISTER, SimRequest.valueBytes(42), 99)));
+        Checkers.Violation violation = assertThrows(Checkers.Violation.class, sim::step);
+        assertTrue(violation.getMessage().contains("tree digests differ"), violation.getMessage());
     }
 }

@@ -5,18 +5,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Hundreds of seeded runs with faults, then the liveness phase; any failure names its seed and replay command. */
+/**
+ * Hundreds of seeded runs with faults, then the liveness phase; any failure names its seed and
+ * replay command. The runs must also have exercised every kind of fault they inject.
+ */
 class RandomSeedsTest {
     private static final int STEPS = 8_000;
 
     private static void runSeeds(int members, int observers, long firstSeed, int count) {
         RandomRun.Options options = new RandomRun.Options(members, observers, STEPS, false);
         long committed = 0;
+        long duplicated = 0;
+        long lostMessages = 0;
+        long lostWrites = 0;
+        long tornTails = 0;
+        long slowFsyncs = 0;
         for (long seed = firstSeed; seed < firstSeed + count; seed++) {
             RandomRun.Outcome outcome = RandomRun.run(seed, options);
             committed += outcome.committedEntries();
+            duplicated += outcome.faults().duplicatedMessages();
+            lostMessages += outcome.faults().lostMessages();
+            lostWrites += outcome.faults().lostUnsyncedWrites();
+            tornTails += outcome.faults().tornTails();
+            slowFsyncs += outcome.faults().slowFsyncs();
         }
         assertTrue(committed > count * 10L, "the runs did real work: " + committed + " entries committed");
+        assertTrue(duplicated > 0 && lostMessages > 0 && lostWrites > 0 && tornTails > 0 && slowFsyncs > 0,
+                "every fault happened: " + duplicated + " duplicated, " + lostMessages + " lost messages, " + lostWrites
+                        + " lost unsynced writes, " + tornTails + " torn tails, " + slowFsyncs + " slow fsyncs");
     }
 
     @Test

@@ -1,7 +1,12 @@
 package dev.warden.sim;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.consensus.Entry;
+import dev.warden.server.tree.DataNode;
+import dev.warden.server.txn.Txn;
+import dev.warden.server.txn.TxnBody;
 import java.util.List;
 
 /** Small steps scripted scenarios share: start an ensemble, write through a member, pick members by role. */
@@ -9,11 +14,30 @@ final class ScenarioSupport {
     private ScenarioSupport() {
     }
 
-    /** Three voters with one client per member, settled and serving. */
+    /** Three voters with one client per member, settled and serving; every client has its session. */
     static Simulation settledEnsemble(long seed) {
         Simulation sim = new Simulation(seed, 3, 3);
-        sim.runUntil(Simulation::converged, 10_000);
+        warmUp(sim);
         return sim;
+    }
+
+    /**
+     * Waits for a leader, then gives every client its session and creates the register and the
+     * sequence parent (one CAS and one create each), so a scenario's writes are single proposals.
+     */
+    static void warmUp(Simulation sim) {
+        sim.runUntil(Simulation::converged, 10_000);
+        for (SimClient client : sim.clients()) {
+            long home = client.memberId();
+            for (SimClient.Kind kind : new SimClient.Kind[]{SimClient.Kind.CAS, SimClient.Kind.CREATE}) {
+                client.connectTo(sim.leader().id());
+                int before = client.history().size();
+                assertTrue(sim.clientWrite(client.id(), kind), "the leader took no write");
+                sim.runUntil(s -> client.history().size() > before, 5_000);
+            }
+            client.connectTo(home);
+        }
+        sim.runUntil(Simulation::converged, 10_000);
     }
 
     /** Writes through {@code member} with client 1 and waits for the reply; returns the zxid the write got. */
@@ -53,9 +77,34 @@ final class ScenarioSupport {
         sim.checkConverged();
     }
 
+    /** The transaction logged at {@code zxid} on this member's disk, or null if it has none there. */
+    static Txn loggedTxn(SimMember member, long zxid) {
+        List<Entry> entries = member.disk.read(zxid - 1, zxid, 1);
+        return entries.isEmpty() || entries.get(0).zxid() != zxid ? null : Txn.decode(entries.get(0).payload());
+    }
+
+    /** The path a logged create made (the scenarios strand sequential creates). */
+    static String createdPath(SimMember member, long zxid) {
+        Txn txn = loggedTxn(member, zxid);
+        assertTrue(txn != null && txn.body() instanceof TxnBody.Create, "a create is logged at " + Long.toHexString(zxid));
+        return ((TxnBody.Create) txn.body()).path();
+    }
+
+    /** True if the member's tree has the node at path, created by the txn at {@code zxid} (not a later namesake). */
+    static boolean hasNodeFrom(SimMember member, String path, long zxid) {
+        DataNode node = member.machine().tree().node(path);
+        return node != null && node.czxid() == zxid;
+    }
+
+    /** Every member serves the same tree: equal rolling digests (the checkers compare them too). */
+    static void assertSameTrees(Simulation sim) {
+        long digest = sim.leader().machine().digest();
+        for (SimMember member : sim.members()) {
+            assertEquals(digest, member.machine().digest(), "member " + member.id() + " tree differs from the leader's");
+        }
+    }
+
     static boolean applied(SimMember member, long zxid) {
-        RegisterMachine machine = member.machine();
-        int index = machine.countUpTo(zxid) - 1;
-        return index >= 0 && machine.zxidAt(index) == zxid;
+        return member.machine().applied(zxid);
     }
 }

@@ -24,8 +24,8 @@ class SyncReadTest {
         sim.client(1).connectTo(leader.id());
         assertTrue(sim.clientWrite(1, SimClient.Kind.CAS));
         sim.runUntil(s -> !s.client(1).busy(), 5_000);
-        long written = leader.machine().version();
-        assertTrue(lagging.machine().version() < written, "the follower has not applied the write yet");
+        long written = leader.machine().readRegister().version();
+        assertTrue(lagging.machine().readRegister().version() < written, "the follower has not applied the write yet");
 
         SimClient reader = sim.client(2);
         reader.connectTo(lagging.id());

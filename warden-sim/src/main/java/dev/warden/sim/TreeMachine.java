@@ -1,0 +1,168 @@
+package dev.warden.sim;
+
+import dev.warden.consensus.Entry;
+import dev.warden.consensus.SnapshotData;
+import dev.warden.protocol.Stat;
+import dev.warden.server.Clock;
+import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.quorum.StateSnapshots;
+import dev.warden.server.session.SessionTracker;
+import dev.warden.server.tree.DataNode;
+import dev.warden.server.tree.DataTree;
+import dev.warden.server.txn.Txn;
+import dev.warden.server.txn.TxnBody;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * One member's replicated state: the server's own {@link StateMachine} (a {@link DataTree} and a
+ * {@link SessionTracker}) applying decoded {@link Txn}s, plus the checkers' {@link AppliedHistory}.
+ * Applying also checks that each register write and sequential create meets exactly the state
+ * the leader prepped it against (a prep/apply mismatch would mean replicas had diverged).
+ */
+public final class TreeMachine {
+    /** What applying one entry did: the transaction and, per op, the node's Stat after it (or null). */
+    public record Applied(Txn txn, List<Stat> stats) { }
+
+    /** A local read of the register: its data version, value and the last zxid this member applied. */
+    public record RegisterRead(int version, long value, long zxid) { }
+
+    /** Session bookkeeping ticks; the sim never expires sessions, so the value only shapes buckets. */
+    private static final long SESSION_TICK_MS = 100;
+
+    private final StateMachine state;
+    private final AppliedHistory history;
+
+    private TreeMachine(StateMachine state, AppliedHistory history) {
+        this.state = state;
+        this.history = history;
+    }
+
+    static TreeMachine empty(Clock clock, long memberId) {
+        return new TreeMachine(new StateMachine(new DataTree(), new SessionTracker(clock, SESSION_TICK_MS,
+                (int) memberId)), new AppliedHistory());
+    }
+
+    /** Replaces the state with a snapshot (SNAP, or a restart): the production snapshot format. */
+    static TreeMachine restore(SnapshotData snapshot, SnapshotLedger ledger, Clock clock, long memberId) {
+        if (snapshot.zxid() == 0 && snapshot.bytes().length == 0) {
+            return empty(clock, memberId);
+        }
+        TreeMachine machine = new TreeMachine(new StateMachine(new DataTree(), new SessionTracker(clock,
+                SESSION_TICK_MS, (int) memberId)), ledger.historyOf(snapshot));
+        try {
+            StateSnapshots.load(snapshot, machine.state);
+        } catch (IOException e) {
+            throw new UncheckedIOException("snapshot at " + Long.toHexString(snapshot.zxid()) + " does not load", e);
+        }
+        if (machine.history.lastZxid() != snapshot.zxid()) {
+            throw new IllegalStateException("snapshot at " + Long.toHexString(snapshot.zxid())
+                    + " has a history ending at " + Long.toHexString(machine.history.lastZxid()));
+        }
+        return machine;
+    }
+
+    /** A snapshot plus the logged entries up to {@code upToZxid}: what a restart or a TRUNC rebuilds. */
+    static TreeMachine rebuild(SnapshotData snapshot, List<Entry> log, long upToZxid, SnapshotLedger ledger,
+                               Clock clock, long memberId) {
+        TreeMachine machine = restore(snapshot, ledger, clock, memberId);
+        for (Entry entry : log) {
+            if (entry.zxid() > machine.lastZxid() && entry.zxid() <= upToZxid) {
+                machine.apply(entry);
+            }
+        }
+        return machine;
+    }
+
+    /** Takes an exact snapshot of this state (the sim is single-threaded, so nothing is fuzzy). */
+    SnapshotData snapshot(SnapshotLedger ledger) {
+        SnapshotData snapshot = StateSnapshots.take(state);
+        ledger.remember(snapshot, history);
+        return snapshot;
+    }
+
+    public Applied apply(Entry entry) {
+        Txn txn = Txn.decode(entry.payload());
+        if (txn.zxid() != entry.zxid()) {
+            throw new Checkers.Violation("entry " + Long.toHexString(entry.zxid()) + " carries a txn with zxid "
+                    + Long.toHexString(txn.zxid()));
+        }
+        checkPreparedAgainstThisState(txn);
+        history.record(entry.zxid(), entry.payload());
+        return new Applied(txn, state.apply(txn));
+    }
+
+    private void checkPreparedAgainstThisState(Txn txn) {
+        if (txn.body() instanceof TxnBody.SetData set) {
+            DataNode node = state.tree().node(set.path());
+            if (node == null || node.version() != set.version() - 1) {
+                throw new Checkers.Violation("setData " + set.path() + " to version " + set.version() + " at "
+                        + Long.toHexString(txn.zxid()) + " meets version "
+                        + (node == null ? "none" : String.valueOf(node.version())));
+            }
+        } else if (txn.body() instanceof TxnBody.Create create && create.path().startsWith(SimRequest.SEQUENCE_PREFIX)) {
+            DataNode parent = state.tree().node(SimRequest.SEQUENCE_PARENT);
+            if (parent == null || state.tree().node(create.path()) != null
+                    || parent.cversionCounter() != create.parentCversion() - 1) {
+                throw new Checkers.Violation("create " + create.path() + " at " + Long.toHexString(txn.zxid())
+                        + " does not follow the sequence it was prepped against");
+            }
+        }
+    }
+
+    StateMachine state() {
+        return state;
+    }
+
+    public DataTree tree() {
+        return state.tree();
+    }
+
+    /** The tree's rolling digest (docs/TREE.md): equal trees have equal digests. */
+    public long digest() {
+        return state.tree().digest();
+    }
+
+    /** A getData of the register from the local tree; version -1 while /reg does not exist. */
+    public RegisterRead readRegister() {
+        DataNode node = state.tree().node(SimRequest.REGISTER);
+        if (node == null) {
+            return new RegisterRead(-1, 0, lastZxid());
+        }
+        return new RegisterRead(node.version(), SimRequest.valueOf(node.data()), lastZxid());
+    }
+
+    public boolean hasNode(String path) {
+        return state.tree().node(path) != null;
+    }
+
+    AppliedHistory history() {
+        return history;
+    }
+
+    public long lastZxid() {
+        return history.lastZxid();
+    }
+
+    public int countUpTo(long zxid) {
+        return history.countUpTo(zxid);
+    }
+
+    public int size() {
+        return history.size();
+    }
+
+    public long zxidAt(int index) {
+        return history.zxidAt(index);
+    }
+
+    public int hashAt(int index) {
+        return history.hashAt(index);
+    }
+
+    /** True if this member applied the entry with exactly this zxid. */
+    public boolean applied(long zxid) {
+        return history.contains(zxid);
+    }
+}
