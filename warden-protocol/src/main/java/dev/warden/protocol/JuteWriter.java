@@ -118,6 +118,23 @@ public final class JuteWriter {
         return this;
     }
 
+    /** Bytes {@link #writeString} takes for {@code value} when it is ASCII; a lower bound otherwise. */
+    public static int stringSizeHint(String value) {
+        return value == null ? 4 : 4 + value.length();
+    }
+
+    /** Bytes {@link #writeStringList} takes for ASCII strings; a lower bound otherwise. */
+    public static int stringListSizeHint(List<String> values) {
+        if (values == null) {
+            return 4;
+        }
+        int bytes = 4;
+        for (String value : values) {
+            bytes += stringSizeHint(value);
+        }
+        return bytes;
+    }
+
     public JuteWriter writeStringList(List<String> values) {
         if (values == null) {
             return writeInt(-1);
