@@ -24,8 +24,7 @@ public record Txn(long sessionId, int cxid, long zxid, long timeMs, TxnBody body
         out.writeLong(zxid);
         out.writeLong(timeMs);
         TxnBody.write(body, out);
-        byte[] written = out.array();
-        return written.length == out.size() ? written : out.toByteArray();
+        return out.toExactArray();
     }
 
     public static Txn decode(byte[] bytes) {
