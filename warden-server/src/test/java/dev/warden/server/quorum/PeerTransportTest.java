@@ -1,9 +1,12 @@
 package dev.warden.server.quorum;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.consensus.Entry;
+import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import java.io.DataInputStream;
@@ -137,6 +140,35 @@ class PeerTransportTest {
         for (int i = 0; i < count; i++) {
             assertEquals(new Event(1, new ZabMessage.Commit(i)), recorders[3].nextMessage());
         }
+    }
+
+    /** A batch's equal proposals share one encoding; every follower still gets all of it, in order. */
+    @Test
+    void aBatchSendsEqualMessagesToEveryPeerInOrder() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(3);
+        Recorder r2 = new Recorder();
+        Recorder r3 = new Recorder();
+        PeerTransport t1 = start(1, members, new Recorder(), fast());
+        start(2, members, r2, fast());
+        start(3, members, r3, fast());
+        awaitDelivery(t1, 2, r2);
+        awaitDelivery(t1, 3, r3);
+        List<Entry> entries = List.of(new Entry(0x100000001L, new byte[] {1, 2, 3}),
+                new Entry(0x100000002L, new byte[1024]));
+        t1.sendAll(List.of(
+                new Outbound(2, new ZabMessage.Propose(List.copyOf(entries))),
+                new Outbound(3, new ZabMessage.Propose(List.copyOf(entries))),
+                new Outbound(2, new ZabMessage.Commit(0x100000002L)),
+                new Outbound(3, new ZabMessage.Commit(0x100000002L)),
+                new Outbound(3, new ZabMessage.Ack(0x100000001L))));
+        for (Recorder r : List.of(r2, r3)) {
+            ZabMessage.Propose propose = (ZabMessage.Propose) r.nextMessage().message();
+            assertEquals(2, propose.entries().size());
+            assertEquals(0x100000002L, propose.entries().get(1).zxid());
+            assertArrayEquals(new byte[] {1, 2, 3}, propose.entries().get(0).payload());
+            assertEquals(new ZabMessage.Commit(0x100000002L), r.nextMessage().message());
+        }
+        assertEquals(new ZabMessage.Ack(0x100000001L), r3.nextMessage().message());
     }
 
     @Test
