@@ -275,6 +275,12 @@ class PeerTransportTest {
             PeerTransport t1 = start(1, members, r1, new PeerTransport.Options(1 << 20, 8, 1 << 20, 20, 200));
             Socket accepted = stalled.accept();
             open.add(accepted);
+            // The hello is written once the link has its channel: flooding before that would
+            // overflow a queue with no connection to close, and this connection would stay open.
+            accepted.setSoTimeout((int) WAIT_MS);
+            DataInputStream in = new DataInputStream(accepted.getInputStream());
+            assertEquals(16, in.readInt());
+            assertEquals(PeerWire.MAGIC, in.readInt());
             byte[] chunk = new byte[512 * 1024];
             boolean reported = false;
             for (int i = 0; i < 400 && !reported; i++) {
@@ -283,10 +289,6 @@ class PeerTransportTest {
                 reported = e != null && e.message() == null && e.peer() == 2;
             }
             assertTrue(reported || r1.awaitDisconnect(2), "overflow reported as a disconnect");
-            accepted.setSoTimeout((int) WAIT_MS);
-            DataInputStream in = new DataInputStream(accepted.getInputStream());
-            assertEquals(16, in.readInt());
-            assertEquals(PeerWire.MAGIC, in.readInt());
             // Reading on must end at the close the overflow caused.
             byte[] sink = new byte[64 * 1024];
             while (in.read(sink) >= 0) {
