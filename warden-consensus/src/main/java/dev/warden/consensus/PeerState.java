@@ -88,8 +88,9 @@ final class PeerState {
     }
 
     void append(Entry entry) {
-        Invariants.check(entry.zxid() > lastLoggedZxid,
-                "append " + Zxid.hex(entry.zxid()) + " after " + Zxid.hex(lastLoggedZxid));
+        if (entry.zxid() <= lastLoggedZxid) {
+            throw Invariants.violated("append " + Zxid.hex(entry.zxid()) + " after " + Zxid.hex(lastLoggedZxid));
+        }
         lastLoggedZxid = entry.zxid();
         unapplied.put(entry.zxid(), entry);
         out.persist(entry);
@@ -136,7 +137,9 @@ final class PeerState {
         Iterator<Map.Entry<Long, Entry>> it = unapplied.headMap(target, true).entrySet().iterator();
         while (it.hasNext()) {
             Entry entry = it.next().getValue();
-            Invariants.check(entry.zxid() > appliedZxid, "applying " + Zxid.hex(entry.zxid()) + " twice");
+            if (entry.zxid() <= appliedZxid) {
+                throw Invariants.violated("applying " + Zxid.hex(entry.zxid()) + " twice");
+            }
             appliedZxid = entry.zxid();
             out.commit(entry);
             it.remove();

@@ -8,6 +8,11 @@ public record Acl(int perms, Id id) implements Record {
         id.writeTo(out);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return 4 + id.sizeHintBytes();
+    }
+
     public static Acl read(JuteReader in) {
         return new Acl(in.readInt(), Id.read(in));
     }

@@ -8,6 +8,11 @@ public record Create2Response(String path, Stat stat) implements Record {
         stat.writeTo(out);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringSizeHint(path) + Stat.BYTES;
+    }
+
     public static Create2Response read(JuteReader in) {
         return new Create2Response(in.readString(), Stat.read(in));
     }

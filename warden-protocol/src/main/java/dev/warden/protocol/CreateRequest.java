@@ -12,6 +12,11 @@ public record CreateRequest(String path, byte[] data, List<Acl> acl, int flags) 
         out.writeInt(flags);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringSizeHint(path) + JuteWriter.bufferSizeHint(data) + JuteWriter.listSizeHint(acl) + 4;
+    }
+
     public static CreateRequest read(JuteReader in) {
         return new CreateRequest(in.readString(), in.readBuffer(), in.readList(Acl::read), in.readInt());
     }

@@ -7,6 +7,11 @@ public record CreateResponse(String path) implements Record {
         out.writeString(path);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringSizeHint(path);
+    }
+
     public static CreateResponse read(JuteReader in) {
         return new CreateResponse(in.readString());
     }

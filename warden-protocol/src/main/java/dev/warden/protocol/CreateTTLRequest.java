@@ -13,6 +13,11 @@ public record CreateTTLRequest(String path, byte[] data, List<Acl> acl, int flag
         out.writeLong(ttl);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringSizeHint(path) + JuteWriter.bufferSizeHint(data) + JuteWriter.listSizeHint(acl) + 4 + 8;
+    }
+
     public static CreateTTLRequest read(JuteReader in) {
         return new CreateTTLRequest(in.readString(), in.readBuffer(), in.readList(Acl::read), in.readInt(), in.readLong());
     }

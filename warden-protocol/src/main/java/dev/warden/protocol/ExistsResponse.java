@@ -7,6 +7,11 @@ public record ExistsResponse(Stat stat) implements Record {
         stat.writeTo(out);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return Stat.BYTES;
+    }
+
     public static ExistsResponse read(JuteReader in) {
         return new ExistsResponse(Stat.read(in));
     }

@@ -10,6 +10,11 @@ public record GetChildren2Response(List<String> children, Stat stat) implements 
         stat.writeTo(out);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringListSizeHint(children) + Stat.BYTES;
+    }
+
     public static GetChildren2Response read(JuteReader in) {
         return new GetChildren2Response(in.readStringList(), Stat.read(in));
     }

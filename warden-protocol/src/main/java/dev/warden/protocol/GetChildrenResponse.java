@@ -9,6 +9,11 @@ public record GetChildrenResponse(List<String> children) implements Record {
         out.writeStringList(children);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringListSizeHint(children);
+    }
+
     public static GetChildrenResponse read(JuteReader in) {
         return new GetChildrenResponse(in.readStringList());
     }

@@ -8,6 +8,11 @@ public record GetDataResponse(byte[] data, Stat stat) implements Record {
         stat.writeTo(out);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return 4 + (data == null ? 0 : data.length) + Stat.BYTES;
+    }
+
     public static GetDataResponse read(JuteReader in) {
         return new GetDataResponse(in.readBuffer(), Stat.read(in));
     }

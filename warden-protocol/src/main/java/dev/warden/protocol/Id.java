@@ -8,6 +8,11 @@ public record Id(String scheme, String id) implements Record {
         out.writeString(id);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringSizeHint(scheme) + JuteWriter.stringSizeHint(id);
+    }
+
     public static Id read(JuteReader in) {
         return new Id(in.readString(), in.readString());
     }

@@ -118,6 +118,48 @@ public final class JuteWriter {
         return this;
     }
 
+    /** Bytes {@link #writeString} takes for {@code value} when it is ASCII; a lower bound otherwise. */
+    public static int stringSizeHint(String value) {
+        return value == null ? 4 : 4 + value.length();
+    }
+
+    /** Bytes {@link #writeBuffer} takes for {@code value}. */
+    public static int bufferSizeHint(byte[] value) {
+        return value == null ? 4 : 4 + value.length;
+    }
+
+    /** Bytes {@link #writeList} takes, from the records' own hints. */
+    public static int listSizeHint(List<? extends Record> values) {
+        if (values == null) {
+            return 4;
+        }
+        int bytes = 4;
+        for (Record value : values) {
+            bytes += value.sizeHintBytes();
+        }
+        return bytes;
+    }
+
+    /**
+     * The written bytes: the backing array itself when it is exactly full, else a copy. For
+     * writers sized exactly from a hint and not used afterwards, this saves the trimming copy.
+     */
+    public byte[] toExactArray() {
+        return size == bytes.length ? bytes : toByteArray();
+    }
+
+    /** Bytes {@link #writeStringList} takes for ASCII strings; a lower bound otherwise. */
+    public static int stringListSizeHint(List<String> values) {
+        if (values == null) {
+            return 4;
+        }
+        int bytes = 4;
+        for (String value : values) {
+            bytes += stringSizeHint(value);
+        }
+        return bytes;
+    }
+
     public JuteWriter writeStringList(List<String> values) {
         if (values == null) {
             return writeInt(-1);

@@ -9,6 +9,11 @@ public record SetDataRequest(String path, byte[] data, int version) implements R
         out.writeInt(version);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return JuteWriter.stringSizeHint(path) + JuteWriter.bufferSizeHint(data) + 4;
+    }
+
     public static SetDataRequest read(JuteReader in) {
         return new SetDataRequest(in.readString(), in.readBuffer(), in.readInt());
     }

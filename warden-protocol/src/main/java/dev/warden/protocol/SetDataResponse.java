@@ -7,6 +7,11 @@ public record SetDataResponse(Stat stat) implements Record {
         stat.writeTo(out);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return Stat.BYTES;
+    }
+
     public static SetDataResponse read(JuteReader in) {
         return new SetDataResponse(Stat.read(in));
     }

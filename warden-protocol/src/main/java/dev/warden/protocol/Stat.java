@@ -5,6 +5,9 @@ public record Stat(long czxid, long mzxid, long ctime, long mtime, int version, 
     /** The all-zero stat of the root node and of replies that carry no node. */
     public static final Stat ZERO = new Stat(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
+    /** Encoded size: six longs and five ints. */
+    public static final int BYTES = 6 * 8 + 5 * 4;
+
     @Override
     public void writeTo(JuteWriter out) {
         out.writeLong(czxid);
@@ -18,6 +21,11 @@ public record Stat(long czxid, long mzxid, long ctime, long mtime, int version, 
         out.writeInt(dataLength);
         out.writeInt(numChildren);
         out.writeLong(pzxid);
+    }
+
+    @Override
+    public int sizeHintBytes() {
+        return Stat.BYTES;
     }
 
     public static Stat read(JuteReader in) {

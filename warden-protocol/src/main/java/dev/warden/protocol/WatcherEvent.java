@@ -9,6 +9,11 @@ public record WatcherEvent(int type, int state, String path) implements Record {
         out.writeString(path);
     }
 
+    @Override
+    public int sizeHintBytes() {
+        return 8 + JuteWriter.stringSizeHint(path);
+    }
+
     public static WatcherEvent read(JuteReader in) {
         return new WatcherEvent(in.readInt(), in.readInt(), in.readString());
     }

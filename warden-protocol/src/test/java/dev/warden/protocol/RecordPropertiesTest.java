@@ -2,6 +2,7 @@ package dev.warden.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -38,6 +39,22 @@ class RecordPropertiesTest {
     void encodesExactlyAsApacheDoes(@ForAll("anyRecord") Record value) {
         assertEquals(HexFormat.of().formatHex(ApacheOracle.encode(value)), HexFormat.of().formatHex(value.toBytes()));
         ApacheMirror.assertSameValues(value, ApacheOracle.decode(value.getClass(), value.toBytes()));
+    }
+
+    /**
+     * A size hint never exceeds what is written for ASCII strings (so a writer sized by it never
+     * over-allocates by more than the hint's slack), and a record that overrides the default hint
+     * gets it exact; non-ASCII strings may take more bytes than hinted.
+     */
+    @Property(tries = 3000)
+    void sizeHintsAreExactForRecordsThatGiveOne(@ForAll("anyRecord") Record value) throws NoSuchMethodException {
+        boolean ownHint = value.getClass().getMethod("sizeHintBytes").getDeclaringClass() == value.getClass();
+        int written = value.toBytes().length;
+        if (ownHint && value.toString().chars().allMatch(c -> c < 0x80)) {
+            assertEquals(written, value.sizeHintBytes(), value::toString);
+        } else if (ownHint) {
+            assertTrue(value.sizeHintBytes() <= written, value::toString);
+        }
     }
 
     @Provide

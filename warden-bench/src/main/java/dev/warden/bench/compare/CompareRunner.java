@@ -41,18 +41,7 @@ public final class CompareRunner {
         Map<Flavour, String> down = new EnumMap<>(Flavour.class);
         try {
             for (Flavour flavour : Flavour.values()) {
-                Path dir = options.workDir().resolve(topology.name().toLowerCase());
-                Files.createDirectories(dir);
-                say("starting %s, %s", flavour.title(), topology.title());
-                try {
-                    Deployment deployment = Deployment.start(flavour, topology, dir, options.jvm(),
-                            options.readyTimeoutMs());
-                    up.put(flavour, deployment);
-                    say("%s serving on %s", flavour.title(), deployment.connectString());
-                } catch (DeploymentUnavailableException e) {
-                    down.put(flavour, "not available: " + e.getMessage());
-                    say("%s, %s: not available: %s", flavour.title(), topology.title(), e.getMessage());
-                }
+                start(flavour, topology, options, up, down);
             }
             List<Outcome> outcomes = new ArrayList<>();
             List<Scenario> scenarios = options.scenarios();
@@ -75,6 +64,10 @@ public final class CompareRunner {
         Map<Flavour, LoadResult> results = new EnumMap<>(Flavour.class);
         Map<Flavour, String> missing = new EnumMap<>(down);
         for (Flavour flavour : order) {
+            if (up.containsKey(flavour) && !up.get(flavour).deadMembers().isEmpty()) {
+                restart(flavour, topology, options, up, down, "died before " + scenario.name());
+                missing.putAll(down);
+            }
             Deployment deployment = up.get(flavour);
             if (deployment == null) {
                 continue;
@@ -90,8 +83,50 @@ public final class CompareRunner {
                 missing.put(flavour, "failed: " + e.getMessage());
                 say("%s, %s: %s failed: %s", topology.title(), flavour.title(), scenario.name(), e);
             }
+            List<String> dead = deployment.deadMembers();
+            if (!dead.isEmpty()) {
+                // its figures (if any) were measured against a dying server: report the death instead
+                results.remove(flavour);
+                missing.put(flavour, "died during " + scenario.name() + ": " + String.join("; ", dead));
+                restart(flavour, topology, options, up, down, "died during " + scenario.name());
+            }
         }
         return new Outcome(topology, scenario, results, missing);
+    }
+
+    /**
+     * Starts a fresh deployment, in a directory of its own, so a member that died (say, out of
+     * memory) does not leave the following scenarios to a dead or half-working server.
+     */
+    private void restart(Flavour flavour, Topology topology, CompareOptions options, Map<Flavour, Deployment> up,
+                         Map<Flavour, String> down, String why) throws InterruptedException {
+        say("%s, %s: %s; restarting it for the next scenarios", flavour.title(), topology.title(), why);
+        up.remove(flavour).close();
+        try {
+            start(flavour, topology, options, up, down);
+        } catch (IOException e) {
+            down.put(flavour, "not available after a restart: " + e.getMessage());
+        }
+    }
+
+    private void start(Flavour flavour, Topology topology, CompareOptions options, Map<Flavour, Deployment> up,
+                       Map<Flavour, String> down) throws IOException, InterruptedException {
+        String name = topology.name().toLowerCase();
+        Path dir = options.workDir().resolve(name);
+        for (int restart = 1; Files.exists(dir.resolve(flavour.name().toLowerCase() + "-started")); restart++) {
+            dir = options.workDir().resolve(name + "-restart" + restart);
+        }
+        Files.createDirectories(dir);
+        Files.createFile(dir.resolve(flavour.name().toLowerCase() + "-started"));
+        say("starting %s, %s", flavour.title(), topology.title());
+        try {
+            Deployment deployment = Deployment.start(flavour, topology, dir, options.jvm(), options.readyTimeoutMs());
+            up.put(flavour, deployment);
+            say("%s serving on %s", flavour.title(), deployment.connectString());
+        } catch (DeploymentUnavailableException e) {
+            down.put(flavour, "not available: " + e.getMessage());
+            say("%s, %s: not available: %s", flavour.title(), topology.title(), e.getMessage());
+        }
     }
 
     private void say(String format, Object... args) {

@@ -17,16 +17,35 @@ public final class Deployment implements AutoCloseable {
         void stop() throws InterruptedException;
     }
 
+    /** Which members have exited on their own, each with what it left in its log; empty while all run. */
+    @FunctionalInterface
+    interface Liveness {
+        List<String> deadMembers();
+    }
+
+    /**
+     * System properties every member of both flavours gets, so the two command lines differ only in
+     * the main class. Only Apache ZooKeeper reads them (Warden takes its settings from the config
+     * file): its frame limit, fsync before acknowledging (explicit), no admin web server (members
+     * would fight over port 8080) and no log4j MBeans.
+     */
+    static List<String> commonSystemProperties(int juteMaxBufferBytes) {
+        return List.of("-Djute.maxbuffer=" + juteMaxBufferBytes, "-Dzookeeper.forceSync=yes",
+                "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.jmx.log4j.disable=true");
+    }
+
     private final Flavour flavour;
     private final Topology topology;
     private final String connectString;
     private final Stopper stopper;
+    private final Liveness liveness;
 
-    Deployment(Flavour flavour, Topology topology, String connectString, Stopper stopper) {
+    Deployment(Flavour flavour, Topology topology, String connectString, Stopper stopper, Liveness liveness) {
         this.flavour = flavour;
         this.topology = topology;
         this.connectString = connectString;
         this.stopper = stopper;
+        this.liveness = liveness;
     }
 
     /** Starts every member under {@code dir} and waits until all serve in the expected mode. */
@@ -37,11 +56,23 @@ public final class Deployment implements AutoCloseable {
                 : EnsembleLauncher.start(flavour, topology, dir, jvm, readyTimeoutMs);
     }
 
-    /** The JVM options every member of either flavour gets: the same heap, plus the flavour's own. */
-    static List<String> memberJvmOptions(Flavour flavour, JvmSettings jvm) {
-        List<String> options = new ArrayList<>(List.of("-Xms" + jvm.heapMb() + "m", "-Xmx" + jvm.heapMb() + "m"));
-        options.addAll(flavour.jvmOptions(jvm.juteMaxBufferBytes()));
+    /**
+     * The JVM options of every member, identical for both flavours: the same heap and collector
+     * (named, so a change of the JVM's ergonomics cannot favour one side), the same properties.
+     */
+    static List<String> memberJvmOptions(JvmSettings jvm) {
+        List<String> options = new ArrayList<>(List.of("-Xms" + jvm.heapMb() + "m", "-Xmx" + jvm.heapMb() + "m",
+                "-XX:+UseG1GC"));
+        options.addAll(commonSystemProperties(jvm.juteMaxBufferBytes()));
         return options;
+    }
+
+    /**
+     * Members that have died (say, out of memory), one line each; empty when every member still
+     * runs. A deployment with a dead member must not be measured again: restart it.
+     */
+    public List<String> deadMembers() {
+        return liveness.deadMembers();
     }
 
     public Flavour flavour() {

@@ -2,9 +2,12 @@ package dev.warden.bench.compare;
 
 import dev.warden.cli.cluster.ClusterSpec;
 import dev.warden.cli.cluster.LocalCluster;
+import dev.warden.cli.cluster.MemberProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Starts an ensemble through the local cluster launcher, with the benchmark's common settings. */
 final class EnsembleLauncher {
@@ -17,7 +20,7 @@ final class EnsembleLauncher {
                         dir.resolve(flavour.name().toLowerCase() + "-" + topology.members()), jvm.classPath())
                 .participants(topology.members())
                 .javaExecutable(jvm.javaExecutable())
-                .jvmOptions(Deployment.memberJvmOptions(flavour, jvm))
+                .jvmOptions(Deployment.memberJvmOptions(jvm))
                 .tickTimeMs(MemberConfig.TICK_TIME_MS);
         // the launcher writes its own whitelist line; ours (every word) comes later and wins
         MemberConfig.commonLines(flavour, jvm.juteMaxBufferBytes()).forEach(spec::configLine);
@@ -33,7 +36,20 @@ final class EnsembleLauncher {
             cluster.close();
             throw e;
         }
-        return new Deployment(flavour, topology, cluster.connectString(), cluster::close);
+        return new Deployment(flavour, topology, cluster.connectString(), cluster::close, () -> deadMembers(cluster));
+    }
+
+    /** Members the launcher started and did not stop that are no longer running. */
+    private static List<String> deadMembers(LocalCluster cluster) {
+        List<String> dead = new ArrayList<>();
+        for (int id : cluster.ids()) {
+            MemberProcess member = cluster.member(id);
+            if (member.state() == MemberProcess.State.RUNNING && !member.isServingCandidate()) {
+                dead.add("member " + id + " exited" + MemberDeath.hint(member.stderrFile())
+                        + MemberDeath.hint(member.stdoutFile()));
+            }
+        }
+        return dead;
     }
 
     /** The launcher's message up to its per-member details, which belong in a log rather than a table. */

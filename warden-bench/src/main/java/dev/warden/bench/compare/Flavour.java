@@ -31,17 +31,4 @@ public enum Flavour {
             case WARDEN -> List.of("dev.warden.cli.Main", "server", "--config", configFile);
         };
     }
-
-    /**
-     * JVM options beyond the heap. Apache ZooKeeper reads some settings only as system properties:
-     * the frame limit, and (to be explicit) fsync before acknowledging. Its admin web server is off
-     * so members do not fight over port 8080.
-     */
-    List<String> jvmOptions(int juteMaxBufferBytes) {
-        return switch (this) {
-            case APACHE -> List.of("-Djute.maxbuffer=" + juteMaxBufferBytes, "-Dzookeeper.forceSync=yes",
-                    "-Dzookeeper.admin.enableServer=false");
-            case WARDEN -> List.of();
-        };
-    }
 }

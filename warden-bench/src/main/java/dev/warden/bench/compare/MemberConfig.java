@@ -29,7 +29,7 @@ final class MemberConfig {
                 "4lw.commands.whitelist=*"));
         switch (flavour) {
             case APACHE -> lines.add("admin.enableServer=false");
-            // Apache reads its frame limit as a system property, see Flavour.jvmOptions
+            // Apache reads its frame limit as a system property, see Deployment.commonSystemProperties
             case WARDEN -> lines.add("jute.maxbuffer=" + juteMaxBufferBytes);
         }
         return lines;

@@ -26,7 +26,7 @@ final class StandaloneLauncher {
         Path config = MemberConfig.writeStandalone(flavour, memberDir, clientPort, jvm.juteMaxBufferBytes());
         List<String> command = new ArrayList<>();
         command.add(jvm.javaExecutable().toString());
-        command.addAll(Deployment.memberJvmOptions(flavour, jvm));
+        command.addAll(Deployment.memberJvmOptions(jvm));
         command.addAll(List.of("-cp", jvm.classPath()));
         command.addAll(flavour.standaloneMainAndArguments(config.toString()));
         Path log = memberDir.resolve("server.log");
@@ -38,7 +38,9 @@ final class StandaloneLauncher {
             stop(process);
             throw e;
         }
-        return new Deployment(flavour, Topology.STANDALONE, "127.0.0.1:" + clientPort, () -> stop(process));
+        return new Deployment(flavour, Topology.STANDALONE, "127.0.0.1:" + clientPort, () -> stop(process),
+                () -> process.isAlive() ? List.of()
+                        : List.of("exited with status " + process.exitValue() + MemberDeath.hint(log)));
     }
 
     private static void awaitStandalone(Flavour flavour, Process process, int clientPort, Path log, long timeoutMs)

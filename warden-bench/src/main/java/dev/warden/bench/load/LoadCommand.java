@@ -44,7 +44,7 @@ public final class LoadCommand implements Callable<Integer> {
     @Option(names = "--keys", paramLabel = "N", description = "Keys to spread over (default 1000; 16 for large).")
     private Integer keyCount;
 
-    @Option(names = "--read-percent", defaultValue = "90", description = "Reads in the mixed workload, % (default ${DEFAULT-VALUE}).")
+    @Option(names = "--read-percent", defaultValue = "90", description = "Reads in the mixed workload, %% (default ${DEFAULT-VALUE}).")
     private int readPercent;
 
     @Option(names = "--watchers", defaultValue = "100", description = "Watching sessions for fanout (default ${DEFAULT-VALUE}).")

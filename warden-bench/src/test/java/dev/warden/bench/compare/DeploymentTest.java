@@ -3,7 +3,9 @@ package dev.warden.bench.compare;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,6 +53,36 @@ class DeploymentTest {
         } catch (DeploymentUnavailableException e) {
             assertTrue(e.getMessage().startsWith("Warden"), e.getMessage());
         }
+    }
+
+    @Test
+    void aMemberThatDiesIsReportedWithTheFatalLineOfItsLog() throws Exception {
+        try (Deployment deployment = Deployment.start(Flavour.WARDEN, Topology.STANDALONE, dir, JVM, READY_TIMEOUT_MS)) {
+            assertEquals(List.of(), deployment.deadMembers());
+            ProcessHandle member = ProcessHandle.current().children().filter(p -> p.info().commandLine()
+                    .map(line -> line.contains(dir.toString())).orElse(false)).findFirst().orElseThrow();
+            Files.writeString(dir.resolve("warden-standalone").resolve("server.log"),
+                    "Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n",
+                    StandardOpenOption.APPEND);
+            member.destroyForcibly();
+            member.onExit().get();
+            List<String> dead = deployment.deadMembers();
+            assertEquals(1, dead.size(), dead::toString);
+            assertTrue(dead.get(0).startsWith("exited with status "), dead::toString);
+            assertTrue(dead.get(0).endsWith("java.lang.OutOfMemoryError: Java heap space"), dead::toString);
+        }
+    }
+
+    @Test
+    void bothFlavoursGetTheSameJvmOptions() {
+        List<String> options = Deployment.memberJvmOptions(JVM);
+        assertTrue(options.containsAll(List.of("-Xms128m", "-Xmx128m", "-Djute.maxbuffer=" + (4 << 20))), options::toString);
+    }
+
+    @Test
+    void largeValuesRunLastSoAnOutOfMemoryDeathCannotPoisonLaterScenarios() {
+        List<Scenario> all = Suite.standard();
+        assertEquals("large1MiB", all.get(all.size() - 1).name());
     }
 
     @Test

@@ -363,7 +363,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (closing) {
             return;
         }
-        JuteWriter out = new JuteWriter(64);
+        // sized once: a growing writer copies a 1 KiB getData reply twice before it is sent
+        JuteWriter out = new JuteWriter(4 + ReplyHeader.BYTES + (body == null ? 0 : body.sizeHintBytes()));
         out.writeInt(0);
         if (header != null) {
             header.writeTo(out);

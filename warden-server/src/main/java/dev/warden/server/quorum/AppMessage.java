@@ -45,7 +45,7 @@ public sealed interface AppMessage {
     }
 
     static byte[] encode(AppMessage message) {
-        JuteWriter out = new JuteWriter(64);
+        JuteWriter out = new JuteWriter(sizeHintBytes(message));
         if (message instanceof Forward f) {
             out.writeByte(FORWARD).writeLong(f.memberId()).writeLong(f.sessionId()).writeInt(f.xid())
                     .writeInt(f.opcode()).writeBuffer(f.body()).writeString(f.address());
@@ -69,7 +69,20 @@ public sealed interface AppMessage {
             Attach a = (Attach) message;
             out.writeByte(ATTACH).writeLong(a.memberId()).writeLong(a.sessionId());
         }
-        return out.toByteArray();
+        return out.toExactArray();
+    }
+
+    /** Encoded size of a forward (exact for ASCII strings), so its 1 KiB body is copied once. */
+    static int sizeHintBytes(AppMessage message) {
+        if (!(message instanceof Forward f)) {
+            return 64;
+        }
+        int bytes = 1 + 8 + 8 + 4 + 4 + JuteWriter.bufferSizeHint(f.body()) + JuteWriter.stringSizeHint(f.address())
+                + 4 + 4 + JuteWriter.bufferSizeHint(f.password());
+        for (Id id : f.identities()) {
+            bytes += JuteWriter.stringSizeHint(id.scheme()) + JuteWriter.stringSizeHint(id.id());
+        }
+        return bytes;
     }
 
     /** Decodes a payload; a malformed one is a {@link ProtocolException}. */

@@ -2,10 +2,12 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
+import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Received;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
+import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.server.Clock;
@@ -94,7 +96,8 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
                 name + "-prep");
         ConsensusCore core = consensus.core(() -> storage.take(stateMachine), clock.monotonicMs());
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
-        this.driver = new MemberDriver(core, (to, message) -> senderRef.send(to, message), this, clock, idlePollMs,
+        // field initializers have run by now, so senderRef is set (it forwards batches whole)
+        this.driver = new MemberDriver(core, senderRef, this, clock, idlePollMs,
                 DRIVER_INBOX_CAPACITY, name + "-driver");
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
                 config.globalOutstandingLimit());
@@ -102,10 +105,21 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
 
     /** Late-bound: the transport needs the driver, and the driver sends through the transport. */
     private volatile PeerSender sender;
-    private final PeerSender senderRef = (to, message) -> {
-        PeerSender current = sender;
-        if (current != null) {
-            current.send(to, message);
+    private final PeerSender senderRef = new PeerSender() {
+        @Override
+        public void send(long to, ZabMessage message) {
+            PeerSender current = sender;
+            if (current != null) {
+                current.send(to, message);
+            }
+        }
+
+        @Override
+        public void sendAll(List<Outbound> messages) {
+            PeerSender current = sender;
+            if (current != null) {
+                current.sendAll(messages);
+            }
         }
     };
 

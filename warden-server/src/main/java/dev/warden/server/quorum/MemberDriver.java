@@ -272,8 +272,8 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     private void send(List<Outbound> messages) {
-        for (Outbound outbound : messages) {
-            sender.send(outbound.to(), outbound.message());
+        if (!messages.isEmpty()) {
+            sender.sendAll(messages);
         }
     }
 

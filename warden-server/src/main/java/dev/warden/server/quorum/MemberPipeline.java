@@ -89,9 +89,9 @@ public final class MemberPipeline implements RequestPipeline {
     private AppMessage.Forward forward(Request request, byte[] password) {
         byte[] body = new byte[0];
         if (request.body != null) {
-            JuteWriter out = new JuteWriter(64);
+            JuteWriter out = new JuteWriter(request.body.sizeHintBytes());
             request.body.writeTo(out);
-            body = out.toByteArray();
+            body = out.toExactArray();
         }
         var identities = request.origin.identities();
         return new AppMessage.Forward(memberId, request.sessionId, request.xid, request.opcode, body,

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
 import io.netty.bootstrap.Bootstrap;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * reports the peer disconnected. Callbacks to the {@link PeerHandler} come on the single I/O
  * thread, so they are ordered; none come after {@link #close}.
  */
-public final class PeerTransport implements AutoCloseable {
+public final class PeerTransport implements PeerSender, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerTransport.class);
     static final String PEER_PORT = "peer port";
     static final String ELECTION_PORT = "election port";
@@ -143,12 +144,34 @@ public final class PeerTransport implements AutoCloseable {
      * Queues {@code message} for {@code peerId}; never blocks. A message larger than
      * {@link Options#maxFrameBytes()} is dropped and the peer reported disconnected.
      */
+    @Override
     public void send(long peerId, ZabMessage message) {
+        send(peerId, message, ZabCodec.encode(message));
+    }
+
+    /**
+     * Encodes each run of equal consecutive messages once: a leader's batch sends the same
+     * PROPOSE (and COMMIT) to every follower, and each encoding copies every entry's payload.
+     * Links only read the frames they queue, so one array can sit in several queues.
+     */
+    @Override
+    public void sendAll(List<Outbound> messages) {
+        ZabMessage previous = null;
+        byte[] previousFrame = null;
+        for (Outbound outbound : messages) {
+            ZabMessage message = outbound.message();
+            byte[] frame = message.equals(previous) ? previousFrame : ZabCodec.encode(message);
+            send(outbound.to(), message, frame);
+            previous = message;
+            previousFrame = frame;
+        }
+    }
+
+    private void send(long peerId, ZabMessage message, byte[] frame) {
         PeerLink link = (message instanceof ZabMessage.Vote ? electionLinks : peerLinks).get(peerId);
         if (link == null) {
             throw new IllegalArgumentException("no member " + peerId + " to send to (this is member " + myId + ")");
         }
-        byte[] frame = ZabCodec.encode(message);
         if (frame.length > options.maxFrameBytes()) {
             LOG.error("Dropping a {} of {} bytes for member {}: above the frame limit of {} bytes",
                     message.getClass().getSimpleName(), frame.length, peerId, options.maxFrameBytes());

@@ -60,7 +60,7 @@ public final class ZabConsensus implements ConsensusFactory {
             throw new IOException("cannot open the peer ports of member " + config.serverId() + ": " + e.getMessage(), e);
         }
         transport = started;
-        return started::send;
+        return started;
     }
 
     @Override

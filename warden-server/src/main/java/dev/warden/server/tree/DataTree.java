@@ -37,6 +37,8 @@ public final class DataTree {
     private volatile int nodeCount;
     private volatile long digest;
     private long approximateDataBytes;
+    /** Path hash of the node the applier's last {@link #walkHashing} reached. */
+    private long walkedPathHash;
     private DataNode root;
 
     public DataTree() {
@@ -118,7 +120,22 @@ public final class DataTree {
 
     /** The node at path[0, end), walking from the root without allocating; null if absent. */
     private DataNode walk(String path, int end) {
+        return walk(path, end, false);
+    }
+
+    /**
+     * As {@link #walk(String, int)}, and leaves the path hash of the node reached in
+     * {@link #walkedPathHash}, built from the name hashes the lookup computes anyway, so a change
+     * does not walk the path a second time for its digest. Only the applier calls it, under the
+     * write lock, so no reader ever sees the field change.
+     */
+    private DataNode walkHashing(String path, int end) {
+        return walk(path, end, true);
+    }
+
+    private DataNode walk(String path, int end, boolean hashing) {
         DataNode node = root;
+        long pathHash = TreeDigest.ROOT_PATH_HASH;
         int from = 1;
         while (from <= end && end > 1) {
             int slash = path.indexOf('/', from);
@@ -127,13 +144,31 @@ public final class DataTree {
             if (to == from || children == null) {
                 return null;
             }
-            node = children.get(path, from, to, NodeNames.hash(path, from, to));
-            if (node == null || to == end) {
-                return node;
+            long nameHash = NodeNames.hash(path, from, to);
+            node = children.get(path, from, to, nameHash);
+            if (node == null) {
+                return null;
+            }
+            if (hashing) {
+                pathHash = TreeDigest.childPathHash(pathHash, nameHash);
+            }
+            if (to == end) {
+                break;
             }
             from = to + 1;
         }
+        if (hashing) {
+            walkedPathHash = pathHash;
+        }
         return node;
+    }
+
+    /** The applier's lookup of a whole path; see {@link #walkHashing}. */
+    private DataNode nodeHashing(String path) {
+        if (path == null || path.isEmpty() || path.charAt(0) != '/') {
+            return null;
+        }
+        return walkHashing(path, path.length());
     }
 
     DataNode root() {
@@ -277,15 +312,15 @@ public final class DataTree {
         if (slash < 0 || slash == path.length() - 1) {
             return null; // not a creatable path; the preparer never lets one through
         }
-        DataNode parent = walk(path, slash);
+        DataNode parent = walkHashing(path, slash);
         if (parent == null) {
             // Only possible while replaying over a fuzzy snapshot that saw a later delete.
             return null;
         }
+        long parentPathHash = walkedPathHash;
         long nameHash = NodeNames.hash(path, slash + 1, path.length());
         DataNode existing = parent.children == null ? null
                 : parent.children.get(path, slash + 1, path.length(), nameHash);
-        long parentPathHash = TreeDigest.pathHash(path, slash);
         long parentTermBefore = TreeDigest.children(parentPathHash, parent);
         if (c.parentCversion() > parent.cversionCounter()) {
             parent.childTable().cversionCounter = c.parentCversion();
@@ -317,16 +352,16 @@ public final class DataTree {
 
     private void delete(String path, long zxid) {
         int slash = path.lastIndexOf('/');
-        DataNode parent = slash < 0 ? null : walk(path, slash);
+        DataNode parent = slash < 0 ? null : walkHashing(path, slash);
         if (parent == null || parent.children == null || slash + 1 >= path.length()) {
             return;
         }
+        long parentPathHash = walkedPathHash;
         long nameHash = NodeNames.hash(path, slash + 1, path.length());
         DataNode node = parent.children.get(path, slash + 1, path.length(), nameHash);
         if (node == null) {
             return;
         }
-        long parentPathHash = TreeDigest.pathHash(path, slash);
         long parentTermBefore = TreeDigest.children(parentPathHash, parent);
         parent.children.remove(node);
         if (zxid > parent.children.pzxid) {
@@ -360,11 +395,11 @@ public final class DataTree {
     }
 
     private Stat setData(TxnBody.SetData s, long zxid, long timeMs) {
-        DataNode found = node(s.path());
+        DataNode found = nodeHashing(s.path());
         if (found == null) {
             return null;
         }
-        long pathHash = TreeDigest.pathHash(s.path());
+        long pathHash = walkedPathHash;
         long termBefore = TreeDigest.content(pathHash, found);
         ModifiedNode node = modifiable(s.path(), found);
         approximateDataBytes += (s.data() == null ? 0 : s.data().length) - dataLength(node);
@@ -378,11 +413,11 @@ public final class DataTree {
     }
 
     private Stat setAcl(TxnBody.SetAcl s) {
-        DataNode found = node(s.path());
+        DataNode found = nodeHashing(s.path());
         if (found == null) {
             return null;
         }
-        long pathHash = TreeDigest.pathHash(s.path());
+        long pathHash = walkedPathHash;
         long termBefore = TreeDigest.access(pathHash, found);
         ModifiedNode node = modifiable(s.path(), found);
         node.acl = intern(s.acl());

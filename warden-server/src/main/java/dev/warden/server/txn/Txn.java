@@ -11,16 +11,20 @@ import dev.warden.protocol.ProtocolException;
  */
 public record Txn(long sessionId, int cxid, long zxid, long timeMs, TxnBody body) {
     private static final int FORMAT_VERSION = 1;
+    /** Format version, session id, cxid, zxid, time. */
+    private static final int HEADER_BYTES = 1 + 8 + 4 + 8 + 8;
 
     public byte[] encode() {
-        JuteWriter out = new JuteWriter(64);
+        // Sized exactly for ASCII paths, so a 1 KiB setData is encoded without growing the array
+        // (each growth copies it) and returned without a final trimming copy.
+        JuteWriter out = new JuteWriter(HEADER_BYTES + TxnBody.sizeHintBytes(body));
         out.writeByte(FORMAT_VERSION);
         out.writeLong(sessionId);
         out.writeInt(cxid);
         out.writeLong(zxid);
         out.writeLong(timeMs);
         TxnBody.write(body, out);
-        return out.toByteArray();
+        return out.toExactArray();
     }
 
     public static Txn decode(byte[] bytes) {

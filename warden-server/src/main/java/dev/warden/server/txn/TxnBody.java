@@ -82,6 +82,47 @@ public sealed interface TxnBody {
         }
     }
 
+    /** Bytes {@link #write} takes for {@code body}: exact when its strings are ASCII. */
+    static int sizeHintBytes(TxnBody body) {
+        if (body instanceof Create c) {
+            return 1 + JuteWriter.stringSizeHint(c.path()) + bufferBytes(c.data()) + aclBytes(c.acl()) + 8 + 4;
+        } else if (body instanceof Delete d) {
+            return 1 + JuteWriter.stringSizeHint(d.path());
+        } else if (body instanceof SetData s) {
+            return 1 + JuteWriter.stringSizeHint(s.path()) + bufferBytes(s.data()) + 4;
+        } else if (body instanceof SetAcl s) {
+            return 1 + JuteWriter.stringSizeHint(s.path()) + aclBytes(s.acl()) + 4;
+        } else if (body instanceof CreateSession s) {
+            return 1 + 4 + bufferBytes(s.password());
+        } else if (body instanceof CloseSession c) {
+            return 1 + JuteWriter.stringListSizeHint(c.ephemeralPaths());
+        } else if (body instanceof Multi m) {
+            int bytes = 1 + 4;
+            for (TxnBody op : m.ops()) {
+                bytes += sizeHintBytes(op);
+            }
+            return bytes;
+        } else if (body instanceof Check c) {
+            return 1 + JuteWriter.stringSizeHint(c.path());
+        }
+        throw new IllegalArgumentException("unknown txn body " + body);
+    }
+
+    private static int bufferBytes(byte[] data) {
+        return 4 + (data == null ? 0 : data.length);
+    }
+
+    private static int aclBytes(List<Acl> acl) {
+        if (acl == null) {
+            return 4;
+        }
+        int bytes = 4;
+        for (Acl entry : acl) {
+            bytes += entry.sizeHintBytes();
+        }
+        return bytes;
+    }
+
     static TxnBody read(JuteReader in) {
         int tag = in.readByte();
         return switch (tag) {

@@ -1,9 +1,12 @@
 package dev.warden.server.quorum;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.consensus.Entry;
+import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import java.io.DataInputStream;
@@ -139,6 +142,35 @@ class PeerTransportTest {
         }
     }
 
+    /** A batch's equal proposals share one encoding; every follower still gets all of it, in order. */
+    @Test
+    void aBatchSendsEqualMessagesToEveryPeerInOrder() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(3);
+        Recorder r2 = new Recorder();
+        Recorder r3 = new Recorder();
+        PeerTransport t1 = start(1, members, new Recorder(), fast());
+        start(2, members, r2, fast());
+        start(3, members, r3, fast());
+        awaitDelivery(t1, 2, r2);
+        awaitDelivery(t1, 3, r3);
+        List<Entry> entries = List.of(new Entry(0x100000001L, new byte[] {1, 2, 3}),
+                new Entry(0x100000002L, new byte[1024]));
+        t1.sendAll(List.of(
+                new Outbound(2, new ZabMessage.Propose(List.copyOf(entries))),
+                new Outbound(3, new ZabMessage.Propose(List.copyOf(entries))),
+                new Outbound(2, new ZabMessage.Commit(0x100000002L)),
+                new Outbound(3, new ZabMessage.Commit(0x100000002L)),
+                new Outbound(3, new ZabMessage.Ack(0x100000001L))));
+        for (Recorder r : List.of(r2, r3)) {
+            ZabMessage.Propose propose = (ZabMessage.Propose) r.nextMessage().message();
+            assertEquals(2, propose.entries().size());
+            assertEquals(0x100000002L, propose.entries().get(1).zxid());
+            assertArrayEquals(new byte[] {1, 2, 3}, propose.entries().get(0).payload());
+            assertEquals(new ZabMessage.Commit(0x100000002L), r.nextMessage().message());
+        }
+        assertEquals(new ZabMessage.Ack(0x100000001L), r3.nextMessage().message());
+    }
+
     @Test
     void connectedMembersLoseNothingAndKeepOrder() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
@@ -243,6 +275,12 @@ class PeerTransportTest {
             PeerTransport t1 = start(1, members, r1, new PeerTransport.Options(1 << 20, 8, 1 << 20, 20, 200));
             Socket accepted = stalled.accept();
             open.add(accepted);
+            // The hello is written once the link has its channel: flooding before that would
+            // overflow a queue with no connection to close, and this connection would stay open.
+            accepted.setSoTimeout((int) WAIT_MS);
+            DataInputStream in = new DataInputStream(accepted.getInputStream());
+            assertEquals(16, in.readInt());
+            assertEquals(PeerWire.MAGIC, in.readInt());
             byte[] chunk = new byte[512 * 1024];
             boolean reported = false;
             for (int i = 0; i < 400 && !reported; i++) {
@@ -251,10 +289,6 @@ class PeerTransportTest {
                 reported = e != null && e.message() == null && e.peer() == 2;
             }
             assertTrue(reported || r1.awaitDisconnect(2), "overflow reported as a disconnect");
-            accepted.setSoTimeout((int) WAIT_MS);
-            DataInputStream in = new DataInputStream(accepted.getInputStream());
-            assertEquals(16, in.readInt());
-            assertEquals(PeerWire.MAGIC, in.readInt());
             // Reading on must end at the close the overflow caused.
             byte[] sink = new byte[64 * 1024];
             while (in.read(sink) >= 0) {

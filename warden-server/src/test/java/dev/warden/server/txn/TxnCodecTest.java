@@ -28,7 +28,18 @@ class TxnCodecTest {
             assertArrayEquals(txn.encode(), decoded.encode(), body.toString());
             assertEquals(txn.zxid(), decoded.zxid());
             assertEquals(txn.sessionId(), decoded.sessionId());
+            // the writer is sized from the hint, so a wrong hint would cost copies (too small) or
+            // a trimming copy (too large); for these ASCII bodies it must be exact
+            assertEquals(txn.encode().length, 29 + TxnBody.sizeHintBytes(body), body.toString());
         }
+    }
+
+    @Test
+    void nonAsciiPathsStillEncodeWhole() {
+        Txn txn = new Txn(1, 2, 3, 4, new TxnBody.SetData("/é/ü", new byte[1024], 1));
+        TxnBody.SetData decoded = (TxnBody.SetData) Txn.decode(txn.encode()).body();
+        assertEquals("/é/ü", decoded.path());
+        assertEquals(1024, decoded.data().length);
     }
 
     @Test
