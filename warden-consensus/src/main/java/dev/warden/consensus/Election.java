@@ -31,6 +31,8 @@ final class Election {
     private final Map<Long, ZabMessage.Vote> lookingVotes = new HashMap<>();
     private final Map<Long, ZabMessage.Vote> settledVotes = new HashMap<>();
     private long resendAtMs;
+    /** The election round the leader we settled on was in when we joined it; -1 before any decision. */
+    private long leaderRound = -1;
 
     Election(PeerState state) {
         this.state = state;
@@ -38,6 +40,11 @@ final class Election {
 
     long round() {
         return round;
+    }
+
+    /** The leader's round when we settled on it: a LOOKING vote from it in a later round means it gave up. */
+    long leaderRound() {
+        return leaderRound;
     }
 
     /** Starts a new round voting for this member (observers vote for nobody but still ask). */
@@ -154,6 +161,7 @@ final class Election {
         if (agreeing < state.config.quorumSize()) {
             return null;
         }
+        leaderRound = round;
         return myVote.id == state.config.myId() ? new Decision(Role.LEADING, myVote.id)
                 : new Decision(Role.FOLLOWING, myVote.id);
     }
@@ -168,6 +176,7 @@ final class Election {
                 continue;
             }
             if (state.config.isObserver()) {
+                leaderRound = leaderOwn.round();
                 return new Decision(Role.OBSERVING, leader);
             }
             int backing = 0;
@@ -179,6 +188,7 @@ final class Election {
             }
             if (backing + 1 >= state.config.quorumSize()) {
                 round = Math.max(round, v.round());
+                leaderRound = leaderOwn.round();
                 return new Decision(Role.FOLLOWING, leader);
             }
         }

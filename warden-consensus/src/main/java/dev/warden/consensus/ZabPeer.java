@@ -55,6 +55,13 @@ public final class ZabPeer {
     }
 
     private void onVote(long fromId, ZabMessage.Vote vote) {
+        if (follower != null && fromId == follower.leaderId() && vote.senderRole() == Role.LOOKING
+                && vote.round() > election.leaderRound()) {
+            // our leader gave up and started a new round: waiting out initLimit for it could keep us
+            // in step with its next attempt's timeout forever (it re-leads at once on our stale
+            // backing, we rejoin just as that attempt times out), so look for a leader now
+            lookForLeader();
+        }
         if (leader != null) {
             election.answerWhileSettled(fromId, vote, leader.epoch);
         } else if (follower != null) {

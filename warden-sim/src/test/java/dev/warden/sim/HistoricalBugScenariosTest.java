@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.txn.TxnBody;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -52,9 +53,14 @@ class HistoricalBugScenariosTest {
      * before the rest elect a new leader. Returns the stranded zxid, on the holder's disk only.
      */
     private static long strandOnOneFollower(Simulation sim, SimMember leader, SimMember holder, SimMember other) {
+        return strandOnOneFollower(sim, leader, holder, other, SimClient.Kind.CREATE);
+    }
+
+    private static long strandOnOneFollower(Simulation sim, SimMember leader, SimMember holder, SimMember other,
+                                            SimClient.Kind kind) {
         sim.stallDisk(leader.id(), true);
         sim.hold(Simulation.message(ZabMessage.Propose.class, leader.id(), other.id()));
-        startWrite(sim, 2, leader);
+        startWrite(sim, 2, leader, kind);
         sim.runFor(100);
         long stranded = holder.disk.lastZxid();
         assertTrue(stranded > leader.machine().lastZxid(), "the follower logged a proposal nobody committed");
@@ -332,23 +338,29 @@ class HistoricalBugScenariosTest {
      * ZOOKEEPER-2355 (report found): a follower's connection failed while it was reading a
      * proposal (a closeSession), and it rejoined believing it was further along than it was, so the
      * sync skipped that txn and the session's ephemeral node was never deleted there. Here the
-     * proposal to one follower is lost with its connection while the other follower's ack commits
-     * it; the follower rejoins the same leader and must apply the txn and match the leader's tree.
+     * closeSession proposal to one follower is lost with its connection while the other follower's
+     * ack commits it; the follower rejoins the same leader and must delete the ephemeral too.
      */
     @Test
-    void zookeeper2355_followerThatLostAProposalMidReadGetsItInTheSync() {
+    void zookeeper2355_followerThatLostACloseSessionMidReadDeletesTheEphemeralAfterSync() {
         Simulation sim = settledEnsemble(2355);
         SimMember leader = sim.leader();
         SimMember victim = followers(sim).get(0);
+        long sessionId = sim.client(2).sessionId();
+        String ephemeral = SimRequest.ephemeralPath(sessionId);
+        long created = write(sim, leader, 2, SimClient.Kind.EPHEMERAL);
+        sim.runUntil(s -> applied(victim, created), 5_000);
+        assertTrue(victim.machine().hasNode(ephemeral));
         sim.interceptOnce(Simulation.message(ZabMessage.Propose.class, leader.id(), victim.id()), s -> {
             s.network().breakConnection(leader.id(), victim.id());
             return Simulation.Verdict.DROP;
         });
-        long zxid = write(sim, leader);
-        assertFalse(victim.disk.contains(zxid), "the proposal never reached the follower");
-        String path = createdPath(leader, zxid);
-        sim.runUntil(s -> victim.isServing() && applied(victim, zxid), 10_000);
-        assertTrue(hasNodeFrom(victim, path, zxid));
+        long closed = write(sim, leader, 2, SimClient.Kind.CLOSE);
+        assertTrue(ScenarioSupport.loggedTxn(leader, closed).body() instanceof TxnBody.CloseSession);
+        assertFalse(victim.disk.contains(closed), "the closeSession never reached the follower");
+        assertFalse(leader.machine().hasNode(ephemeral));
+        sim.runUntil(s -> victim.isServing() && applied(victim, closed), 10_000);
+        assertFalse(victim.machine().hasNode(ephemeral), "the follower deleted the closed session's ephemeral");
         sim.runUntil(Simulation::converged, 10_000);
         assertSameTrees(sim);
         recoverAndCheck(sim);
@@ -359,21 +371,22 @@ class HistoricalBugScenariosTest {
      * followers held, in memory, an ephemeral create that never became part of the new leader's
      * committed history; the new leader synced them with DIFF, which never removed it, and the
      * node stayed on those followers for good. Here a follower restarts with such an uncommitted
-     * create replayed into its tree, and the sync must rebuild the tree without it.
+     * ephemeral create replayed into its tree, and the sync must rebuild the tree without it.
      */
     @Test
-    void zookeeper5010_uncommittedCreateInAFollowersTreeIsRemovedBySync() {
+    void zookeeper5010_uncommittedEphemeralCreateInAFollowersTreeIsRemovedBySync() {
         Simulation sim = settledEnsemble(5010);
         SimMember leader = sim.leader();
         SimMember holder = followers(sim).get(0);
         SimMember other = followers(sim).get(1);
-        long stranded = strandOnOneFollower(sim, leader, holder, other);
-        String strandedPath = createdPath(holder, stranded);
+        String ephemeral = SimRequest.ephemeralPath(sim.client(2).sessionId());
+        long stranded = strandOnOneFollower(sim, leader, holder, other, SimClient.Kind.EPHEMERAL);
+        assertEquals(ephemeral, createdPath(holder, stranded));
         sim.restart(holder.id());
-        assertTrue(hasNodeFrom(holder, strandedPath, stranded), "a restart replays the uncommitted create into the tree");
+        assertTrue(hasNodeFrom(holder, ephemeral, stranded), "a restart replays the uncommitted create into the tree");
         sim.runUntil(Simulation::converged, 10_000);
         assertFalse(applied(holder, stranded), "the sync rebuilt the state without it");
-        assertFalse(hasNodeFrom(holder, strandedPath, stranded));
+        assertFalse(holder.machine().hasNode(ephemeral), "the ephemeral is gone from the follower");
         assertSameTrees(sim);
         recoverAndCheck(sim);
     }

@@ -54,4 +54,16 @@ class RandomSeedsTest {
         RandomRun.Outcome other = RandomRun.run(43, options);
         assertTrue(other.traceHash() != first.traceHash(), "different seeds take different paths");
     }
+
+    /**
+     * Seed 20209 once livelocked: a leader that gave up re-led at once on its followers' stale
+     * backing, while a follower waited out initLimit on the abandoned attempt and rejoined just as
+     * the new attempt timed out, every second, for good. Followers now drop a leader that sends a
+     * LOOKING vote from a newer round.
+     */
+    @Test
+    void seed20209ElectsALeaderAfterAnAbandonedLeadership() {
+        RandomRun.Outcome outcome = RandomRun.run(20209, new RandomRun.Options(3, STEPS, false));
+        assertTrue(outcome.committedEntries() > 0);
+    }
 }

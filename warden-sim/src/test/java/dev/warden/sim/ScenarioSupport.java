@@ -42,10 +42,15 @@ final class ScenarioSupport {
 
     /** Writes through {@code member} with client 1 and waits for the reply; returns the zxid the write got. */
     static long write(Simulation sim, SimMember member) {
-        SimClient client = sim.client(1);
+        return write(sim, member, 1, SimClient.Kind.CREATE);
+    }
+
+    /** A write of this kind by client {@code clientId} through {@code member}; waits for success, returns its zxid. */
+    static long write(Simulation sim, SimMember member, long clientId, SimClient.Kind kind) {
+        SimClient client = sim.client(clientId);
         client.connectTo(member.id());
         int before = client.history().size();
-        assertTrue(sim.clientWrite(client.id(), SimClient.Kind.CREATE), "member " + member.id() + " took no write");
+        assertTrue(sim.clientWrite(client.id(), kind), "member " + member.id() + " took no write");
         sim.runUntil(s -> client.history().size() > before, 5_000);
         SimClient.Op op = client.history().get(client.history().size() - 1);
         assertTrue(op.ok(), "write failed: " + op);
@@ -54,8 +59,12 @@ final class ScenarioSupport {
 
     /** Starts a write from client {@code clientId} (not 1) through {@code member} without waiting for it. */
     static void startWrite(Simulation sim, long clientId, SimMember member) {
+        startWrite(sim, clientId, member, SimClient.Kind.CREATE);
+    }
+
+    static void startWrite(Simulation sim, long clientId, SimMember member, SimClient.Kind kind) {
         sim.client(clientId).connectTo(member.id());
-        assertTrue(sim.clientWrite(clientId, SimClient.Kind.CREATE));
+        assertTrue(sim.clientWrite(clientId, kind));
     }
 
     static List<SimMember> followers(Simulation sim) {
