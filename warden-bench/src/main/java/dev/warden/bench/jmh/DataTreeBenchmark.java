@@ -38,7 +38,7 @@ public class DataTreeBenchmark {
 
     /** 100 as in the resource figures; 1024 is what the load benchmark writes. */
     @Param("100")
-    public int valueBytes;
+    public int valueBytes = 100;
 
     private DataTree tree;
     private ReadProcessor reads;
