@@ -126,6 +126,8 @@ class SequentialLockTest {
     }
 
     private List<String> children(String dir) {
+        // on an ensemble, client a's member may not have applied b's last change yet
+        a.sync(dir).join();
         return a.blocking(Duration.ofSeconds(5)).getChildren(dir);
     }
 
