@@ -103,6 +103,7 @@ public final class WardenServer implements AutoCloseable {
         });
         if (config.isEnsemble()) {
             try {
+                tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 EpochFiles epochFiles = EpochFiles.defaults();
                 EpochState epochs = epochFiles.load(config.dataDir());
                 // The log holds every entry after the snapshot recovery started from.
@@ -150,6 +151,19 @@ public final class WardenServer implements AutoCloseable {
                     + ": " + e.getMessage(), e);
         }
         scheduleTimers();
+    }
+
+    /**
+     * What /zookeeper/config shows on a member: ZooKeeper's dynamic-config text for the server
+     * lines exactly as configured (a member does not add its own client address), so every member
+     * holds the same bytes and their tree digests stay comparable.
+     */
+    static String ensembleConfigText(ServerConfig config) {
+        StringBuilder text = new StringBuilder();
+        for (var member : config.members().values()) {
+            text.append("server.").append(member.id()).append('=').append(member.toSpec()).append('\n');
+        }
+        return text.append("version=0").toString();
     }
 
     /** Recovers from the data directory, binds the client port and returns once serving. */

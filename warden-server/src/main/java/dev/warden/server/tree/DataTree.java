@@ -40,6 +40,8 @@ public final class DataTree {
     /** Path hash of the node the applier's last {@link #walkHashing} reached. */
     private long walkedPathHash;
     private DataNode root;
+    /** The data of /zookeeper/config: the ensemble's members, or empty for a standalone server. */
+    private byte[] configData = new byte[0];
 
     public DataTree() {
         reset();
@@ -66,19 +68,45 @@ public final class DataTree {
         insertSystemNode(ZOOKEEPER, Perms.OPEN_ACL_UNSAFE, 0);
         insertSystemNode(QUOTA, Perms.OPEN_ACL_UNSAFE, 0);
         // ZooKeeper reports aversion -1 for its config node; clients comparing Stats see the same.
-        insertSystemNode(CONFIG, Perms.READ_ACL_UNSAFE, -1);
+        insertSystemNode(CONFIG, Perms.READ_ACL_UNSAFE, -1, configData);
     }
 
     private void insertSystemNode(String path, List<Acl> acl, int aversion) {
+        insertSystemNode(path, acl, aversion, new byte[0]);
+    }
+
+    private void insertSystemNode(String path, List<Acl> acl, int aversion, byte[] data) {
         int slash = path.lastIndexOf('/');
         DataNode parent = walk(path, slash);
         long nameHash = NodeNames.hash(path, slash + 1, path.length());
-        DataNode node = DataNode.of(NodeNames.encode(path, slash + 1, path.length()), nameHash, new byte[0],
+        DataNode node = DataNode.of(NodeNames.encode(path, slash + 1, path.length()), nameHash, data,
                 intern(acl), 0, 0, 0, 0, 0, aversion, NodeOwner.PERSISTENT);
         parent.childTable().add(node);
         nodeCount++;
-        approximateDataBytes += path.length();
+        approximateDataBytes += path.length() + data.length;
         digest += TreeDigest.of(TreeDigest.pathHash(path), node);
+    }
+
+    /**
+     * Sets what /zookeeper/config holds (an ensemble member lists its members there, as ZooKeeper
+     * does). It is configuration, not a transaction: every member with the same server lines
+     * holds the same bytes with version 0 and zxid 0, so digests stay comparable, and the
+     * value survives {@link #clear()}.
+     */
+    public void setConfigData(byte[] data) {
+        lock.writeLock().lock();
+        try {
+            configData = data.clone();
+            DataNode found = nodeHashing(CONFIG);
+            long pathHash = walkedPathHash;
+            long termBefore = TreeDigest.content(pathHash, found);
+            ModifiedNode node = modifiable(CONFIG, found);
+            approximateDataBytes += configData.length - dataLength(node);
+            node.data = configData;
+            digest += TreeDigest.content(pathHash, node) - termBefore;
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /** The four nodes every tree has and no client may delete. */

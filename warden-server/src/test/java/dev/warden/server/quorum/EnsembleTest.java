@@ -3,6 +3,7 @@ package dev.warden.server.quorum;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.CounterLimitedConsensus;
 import dev.warden.consensus.Role;
@@ -97,6 +98,25 @@ class EnsembleTest {
             ZooKeeper reader = connect(ensemble.connectString(id));
             sync(reader, "/a");
             assertArrayEquals(bytes("two"), reader.getData("/a", false, null));
+        }
+    }
+
+    @Test
+    void zookeeperConfigListsTheMembersOnEveryMember() throws Exception {
+        start(List.of(1L, 2L, 3L), List.of());
+        String first = null;
+        for (long id : List.of(1L, 2L, 3L)) {
+            ZooKeeper reader = connect(ensemble.connectString(id));
+            String config = new String(reader.getConfig(false, null), java.nio.charset.StandardCharsets.UTF_8);
+            for (long member : List.of(1L, 2L, 3L)) {
+                assertTrue(config.contains("server." + member + "="), config);
+            }
+            assertTrue(config.contains(":participant"), config);
+            assertTrue(config.endsWith("version=0"), config);
+            if (first == null) {
+                first = config;
+            }
+            assertEquals(first, config, "every member shows the same ensemble");
         }
     }
 
