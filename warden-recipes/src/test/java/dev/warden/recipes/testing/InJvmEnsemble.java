@@ -55,12 +55,22 @@ final class InJvmEnsemble implements AutoCloseable {
         }
     }
 
+    /**
+     * A free port below the kernel's ephemeral range (32768 and up by default): a port picked
+     * there could be taken by a member's outgoing connection before the member binds it.
+     */
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 500; attempt++) {
+            int port = 20_000 + random.nextInt(12_000);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException inUse) {
+                // taken: try another
+            }
         }
+        throw new IllegalStateException("no free port between 20000 and 32000");
     }
 
     synchronized void startAll(Duration timeout) {

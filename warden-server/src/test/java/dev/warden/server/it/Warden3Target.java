@@ -4,7 +4,6 @@ import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.quorum.QuorumMember;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -60,9 +59,7 @@ final class Warden3Target implements TargetServer {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return dev.warden.server.FreePorts.pick();
     }
 
     private void startAll() throws Exception {

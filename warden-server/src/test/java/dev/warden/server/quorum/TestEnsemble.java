@@ -5,7 +5,6 @@ import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,9 +53,7 @@ final class TestEnsemble implements AutoCloseable {
     }
 
     static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return dev.warden.server.FreePorts.pick();
     }
 
     void startAll() throws IOException {
