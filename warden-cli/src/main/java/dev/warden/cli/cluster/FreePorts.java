@@ -10,12 +10,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Picks loopback ports that are free right now. The kernel chooses them (bind to port 0), and
- * all sockets of one pick stay open until every port is chosen, so one pick never repeats a
- * port. Another process may still take a port before the member binds it; the window is small
- * because members start right after the pick.
+ * Picks loopback ports that are free right now, from below the kernel's ephemeral range
+ * (32768 and up by default): a port from that range could be taken by a member's outgoing
+ * connection to a peer before the member itself binds it. All sockets of one pick stay open
+ * until every port is chosen, so one pick never repeats a port. Another process may still
+ * take a port before the member binds it; the window is small because members start right
+ * after the pick.
  */
 public final class FreePorts {
+    private static final int LOWEST = 20_000;
+    private static final int HIGHEST = 32_000;
+
     private FreePorts() {
     }
 
@@ -27,10 +32,21 @@ public final class FreePorts {
         List<ServerSocket> held = new ArrayList<>();
         Set<Integer> ports = new LinkedHashSet<>();
         try {
-            while (ports.size() < count) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                held.add(socket);
-                ports.add(socket.getLocalPort());
+            java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+            for (int attempt = 0; ports.size() < count; attempt++) {
+                if (attempt > 100 * count + 1000) {
+                    throw new IOException("not enough free ports between " + LOWEST + " and " + HIGHEST);
+                }
+                int port = LOWEST + random.nextInt(HIGHEST - LOWEST);
+                if (ports.contains(port)) {
+                    continue;
+                }
+                try {
+                    held.add(new ServerSocket(port, 1, InetAddress.getLoopbackAddress()));
+                    ports.add(port);
+                } catch (IOException inUse) {
+                    // taken: try another
+                }
             }
             return List.copyOf(ports);
         } catch (IOException e) {
