@@ -43,6 +43,11 @@ public final class CompareCommand implements Callable<Integer> {
             description = "Warm-up per scenario and server (default ${DEFAULT-VALUE}).")
     private int warmupSeconds;
 
+    @Option(names = "--jit-warmup", defaultValue = "30", paramLabel = "SECONDS",
+            description = "Unmeasured mixed load each deployment gets once after it starts, so the JIT has compiled"
+                    + " the server before the first scenario (default ${DEFAULT-VALUE}).")
+    private int jitWarmupSeconds;
+
     @Option(names = "--duration", defaultValue = "20", paramLabel = "SECONDS",
             description = "Measured time per scenario and server (default ${DEFAULT-VALUE}).")
     private int measureSeconds;
@@ -81,7 +86,7 @@ public final class CompareCommand implements Callable<Integer> {
             Path dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
             options = new CompareOptions(topologies.stream().map(Topology::parse).toList(),
                     scenarios == null ? Suite.standard() : Suite.select(scenarios), warmupSeconds, measureSeconds,
-                    client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L);
+                    client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L, jitWarmupSeconds);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (IOException e) {

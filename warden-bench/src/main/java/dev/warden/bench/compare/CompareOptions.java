@@ -10,10 +10,12 @@ import java.util.Objects;
  *
  * @param workDir        where members keep their configuration, data and logs
  * @param readyTimeoutMs how long a deployment may take to serve before it counts as not available
+ * @param jitWarmupSeconds unmeasured load each deployment gets once, right after it starts, so the
+ *                       first scenario does not measure the JIT compiler instead of the server
  */
 public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios, int warmupSeconds,
                              int measureSeconds, ClientKind client, JvmSettings jvm, Path workDir,
-                             long readyTimeoutMs) {
+                             long readyTimeoutMs, int jitWarmupSeconds) {
     public CompareOptions {
         topologies = List.copyOf(topologies);
         scenarios = List.copyOf(scenarios);
@@ -25,6 +27,9 @@ public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios
         }
         if (warmupSeconds < 0 || measureSeconds <= 0) {
             throw new IllegalArgumentException("warm-up must be >= 0 s and the measured time > 0 s");
+        }
+        if (jitWarmupSeconds < 0) {
+            throw new IllegalArgumentException("JIT warm-up must be >= 0 s");
         }
         if (readyTimeoutMs <= 0) {
             throw new IllegalArgumentException("ready timeout must be > 0 ms");

@@ -2,6 +2,8 @@ package dev.warden.bench.compare;
 
 import dev.warden.bench.load.LoadResult;
 import dev.warden.bench.load.LoadRunner;
+import dev.warden.bench.load.LoadSpec;
+import dev.warden.bench.load.Workload;
 import dev.warden.bench.report.MachineInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -123,9 +125,37 @@ public final class CompareRunner {
             Deployment deployment = Deployment.start(flavour, topology, dir, options.jvm(), options.readyTimeoutMs());
             up.put(flavour, deployment);
             say("%s serving on %s", flavour.title(), deployment.connectString());
+            warmUpJit(flavour, topology, deployment, options);
         } catch (DeploymentUnavailableException e) {
             down.put(flavour, "not available: " + e.getMessage());
             say("%s, %s: not available: %s", flavour.title(), topology.title(), e.getMessage());
+        }
+    }
+
+    /**
+     * Unmeasured load, once per deployment: half mixed reads and writes, half creates and deletes,
+     * so both servers have compiled their request paths before the first scenario is measured.
+     * On a 2-core machine running three members the compilers need 15–30 s; without this the first
+     * scenario measures them more than the server.
+     */
+    private void warmUpJit(Flavour flavour, Topology topology, Deployment deployment, CompareOptions options)
+            throws InterruptedException {
+        int seconds = options.jitWarmupSeconds();
+        if (seconds == 0) {
+            return;
+        }
+        say("%s, %s: %d s of unmeasured load to warm up the JIT", flavour.title(), topology.title(), seconds);
+        String connect = deployment.connectString();
+        for (Workload workload : List.of(Workload.MIXED, Workload.CREATE_DELETE)) {
+            LoadSpec defaults = LoadSpec.defaults(connect, workload);
+            LoadSpec spec = new LoadSpec(connect, options.client(), workload, 16, 32, 1024, 1000, 50,
+                    defaults.watchers(), defaults.lockClients(), Math.max(1, seconds / 2) - 1, 1,
+                    defaults.sessionTimeoutMs(), "/warden-bench-jit-warmup", defaults.maxFrameBytes());
+            try {
+                new LoadRunner(new PrintWriter(java.io.Writer.nullWriter())).run(spec);
+            } catch (IOException | RuntimeException e) {
+                say("%s, %s: JIT warm-up load failed (%s); going on", flavour.title(), topology.title(), e.getMessage());
+            }
         }
     }
 

@@ -64,6 +64,11 @@ public final class Deployment implements AutoCloseable {
         List<String> options = new ArrayList<>(List.of("-Xms" + jvm.heapMb() + "m", "-Xmx" + jvm.heapMb() + "m",
                 "-XX:+UseG1GC"));
         options.addAll(commonSystemProperties(jvm.juteMaxBufferBytes()));
+        // Diagnostics only (GC logs, JFR), added to both servers alike; never set for a result run.
+        String extra = System.getenv("WARDEN_BENCH_EXTRA_JVM_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            options.addAll(List.of(extra.trim().split("\\s+")));
+        }
         return options;
     }
 

@@ -29,6 +29,11 @@ public final class MarkdownReport {
                 report.machine().describe(), report.options().warmupSeconds(), report.options().measureSeconds(),
                 report.options().client() == dev.warden.bench.load.ClientKind.APACHE ? "Apache ZooKeeper Java" : "Warden",
                 report.options().jvm().heapMb()));
+        if (report.options().jitWarmupSeconds() > 0) {
+            md.append(String.format(Locale.ROOT, "%nEvery deployment first ran %d s of unmeasured load (mixed reads"
+                    + " and writes, creates and deletes) right after it started, so the JIT compilers of both servers"
+                    + " are done before the first scenario.%n", report.options().jitWarmupSeconds()));
+        }
         for (Topology topology : report.options().topologies()) {
             List<Outcome> rows = report.outcomes().stream().filter(o -> o.topology() == topology).toList();
             md.append("\n### ").append(capitalized(topology.title())).append(" — Warden / Apache\n");

@@ -29,7 +29,7 @@ class CompareCommandTest {
         cli.setErr(new PrintWriter(new StringWriter()));
 
         int status = cli.execute("compare", "--topologies", "standalone", "--scenarios", "setData,lock8",
-                "--warmup", "0", "--duration", "1", "--heap-mb", "256", "--work-dir", dir.resolve("work").toString(),
+                "--warmup", "0", "--duration", "1", "--jit-warmup", "2", "--heap-mb", "256", "--work-dir", dir.resolve("work").toString(),
                 "--doc", doc.toString(), "--plot", plot.toString());
 
         assertEquals(0, status, out::toString);
@@ -40,6 +40,8 @@ class CompareCommandTest {
         assertTrue(written.matches("(?s).*\\| setData \\| 16×32, 1 KiB \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+× \\|.*"), written);
         assertTrue(written.matches("(?s).*\\| lock8 \\| 8 clients \\| [0-9,]+ \\| [0-9,]+ \\|.*"), written);
         assertTrue(written.contains("![throughput and p99 per scenario](plot.svg)"), written);
+        assertTrue(written.contains("Every deployment first ran 2 s of unmeasured load"), written);
+        assertTrue(out.toString().contains("Warden, standalone: 2 s of unmeasured load to warm up the JIT"), out::toString);
         String svg = Files.readString(plot);
         assertTrue(svg.startsWith("<svg") && svg.contains(">setData<") && svg.contains(">lock8<"), svg);
         assertTrue(out.toString().contains("apache standalone SUMMARY {\"workload\":\"setData\""), out::toString);

@@ -44,7 +44,7 @@ class MarkdownReportTest {
                 Map.of(Flavour.WARDEN, "not available: members run standalone"));
         CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
                 List.of(SET_DATA, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
-                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000);
+                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0);
         return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
                 new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options,
                 List.of(standalone, latency, ensemble));
