@@ -8,11 +8,15 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Ports for the servers a test starts. They come from below the kernel's ephemeral range
  * (32768 and up by default), because a port picked there can be taken by any outgoing
- * connection (a member dialling its peers, a client) between the pick and the bind.
+ * connection (a member dialling its peers, a client) between the pick and the bind. A port is
+ * handed out at most once per test JVM: two picks for the same ensemble must never collide,
+ * even though the first one is not bound yet when the second is made.
  */
 public final class FreePorts {
     private static final int LOWEST = 20_000;
     private static final int HIGHEST = 32_000;
+
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private FreePorts() {
     }
@@ -20,8 +24,11 @@ public final class FreePorts {
     /** A port that was free on 127.0.0.1 a moment ago. */
     public static int pick() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        for (int attempt = 0; attempt < 500; attempt++) {
+        for (int attempt = 0; attempt < 5_000; attempt++) {
             int port = LOWEST + random.nextInt(HIGHEST - LOWEST);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
             try (ServerSocket socket = new ServerSocket()) {
                 socket.bind(new InetSocketAddress("127.0.0.1", port));
                 return port;
