@@ -15,7 +15,8 @@ import java.util.List;
  * {@link ChildTable} made on the first child. A node that was never changed after its create
  * ({@link PristineNode}, 48 bytes with compressed oops) has no fields for mzxid, mtime, version
  * and aversion, since they still equal czxid, ctime, 0 and 0; the first setData or setACL
- * replaces it in its parent with a {@link ModifiedNode} (72 bytes). Only ephemeral, container
+ * replaces it in its parent with a {@link ModifiedNode} (80 bytes, with the hash of its data
+ * kept so the next setData need not hash the old value again). Only ephemeral, container
  * and TTL nodes pay 8 more bytes for an owner.
  */
 public abstract sealed class DataNode permits PristineNode, ModifiedNode {
@@ -47,6 +48,11 @@ public abstract sealed class DataNode permits PristineNode, ModifiedNode {
         this.czxid = other.czxid;
         this.ctime = other.ctime;
         this.children = other.children;
+    }
+
+    /** The hash of {@link #data} that the tree's digest uses. */
+    long dataHash() {
+        return TreeDigest.dataHash(data);
     }
 
     /** A node just created, of this owner (see {@link NodeOwner}). */

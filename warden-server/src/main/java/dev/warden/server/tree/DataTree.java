@@ -102,7 +102,7 @@ public final class DataTree {
             long termBefore = TreeDigest.content(pathHash, found);
             ModifiedNode node = modifiable(CONFIG, found);
             approximateDataBytes += configData.length - dataLength(node);
-            node.data = configData;
+            node.replaceData(configData);
             digest += TreeDigest.content(pathHash, node) - termBefore;
         } finally {
             lock.writeLock().unlock();
@@ -431,7 +431,7 @@ public final class DataTree {
         long termBefore = TreeDigest.content(pathHash, found);
         ModifiedNode node = modifiable(s.path(), found);
         approximateDataBytes += (s.data() == null ? 0 : s.data().length) - dataLength(node);
-        node.data = s.data();
+        node.replaceData(s.data());
         node.version = s.version();
         node.mzxid = zxid;
         node.mtime = timeMs;

@@ -6,12 +6,30 @@ sealed class ModifiedNode extends DataNode permits ModifiedNode.Owned {
     long mtime;
     int version;
     int aversion;
+    /**
+     * The digest's hash of {@link #data}, kept because a changed node tends to change again:
+     * a setData then hashes only the new value, not the old one as well (the old one is usually
+     * out of the CPU cache, so hashing it cost more than the new one).
+     */
+    private long dataHash;
 
     /** Takes the place of a pristine node: the same content, not yet changed. */
     ModifiedNode(PristineNode pristine) {
         super(pristine);
         this.mzxid = pristine.czxid;
         this.mtime = pristine.ctime;
+        this.dataHash = TreeDigest.dataHash(data);
+    }
+
+    /** Replaces the data; the only way data changes once a node is modified. */
+    void replaceData(byte[] newData) {
+        data = newData;
+        dataHash = TreeDigest.dataHash(newData);
+    }
+
+    @Override
+    long dataHash() {
+        return dataHash;
     }
 
     @Override

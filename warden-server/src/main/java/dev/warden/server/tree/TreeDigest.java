@@ -48,6 +48,11 @@ final class TreeDigest {
         return pathHash(path, path.length());
     }
 
+    /** The hash of a node's data as the content term uses it. */
+    static long dataHash(byte[] data) {
+        return data == null ? NULL_DATA : Hash64.of(data);
+    }
+
     /** The sum of all of a node's terms. */
     static long of(long pathHash, DataNode node) {
         return identity(pathHash, node) + content(pathHash, node) + access(pathHash, node) + children(pathHash, node);
@@ -62,7 +67,7 @@ final class TreeDigest {
 
     static long content(long pathHash, DataNode node) {
         long h = Hash64.step(pathHash, CONTENT);
-        h = Hash64.step(h, node.data == null ? NULL_DATA : Hash64.of(node.data));
+        h = Hash64.step(h, node.dataHash());
         h = Hash64.step(h, node.mzxid());
         h = Hash64.step(h, node.mtime());
         return Hash64.step(h, node.version());
