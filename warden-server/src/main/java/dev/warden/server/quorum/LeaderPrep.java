@@ -19,49 +19,35 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The leader's prep thread: validates requests forwarded by members (the leader's own clients'
+ * The leader's prep step: validates requests forwarded by members (the leader's own clients'
  * included) and the leader's own housekeeping (expiry, container reaping) against the pending
  * state, and proposes the resulting transactions in zxid order. A request that fails prep is
  * answered to its member with the last zxid prepared before it, so the member can deliver the
  * error after everything the session did earlier. Idle on other members.
+ *
+ * <p>Everything here runs on the member's driver thread, inside its duty cycle: a forwarded
+ * request arrives there, is prepared there and its proposal is fed to the core in the next
+ * cycle of the same thread. An earlier design gave prep a thread of its own, which cost every
+ * write two thread hand-offs (driver → prep → driver), about 40 µs each on the development VM
+ * (docs/PERFORMANCE.md). Only {@link #applied} is called from another thread (the apply thread).
  */
-public final class LeaderPrep implements AutoCloseable {
+public final class LeaderPrep {
     private static final Logger log = LoggerFactory.getLogger(LeaderPrep.class);
     private static final int MAX_JUTE_FIELD_BYTES = Integer.MAX_VALUE;
 
-    /** Where the prep thread's output goes: proposals, and refusals to a member. */
+    /** Where prep's output goes: proposals, and refusals to a member. Called on the driver thread. */
     public interface Output {
         void propose(long zxid, byte[] txn);
 
         void refuse(long memberId, AppMessage.Failed failure);
-    }
 
-    private sealed interface Event permits Lead, Follow, Forwarded, Internal, Attached, Stop {
-    }
-
-    private record Lead(long nextZxid, long caughtUpZxid, long generation) implements Event {
-    }
-
-    private record Follow() implements Event {
-    }
-
-    private record Forwarded(AppMessage.Forward forward) implements Event {
-    }
-
-    private record Internal(Request request) implements Event {
-    }
-
-    private record Attached(AppMessage.Attach attach) implements Event {
-    }
-
-    private record Stop() implements Event {
+        /** Runs {@code body} on the driver thread soon (from any thread). */
+        void onDriverThread(Runnable body);
     }
 
     private final Preparer preparer;
@@ -69,7 +55,6 @@ public final class LeaderPrep implements AutoCloseable {
     private final SessionTracker sessions;
     private final DataTree tree;
     private final Output output;
-    private final BlockingQueue<Event> inbox = new LinkedBlockingQueue<>();
     /** Records prep published for each proposed zxid, until the apply thread applied it. */
     private final Map<Long, List<PendingNode>> pendingByZxid = new ConcurrentHashMap<>();
     /** The member each session last used; requests through another member get SESSIONMOVED. */
@@ -80,117 +65,106 @@ public final class LeaderPrep implements AutoCloseable {
      * starts the term at counter 0 of the new epoch, a zxid no member ever applies.
      */
     private long lastProposedZxid;
-    private final Thread thread;
-    private volatile long generation;
     private boolean leading;
+    /** Set between {@link #lead} and the moment the tree holds the leader's whole log. */
+    private long firstZxidOfTerm = -1;
+    /** The zxid the tree must reach before prep may validate. */
+    private long caughtUpZxid;
+    /** {@link #caughtUpZxid} while waiting for the tree, else -1; read by the apply thread. */
+    private volatile long awaitedZxid = -1;
+    /** Work that arrived while waiting for the tree, in arrival order. */
+    private final List<Runnable> heldBack = new ArrayList<>();
 
-    public LeaderPrep(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree, Output output,
-                      String threadName) {
+    public LeaderPrep(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree, Output output) {
         this.preparer = preparer;
         this.pending = pending;
         this.sessions = sessions;
         this.tree = tree;
         this.output = output;
-        this.thread = new Thread(this::run, threadName);
-        this.thread.setDaemon(true);
-    }
-
-    public void start() {
-        thread.start();
     }
 
     /**
-     * This member leads from now on: the first proposal gets {@code nextZxid}; prep waits until the
-     * tree holds everything up to {@code caughtUpZxid} (the leader's whole log) before validating.
+     * This member leads from now on: the first proposal gets {@code nextZxid}; prep validates
+     * nothing until the tree holds everything up to {@code caughtUpZxid} (the leader's whole log),
+     * and holds back what arrives meanwhile.
      */
     public void lead(long nextZxid, long caughtUpZxid) {
-        long g = ++generation;
-        inbox.add(new Lead(nextZxid, caughtUpZxid, g));
+        stopLeading();
+        firstZxidOfTerm = nextZxid;
+        this.caughtUpZxid = caughtUpZxid;
+        lastProposedZxid = caughtUpZxid;
+        awaitedZxid = caughtUpZxid;
+        resumeIfCaughtUp();
     }
 
-    /** This member no longer leads: drop whatever is queued or pending. */
+    /** This member no longer leads: drop whatever is held back or pending. */
     public void follow() {
-        generation++;
-        inbox.add(new Follow());
+        stopLeading();
     }
 
     public void forwarded(AppMessage.Forward forward) {
-        inbox.add(new Forwarded(forward));
+        whenLeading(() -> prepareForwarded(forward));
     }
 
     public void attached(AppMessage.Attach attach) {
-        inbox.add(new Attached(attach));
+        whenLeading(() -> ownerBySession.put(attach.sessionId(), attach.memberId()));
     }
 
     /** The leader's own housekeeping request (session expiry, container reaping); no origin. */
     public void internal(Request request) {
-        inbox.add(new Internal(request));
+        whenLeading(() -> prepare(request, -1));
     }
 
-    /** The apply thread applied {@code zxid}: its pending records are now in the tree. */
+    /** Apply thread: {@code zxid} is applied, so its pending records are now in the tree. */
     public void applied(long zxid) {
         List<PendingNode> records = pendingByZxid.remove(zxid);
         if (records != null) {
             pending.applied(records);
         }
-    }
-
-    private void run() {
-        List<Event> batch = new ArrayList<>();
-        try {
-            while (true) {
-                batch.add(inbox.take());
-                inbox.drainTo(batch);
-                for (Event event : batch) {
-                    if (event instanceof Stop) {
-                        return;
-                    }
-                    try {
-                        handle(event);
-                    } catch (RuntimeException e) {
-                        log.error("leader prep: {} failed", event, e);
-                    }
-                }
-                batch.clear();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        long awaited = awaitedZxid;
+        if (awaited >= 0 && zxid >= awaited) {
+            output.onDriverThread(this::resumeIfCaughtUp);
         }
     }
 
-    private void handle(Event event) throws InterruptedException {
-        if (event instanceof Lead lead) {
-            startLeading(lead);
-        } else if (event instanceof Follow) {
-            stopLeading();
-        } else if (!leading) {
-            return; // the member that sent it will lose its clients when it learns of the change
-        } else if (event instanceof Forwarded forwarded) {
-            prepareForwarded(forwarded.forward());
-        } else if (event instanceof Internal internal) {
-            prepare(internal.request(), -1);
-        } else if (event instanceof Attached attached) {
-            ownerBySession.put(attached.attach().sessionId(), attached.attach().memberId());
+    /** Starts validating once the tree holds the leader's whole log; runs what was held back. */
+    void resumeIfCaughtUp() {
+        if (firstZxidOfTerm < 0 || tree.lastAppliedZxid() < caughtUpZxid) {
+            return;
         }
-    }
-
-    private void startLeading(Lead lead) throws InterruptedException {
-        stopLeading();
-        // Prep validates against the tree: it must hold the leader's whole history first.
-        while (tree.lastAppliedZxid() < lead.caughtUpZxid()) {
-            if (generation != lead.generation()) {
-                return;
-            }
-            Thread.sleep(1);
-        }
-        preparer.resetTo(lead.nextZxid() - 1);
-        lastProposedZxid = lead.caughtUpZxid();
+        preparer.resetTo(firstZxidOfTerm - 1);
+        log.info("leading: first zxid 0x{}", Long.toHexString(firstZxidOfTerm));
+        firstZxidOfTerm = -1;
+        awaitedZxid = -1;
         leading = true;
-        log.info("leading: first zxid 0x{}", Long.toHexString(lead.nextZxid()));
+        List<Runnable> held = new ArrayList<>(heldBack);
+        heldBack.clear();
+        held.forEach(this::safely);
+    }
+
+    private void whenLeading(Runnable work) {
+        if (leading) {
+            safely(work);
+        } else if (firstZxidOfTerm >= 0) {
+            heldBack.add(work);
+            resumeIfCaughtUp();
+        }
+        // else: not leading; the member that sent it will lose its clients when it learns of the change
+    }
+
+    private void safely(Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            log.error("leader prep failed", e);
+        }
     }
 
     private void stopLeading() {
         leading = false;
+        firstZxidOfTerm = -1;
+        awaitedZxid = -1;
+        heldBack.clear();
         pending.clear();
         pendingByZxid.clear();
         ownerBySession.clear();
@@ -265,16 +239,5 @@ public final class LeaderPrep implements AutoCloseable {
     private void refuse(AppMessage.Forward forward, ErrorCode error, List<Integer> multiErrors) {
         output.refuse(forward.memberId(), new AppMessage.Failed(forward.sessionId(), forward.xid(),
                 lastProposedZxid, error.code(), multiErrors));
-    }
-
-    @Override
-    public void close() {
-        generation++;
-        inbox.add(new Stop());
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -29,8 +29,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One ensemble member's moving parts, wired together: the driver (consensus and log), the
- * leader's prep thread, the apply thread and the client-facing {@link MemberPipeline}. It
+ * One ensemble member's moving parts, wired together: the driver (consensus, log and the
+ * leader's prep step), the apply thread and the client-facing {@link MemberPipeline}. It
  * performs the driver's effects and the periodic work that depends on the role: only the
  * leader expires sessions, the others report their sessions' activity to it.
  */
@@ -92,8 +92,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         AtomicInteger outstanding = new AtomicInteger();
         this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.globalOutstandingLimit(),
                 config.snapCount(), random, name + "-apply");
-        this.prep = new LeaderPrep(preparer, pending, stateMachine.sessions(), stateMachine.tree(), this,
-                name + "-prep");
+        this.prep = new LeaderPrep(preparer, pending, stateMachine.sessions(), stateMachine.tree(), this);
         ConsensusCore core = consensus.core(() -> storage.take(stateMachine), clock.monotonicMs());
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
@@ -126,7 +125,6 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     /** Starts the threads and the peer links, and the role-dependent timers on {@code timers}. */
     public void start(ScheduledExecutorService timers) throws IOException {
         applier.start();
-        prep.start();
         sender = consensus.connect(driver);
         driver.start();
         long tickMs = config.tickTimeMs();
@@ -176,7 +174,8 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
             if (leading) {
                 for (long sessionId : stateMachine.sessions().takeExpired()) {
                     log.info("expiring session 0x{}", Long.toHexString(sessionId));
-                    prep.internal(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
+                    Request close = new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null);
+                    driver.runOnDriverThread(() -> prep.internal(close));
                 }
             } else {
                 List<Long> active = stateMachine.sessions().drainActive();
@@ -192,7 +191,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     /** Housekeeping requests (container and TTL reaping) run only on the serving leader. */
     public void submitHousekeeping(Request request) {
         if (leading && driver.isServing()) {
-            prep.internal(request);
+            driver.runOnDriverThread(() -> prep.internal(request));
         }
     }
 
@@ -359,11 +358,16 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         stopServing();
     }
 
-    // ---- LeaderPrep.Output (prep thread) ------------------------------------------------------
+    // ---- LeaderPrep.Output (driver thread) ----------------------------------------------------
 
     @Override
     public void propose(long zxid, byte[] txn) {
         driver.propose(zxid, txn);
+    }
+
+    @Override
+    public void onDriverThread(Runnable body) {
+        driver.runOnDriverThread(body);
     }
 
     @Override
@@ -403,7 +407,6 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         pipeline.setServing(false);
         driver.close();
         consensus.close();
-        prep.close();
         applier.close();
     }
 }

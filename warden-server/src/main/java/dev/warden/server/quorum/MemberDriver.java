@@ -7,6 +7,7 @@ import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.Clock;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +67,11 @@ public final class MemberDriver implements AutoCloseable {
     private final Clock clock;
     private final long idlePollMs;
     private final BlockingQueue<Event> inbox;
+    /**
+     * Events the driver thread gives itself (a proposal its prep step made, a chore it queued):
+     * never through the bounded inbox, whose back-pressure would make the thread wait on itself.
+     */
+    private final ArrayDeque<Event> ownEvents = new ArrayDeque<>();
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Role role = Role.LOOKING;
@@ -122,7 +128,10 @@ public final class MemberDriver implements AutoCloseable {
         offer(new Sync(token));
     }
 
-    /** Runs {@code body} on the driver thread between events (work on state only the core's thread may touch). */
+    /**
+     * Runs {@code body} on the driver thread between events (work on state only the core's thread
+     * may touch). From the driver thread itself it runs in the next cycle, which follows at once.
+     */
     public void runOnDriverThread(Runnable body) {
         offer(new Chore(body));
     }
@@ -159,6 +168,10 @@ public final class MemberDriver implements AutoCloseable {
         if (!running) {
             return;
         }
+        if (Thread.currentThread() == thread) {
+            ownEvents.add(event);
+            return;
+        }
         try {
             // A full inbox pushes back on whoever produces faster than the core can work.
             while (running && !inbox.offer(event, 100, TimeUnit.MILLISECONDS)) {
@@ -175,7 +188,9 @@ public final class MemberDriver implements AutoCloseable {
         List<Event> events = new ArrayList<>();
         try {
             while (running) {
-                Event first = inbox.poll(idlePollMs, TimeUnit.MILLISECONDS);
+                events.addAll(ownEvents);
+                ownEvents.clear();
+                Event first = events.isEmpty() ? inbox.poll(idlePollMs, TimeUnit.MILLISECONDS) : inbox.poll();
                 if (first != null) {
                     events.add(first);
                     inbox.drainTo(events);
