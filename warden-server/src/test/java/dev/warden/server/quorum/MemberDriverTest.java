@@ -24,7 +24,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The driver performs a Ready batch in its documented order and never advances past a failed write. */
+/**
+ * The driver performs a Ready batch in its documented order, never advances past a failed write,
+ * and never waits on itself.
+ */
 class MemberDriverTest {
     private final List<String> trace = Collections.synchronizedList(new ArrayList<>());
 
@@ -62,6 +65,31 @@ class MemberDriverTest {
         assertEquals(1, core.advanced.getCount());
     }
 
+    @Test
+    void eventsTheDriverGivesItselfNeverWaitOnItsFullInbox() throws Exception {
+        // The leader's prep step runs on the driver thread and proposes from there: with an inbox
+        // of 2, a hundred proposals from the driver itself must neither block nor be lost.
+        ScriptedCore core = new ScriptedCore(new Ready(null, List.of(), null, -1, null, List.of(), List.of(),
+                List.of(), List.of(), List.of()));
+        CountDownLatch done = new CountDownLatch(1);
+        try (MemberDriver driver = new MemberDriver(core, (to, m) -> { }, new RecordingEffects(false), Clock.SYSTEM,
+                1, 2, "test-driver")) {
+            driver.start();
+            driver.runOnDriverThread(() -> {
+                for (long zxid = 1; zxid <= 100; zxid++) {
+                    driver.propose(zxid, new byte[] {1});
+                }
+                driver.runOnDriverThread(done::countDown);
+            });
+            assertTrue(done.await(5, TimeUnit.SECONDS), "the driver waited on itself");
+        }
+        List<Long> expected = new ArrayList<>();
+        for (long zxid = 1; zxid <= 100; zxid++) {
+            expected.add(zxid);
+        }
+        assertEquals(expected, core.proposed);
+    }
+
     private final class ScriptedCore implements ConsensusCore {
         private final Queue<Ready> script = new ArrayDeque<>();
         final CountDownLatch advanced = new CountDownLatch(1);
@@ -73,7 +101,13 @@ class MemberDriverTest {
         @Override public void tick(long nowMs) { }
         @Override public void receive(long fromId, ZabMessage message) { }
         @Override public void peerDisconnected(long peerId) { }
-        @Override public boolean propose(long zxid, byte[] payload) { return false; }
+        final List<Long> proposed = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public boolean propose(long zxid, byte[] payload) {
+            proposed.add(zxid);
+            return true;
+        }
         @Override public long nextZxid() { return 0; }
         @Override public boolean sendToLeader(byte[] payload) { return false; }
         @Override public boolean sendTo(long peerId, byte[] payload) { return false; }
