@@ -5,7 +5,6 @@ import dev.warden.protocol.CreateRequest;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Perms;
-import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.SetDataRequest;
 import dev.warden.server.Clock;
 import dev.warden.server.auth.AuthIdentities;
@@ -14,6 +13,7 @@ import dev.warden.server.pipeline.PendingNode;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Request;
+import dev.warden.server.quorum.RemoteOrigin;
 import dev.warden.server.txn.Txn;
 import dev.warden.server.txn.TxnBody;
 import java.util.HashMap;
@@ -36,7 +36,8 @@ final class SimPrep {
     private final Preparer preparer;
     private final PendingState pending;
     private final Map<Long, List<PendingNode>> pendingByZxid = new HashMap<>();
-    private final Origin origin = new ForwardedOrigin();
+    /** A request forwarded by a member, as the leader's prep sees one: answers go back through the sim. */
+    private final Origin origin = new RemoteOrigin(new AuthIdentities("sim"));
 
     /** Starts prepping with {@code nextZxid} as the first zxid; the machine must hold the leader's whole log. */
     SimPrep(TreeMachine machine, Clock clock, RandomGenerator random, long nextZxid) {
@@ -96,38 +97,5 @@ final class SimPrep {
     private Request create(SimRequest command, String path, CreateMode mode) {
         return new Request(origin, command.sessionId(), command.xid(), OpCode.CREATE,
                 new CreateRequest(path, SimRequest.valueBytes(command.value()), Perms.OPEN_ACL_UNSAFE, mode.flags()));
-    }
-
-    /** A request forwarded by a member: prep reads only its identities; answers go back through the sim. */
-    private static final class ForwardedOrigin implements Origin {
-        private final AuthIdentities identities = new AuthIdentities("sim");
-
-        @Override
-        public AuthIdentities identities() {
-            return identities;
-        }
-
-        @Override
-        public void send(ReplyHeader header, dev.warden.protocol.Record body) {
-            throw new IllegalStateException("a forwarded request is answered by its member");
-        }
-
-        @Override
-        public void requestDone() {
-        }
-
-        @Override
-        public void closeAfterFlush() {
-        }
-
-        @Override
-        public dev.warden.server.watch.Watcher watcher() {
-            throw new IllegalStateException("a forwarded request has no watcher on the leader");
-        }
-
-        @Override
-        public void sessionCreated(long sessionId, int timeoutMs, byte[] password) {
-            throw new IllegalStateException("a forwarded session is established by its member");
-        }
     }
 }

@@ -11,10 +11,10 @@ import dev.warden.server.watch.Watcher;
  * identities matter there (ACL checks). Its answer travels back through the log or as an
  * {@link AppMessage.Failed}, never through this object.
  */
-final class RemoteOrigin implements Origin {
+public final class RemoteOrigin implements Origin {
     private final AuthIdentities identities;
 
-    RemoteOrigin(AuthIdentities identities) {
+    public RemoteOrigin(AuthIdentities identities) {
         this.identities = identities;
     }
 
