@@ -9,7 +9,10 @@ sealed class ModifiedNode extends DataNode permits ModifiedNode.Owned {
     /**
      * The digest's hash of {@link #data}, kept because a changed node tends to change again:
      * a setData then hashes only the new value, not the old one as well (the old one is usually
-     * out of the CPU cache, so hashing it cost more than the new one).
+     * out of the CPU cache, so hashing it cost more than the new one). Computed on first use,
+     * so loading a snapshot hashes nothing extra; 0 means not computed yet (a value that really
+     * hashes to 0 is just hashed again each time). Readers that race on the first computation
+     * store the same value.
      */
     private long dataHash;
 
@@ -18,17 +21,19 @@ sealed class ModifiedNode extends DataNode permits ModifiedNode.Owned {
         super(pristine);
         this.mzxid = pristine.czxid;
         this.mtime = pristine.ctime;
-        this.dataHash = TreeDigest.dataHash(data);
     }
 
     /** Replaces the data; the only way data changes once a node is modified. */
     void replaceData(byte[] newData) {
         data = newData;
-        dataHash = TreeDigest.dataHash(newData);
+        dataHash = 0;
     }
 
     @Override
     long dataHash() {
+        if (dataHash == 0) {
+            dataHash = TreeDigest.dataHash(data);
+        }
         return dataHash;
     }
 
