@@ -6,7 +6,6 @@ import dev.warden.protocol.Perms;
 import dev.warden.protocol.Stat;
 import dev.warden.server.txn.Txn;
 import dev.warden.server.txn.TxnBody;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * The replicated state: a tree of znodes found by walking from the root segment by segment
@@ -213,48 +213,32 @@ public final class DataTree {
 
     /** Paths of the session's ephemerals (a copy). Takes the read lock itself. */
     public List<String> ephemerals(long sessionId) {
-        lock.readLock().lock();
-        try {
-            return owners.ephemerals(sessionId);
-        } finally {
-            lock.readLock().unlock();
-        }
+        return underReadLock(() -> owners.ephemerals(sessionId));
     }
 
     /** Session id → its ephemeral paths (a copy), for `dump`. */
     public Map<Long, List<String>> ephemeralsBySession() {
-        lock.readLock().lock();
-        try {
-            return owners.ephemeralsBySession();
-        } finally {
-            lock.readLock().unlock();
-        }
+        return underReadLock(owners::ephemeralsBySession);
     }
 
     public int ephemeralCount() {
-        lock.readLock().lock();
-        try {
-            return owners.ephemeralCount();
-        } finally {
-            lock.readLock().unlock();
-        }
+        return underReadLock(owners::ephemeralCount);
     }
 
     /** Container and TTL node paths (copies), for the reaper. */
     public List<String> containerAndTtlPaths() {
-        lock.readLock().lock();
-        try {
-            return owners.containerAndTtlPaths();
-        } finally {
-            lock.readLock().unlock();
-        }
+        return underReadLock(owners::containerAndTtlPaths);
     }
 
     /** The session's ephemerals in the order a close deletes them (Apache ZooKeeper's order). */
     public List<String> ephemeralsInCloseOrder(long sessionId) {
+        return underReadLock(() -> owners.closeOrder(sessionId));
+    }
+
+    private <T> T underReadLock(Supplier<T> read) {
         lock.readLock().lock();
         try {
-            return owners.closeOrder(sessionId);
+            return read.get();
         } finally {
             lock.readLock().unlock();
         }
@@ -263,34 +247,16 @@ public final class DataTree {
     /** Number of all descendants of path (not counting path). Caller holds the read lock. */
     public int descendantCount(String path) {
         DataNode top = node(path);
-        if (top == null) {
-            return 0;
-        }
-        int count = 0;
-        ArrayDeque<DataNode> pending = new ArrayDeque<>();
-        pending.push(top);
-        while (!pending.isEmpty()) {
-            ChildTable children = pending.pop().children;
-            if (children != null) {
-                for (DataNode child : children.toArray()) {
-                    count++;
-                    pending.push(child);
-                }
-            }
-        }
-        return count;
+        return top == null ? 0 : TreeWalk.descendantCount(top);
     }
 
     /** All paths, parents before children, for diagnostics and tests. Takes the read lock. */
     public Set<String> paths() {
-        lock.readLock().lock();
-        try {
+        return underReadLock(() -> {
             Set<String> paths = new LinkedHashSet<>();
             TreeWalk.preOrder(root, (path, node) -> paths.add(path));
             return paths;
-        } finally {
-            lock.readLock().unlock();
-        }
+        });
     }
 
     /**

@@ -42,4 +42,21 @@ final class TreeWalk {
             }
         }
     }
+
+    /** Number of nodes below {@code top}, not counting it. */
+    static int descendantCount(DataNode top) {
+        int count = 0;
+        ArrayDeque<DataNode> pending = new ArrayDeque<>();
+        pending.push(top);
+        while (!pending.isEmpty()) {
+            ChildTable children = pending.pop().children;
+            if (children != null) {
+                for (DataNode child : children.toArray()) {
+                    count++;
+                    pending.push(child);
+                }
+            }
+        }
+        return count;
+    }
 }
