@@ -7,6 +7,7 @@ import dev.warden.bench.load.Workload;
 import dev.warden.bench.report.MachineInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
@@ -152,7 +153,7 @@ public final class CompareRunner {
                     defaults.watchers(), defaults.lockClients(), Math.max(1, seconds / 2) - 1, 1,
                     defaults.sessionTimeoutMs(), "/warden-bench-jit-warmup", defaults.maxFrameBytes());
             try {
-                new LoadRunner(new PrintWriter(java.io.Writer.nullWriter())).run(spec);
+                new LoadRunner(new PrintWriter(Writer.nullWriter())).run(spec);
             } catch (IOException | RuntimeException e) {
                 say("%s, %s: JIT warm-up load failed (%s); going on", flavour.title(), topology.title(), e.getMessage());
             }
