@@ -143,7 +143,6 @@ final class PeerLink {
             return;
         }
         Channel c = f.channel();
-        c.writeAndFlush(PeerWire.hello(transport.myId()), c.voidPromise());
         boolean stillWanted;
         synchronized (this) {
             connecting = false;
@@ -157,6 +156,10 @@ final class PeerLink {
             c.close();
             return;
         }
+        // The channel is published before the hello is written, so whoever sees the hello also
+        // sees a link with a connection: an overflow from then on closes this connection. The
+        // hello still goes first: a drain runs on the event loop, after this callback returns.
+        c.writeAndFlush(PeerWire.hello(transport.myId()), c.voidPromise());
         c.closeFuture().addListener(closed -> disconnected(c));
         LOG.info("Connected to member {} at {} ({})", peerId, address, portName);
         drain();
