@@ -68,9 +68,10 @@ public final class LeaderPrep {
     private boolean leading;
     /** Set between {@link #lead} and the moment the tree holds the leader's whole log. */
     private long firstZxidOfTerm = -1;
-    /** The zxid the tree must reach before prep may validate. */
-    private long caughtUpZxid;
-    /** {@link #caughtUpZxid} while waiting for the tree, else -1; read by the apply thread. */
+    /**
+     * While {@link #firstZxidOfTerm} is set: the zxid the tree must reach before prep may
+     * validate (the end of the leader's log); else -1. Read by the apply thread.
+     */
     private volatile long awaitedZxid = -1;
     /** Work that arrived while waiting for the tree, in arrival order. */
     private final List<Runnable> heldBack = new ArrayList<>();
@@ -91,7 +92,6 @@ public final class LeaderPrep {
     public void lead(long nextZxid, long caughtUpZxid) {
         stopLeading();
         firstZxidOfTerm = nextZxid;
-        this.caughtUpZxid = caughtUpZxid;
         lastProposedZxid = caughtUpZxid;
         awaitedZxid = caughtUpZxid;
         resumeIfCaughtUp();
@@ -129,7 +129,7 @@ public final class LeaderPrep {
 
     /** Starts validating once the tree holds the leader's whole log; runs what was held back. */
     void resumeIfCaughtUp() {
-        if (firstZxidOfTerm < 0 || tree.lastAppliedZxid() < caughtUpZxid) {
+        if (firstZxidOfTerm < 0 || tree.lastAppliedZxid() < awaitedZxid) {
             return;
         }
         preparer.resetTo(firstZxidOfTerm - 1);
