@@ -52,6 +52,11 @@ public final class CompareCommand implements Callable<Integer> {
             description = "Measured time per scenario and server (default ${DEFAULT-VALUE}).")
     private int measureSeconds;
 
+    @Option(names = "--rounds", defaultValue = "1", paramLabel = "N",
+            description = "Runs of every scenario against each server, alternating which goes first; the report"
+                    + " gives the median of the runs and the ops/s ratio of each round (default ${DEFAULT-VALUE}).")
+    private int rounds;
+
     @Option(names = "--heap-mb", defaultValue = "1024", description = "Heap of every member, both servers (default ${DEFAULT-VALUE}).")
     private int heapMb;
 
@@ -86,7 +91,7 @@ public final class CompareCommand implements Callable<Integer> {
             Path dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
             options = new CompareOptions(topologies.stream().map(Topology::parse).toList(),
                     scenarios == null ? Suite.standard() : Suite.select(scenarios), warmupSeconds, measureSeconds,
-                    client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L, jitWarmupSeconds);
+                    client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L, jitWarmupSeconds, rounds);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (IOException e) {

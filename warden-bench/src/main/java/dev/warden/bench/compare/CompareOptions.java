@@ -12,10 +12,12 @@ import java.util.Objects;
  * @param readyTimeoutMs how long a deployment may take to serve before it counts as not available
  * @param jitWarmupSeconds unmeasured load each deployment gets once, right after it starts, so the
  *                       first scenario does not measure the JIT compiler instead of the server
+ * @param rounds         how many times each scenario runs against each server; the report gives
+ *                       the median of the runs
  */
 public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios, int warmupSeconds,
                              int measureSeconds, ClientKind client, JvmSettings jvm, Path workDir,
-                             long readyTimeoutMs, int jitWarmupSeconds) {
+                             long readyTimeoutMs, int jitWarmupSeconds, int rounds) {
     public CompareOptions {
         topologies = List.copyOf(topologies);
         scenarios = List.copyOf(scenarios);
@@ -30,6 +32,9 @@ public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios
         }
         if (jitWarmupSeconds < 0) {
             throw new IllegalArgumentException("JIT warm-up must be >= 0 s");
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("rounds must be at least 1");
         }
         if (readyTimeoutMs <= 0) {
             throw new IllegalArgumentException("ready timeout must be > 0 ms");

@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs every scenario against Apache ZooKeeper and Warden, topology by topology. Both flavours'
- * deployments are up together and the order alternates from one scenario to the next, so a slow
- * phase of a busy machine does not always fall on the same server.
+ * Runs every scenario against Apache ZooKeeper and Warden, topology by topology, as many rounds as
+ * asked. Both flavours' deployments are up together and the order alternates from one scenario and
+ * one round to the next, so a slow phase of a busy machine does not always fall on the same server.
  */
 public final class CompareRunner {
     private final PrintWriter out;
@@ -49,9 +49,7 @@ public final class CompareRunner {
             List<Outcome> outcomes = new ArrayList<>();
             List<Scenario> scenarios = options.scenarios();
             for (int i = 0; i < scenarios.size(); i++) {
-                List<Flavour> order = i % 2 == 0 ? List.of(Flavour.APACHE, Flavour.WARDEN)
-                        : List.of(Flavour.WARDEN, Flavour.APACHE);
-                outcomes.add(runScenario(topology, scenarios.get(i), order, up, down, options));
+                outcomes.add(runScenario(topology, scenarios.get(i), i, up, down, options));
             }
             return outcomes;
         } finally {
@@ -61,40 +59,65 @@ public final class CompareRunner {
         }
     }
 
-    private Outcome runScenario(Topology topology, Scenario scenario, List<Flavour> order,
+    /**
+     * Runs one scenario {@code options.rounds()} times against each server. Which server goes first
+     * alternates from one round and one scenario to the next, so a slow phase of a busy machine does
+     * not always fall on the same server.
+     */
+    private Outcome runScenario(Topology topology, Scenario scenario, int scenarioIndex,
                                 Map<Flavour, Deployment> up, Map<Flavour, String> down, CompareOptions options)
             throws InterruptedException {
-        Map<Flavour, LoadResult> results = new EnumMap<>(Flavour.class);
+        Map<Flavour, List<LoadResult>> runs = new EnumMap<>(Flavour.class);
         Map<Flavour, String> missing = new EnumMap<>(down);
-        for (Flavour flavour : order) {
-            if (up.containsKey(flavour) && !up.get(flavour).deadMembers().isEmpty()) {
-                restart(flavour, topology, options, up, down, "died before " + scenario.name());
-                missing.putAll(down);
-            }
-            Deployment deployment = up.get(flavour);
-            if (deployment == null) {
-                continue;
-            }
-            say("%s, %s: %s (%s)", topology.title(), flavour.title(), scenario.name(), scenario.load());
-            try {
-                LoadResult result = new LoadRunner(out).run(scenario.spec(deployment.connectString(),
-                        options.client(), options.warmupSeconds(), options.measureSeconds()));
-                results.put(flavour, result);
-                say("%s", result.describe());
-                say("%s %s %s", flavour.name().toLowerCase(), topology.name().toLowerCase(), result.summaryLine());
-            } catch (IOException | RuntimeException e) {
-                missing.put(flavour, "failed: " + e.getMessage());
-                say("%s, %s: %s failed: %s", topology.title(), flavour.title(), scenario.name(), e);
-            }
-            List<String> dead = deployment.deadMembers();
-            if (!dead.isEmpty()) {
-                // its figures (if any) were measured against a dying server: report the death instead
-                results.remove(flavour);
-                missing.put(flavour, "died during " + scenario.name() + ": " + String.join("; ", dead));
-                restart(flavour, topology, options, up, down, "died during " + scenario.name());
+        for (int round = 0; round < options.rounds(); round++) {
+            List<Flavour> order = (scenarioIndex + round) % 2 == 0 ? List.of(Flavour.APACHE, Flavour.WARDEN)
+                    : List.of(Flavour.WARDEN, Flavour.APACHE);
+            for (Flavour flavour : order) {
+                if (!missing.containsKey(flavour)) {
+                    runOnce(topology, scenario, flavour, round, up, down, options, runs, missing);
+                }
             }
         }
-        return new Outcome(topology, scenario, results, missing);
+        return new Outcome(topology, scenario, runs, missing);
+    }
+
+    /** One measured run; a server that failed or died is reported missing for the whole scenario. */
+    private void runOnce(Topology topology, Scenario scenario, Flavour flavour, int round,
+                         Map<Flavour, Deployment> up, Map<Flavour, String> down, CompareOptions options,
+                         Map<Flavour, List<LoadResult>> runs, Map<Flavour, String> missing)
+            throws InterruptedException {
+        if (up.containsKey(flavour) && !up.get(flavour).deadMembers().isEmpty()) {
+            restart(flavour, topology, options, up, down, "died before " + scenario.name());
+            if (down.containsKey(flavour)) {
+                missing.put(flavour, down.get(flavour));
+                return;
+            }
+        }
+        Deployment deployment = up.get(flavour);
+        if (deployment == null) {
+            missing.put(flavour, down.getOrDefault(flavour, "not available"));
+            return;
+        }
+        String roundNote = options.rounds() > 1 ? ", round " + (round + 1) + " of " + options.rounds() : "";
+        say("%s, %s: %s (%s)%s", topology.title(), flavour.title(), scenario.name(), scenario.load(), roundNote);
+        try {
+            LoadResult result = new LoadRunner(out).run(scenario.spec(deployment.connectString(),
+                    options.client(), options.warmupSeconds(), options.measureSeconds()));
+            runs.computeIfAbsent(flavour, f -> new ArrayList<>()).add(result);
+            say("%s", result.describe());
+            say("%s %s %s", flavour.name().toLowerCase(), topology.name().toLowerCase(), result.summaryLine());
+        } catch (IOException | RuntimeException e) {
+            runs.remove(flavour);
+            missing.put(flavour, "failed: " + e.getMessage());
+            say("%s, %s: %s failed: %s", topology.title(), flavour.title(), scenario.name(), e);
+        }
+        List<String> dead = deployment.deadMembers();
+        if (!dead.isEmpty()) {
+            // its figures (if any) were measured against a dying server: report the death instead
+            runs.remove(flavour);
+            missing.put(flavour, "died during " + scenario.name() + ": " + String.join("; ", dead));
+            restart(flavour, topology, options, up, down, "died during " + scenario.name());
+        }
     }
 
     /**

@@ -1,29 +1,74 @@
 package dev.warden.bench.compare;
 
 import dev.warden.bench.load.LoadResult;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * What one scenario gave in one topology: a result per flavour that ran, and for each flavour that
- * did not, why ("not available: ...").
+ * What one scenario gave in one topology: every run of each flavour that ran (one per round), and
+ * for each flavour that did not, why ("not available: ..."). A flavour's figure is the median of
+ * its runs ({@link LoadResult#medianOf}).
  */
-public record Outcome(Topology topology, Scenario scenario, Map<Flavour, LoadResult> results,
+public record Outcome(Topology topology, Scenario scenario, Map<Flavour, List<LoadResult>> runs,
                       Map<Flavour, String> missing) {
 
     public Outcome {
-        results = results.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(results));
+        Map<Flavour, List<LoadResult>> copy = new EnumMap<>(Flavour.class);
+        runs.forEach((flavour, list) -> {
+            if (!list.isEmpty()) {
+                copy.put(flavour, List.copyOf(list));
+            }
+        });
+        runs = copy.isEmpty() ? Map.of() : Map.copyOf(copy);
         missing = missing.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(missing));
+    }
+
+    /** An outcome of one round: one result per flavour that ran. */
+    public static Outcome ofSingleRuns(Topology topology, Scenario scenario, Map<Flavour, LoadResult> results,
+                                       Map<Flavour, String> missing) {
+        Map<Flavour, List<LoadResult>> runs = new EnumMap<>(Flavour.class);
+        results.forEach((flavour, result) -> runs.put(flavour, List.of(result)));
+        return new Outcome(topology, scenario, runs, missing);
+    }
+
+    /** Each flavour's median figures over its runs. */
+    public Map<Flavour, LoadResult> results() {
+        Map<Flavour, LoadResult> medians = new EnumMap<>(Flavour.class);
+        runs.forEach((flavour, list) -> medians.put(flavour, LoadResult.medianOf(list)));
+        return medians;
+    }
+
+    /**
+     * Warden's ops/s over Apache's, round by round: the two runs of a round ran back to back, so
+     * these show how far the ratio moves with the machine. Empty unless both ran every round.
+     */
+    public List<Double> throughputRatiosPerRound() {
+        List<LoadResult> warden = runs.getOrDefault(Flavour.WARDEN, List.of());
+        List<LoadResult> apache = runs.getOrDefault(Flavour.APACHE, List.of());
+        if (warden.size() != apache.size()) {
+            return List.of();
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < warden.size(); round++) {
+            double a = apache.get(round).opsPerSecond();
+            if (a == 0) {
+                return List.of();
+            }
+            ratios.add(warden.get(round).opsPerSecond() / a);
+        }
+        return ratios;
     }
 
     /** Warden's figure divided by Apache's, when both ran and Apache's is not zero. */
     public OptionalDouble ratio(Target.Metric metric) {
-        LoadResult warden = results.get(Flavour.WARDEN);
-        LoadResult apache = results.get(Flavour.APACHE);
-        if (warden == null || apache == null) {
+        if (!runs.containsKey(Flavour.WARDEN) || !runs.containsKey(Flavour.APACHE)) {
             return OptionalDouble.empty();
         }
+        LoadResult warden = LoadResult.medianOf(runs.get(Flavour.WARDEN));
+        LoadResult apache = LoadResult.medianOf(runs.get(Flavour.APACHE));
         double w = value(warden, metric);
         double a = value(apache, metric);
         return a == 0 ? OptionalDouble.empty() : OptionalDouble.of(w / a);

@@ -1,7 +1,11 @@
 package dev.warden.bench.load;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 
@@ -27,6 +31,38 @@ public record LoadResult(String workload, long operations, long measuredMs, doub
                 measured.getValueAtPercentile(50), measured.getValueAtPercentile(90),
                 measured.getValueAtPercentile(99), measured.getValueAtPercentile(99.9),
                 measured.getMaxValue(), errors);
+    }
+
+    /**
+     * The median of repeated runs of one workload, figure by figure: each of ops/s, operations,
+     * measured time and every percentile is the median of that figure over the runs (the mean of
+     * the two middle ones for an even count), so one run that a busy machine slowed or sped up
+     * moves none of them. Errors are summed: an error in any run is reported.
+     */
+    public static LoadResult medianOf(List<LoadResult> runs) {
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("no runs to take the median of");
+        }
+        if (runs.size() == 1) {
+            return runs.get(0);
+        }
+        Map<String, Long> errors = new HashMap<>();
+        runs.forEach(run -> run.errors().forEach((code, count) -> errors.merge(code, count, Long::sum)));
+        return new LoadResult(runs.get(0).workload(), medianLong(runs, LoadResult::operations),
+                medianLong(runs, LoadResult::measuredMs), median(runs, LoadResult::opsPerSecond),
+                medianLong(runs, LoadResult::p50Us), medianLong(runs, LoadResult::p90Us),
+                medianLong(runs, LoadResult::p99Us), medianLong(runs, LoadResult::p999Us),
+                medianLong(runs, LoadResult::maxUs), errors);
+    }
+
+    private static double median(List<LoadResult> runs, ToDoubleFunction<LoadResult> figure) {
+        double[] values = runs.stream().mapToDouble(figure).sorted().toArray();
+        int middle = values.length / 2;
+        return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    }
+
+    private static long medianLong(List<LoadResult> runs, ToLongFunction<LoadResult> figure) {
+        return Math.round(median(runs, run -> figure.applyAsLong(run)));
     }
 
     public long errorCount() {

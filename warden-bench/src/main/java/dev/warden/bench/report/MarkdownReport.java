@@ -29,6 +29,14 @@ public final class MarkdownReport {
                 report.machine().describe(), report.options().warmupSeconds(), report.options().measureSeconds(),
                 report.options().client() == dev.warden.bench.load.ClientKind.APACHE ? "Apache ZooKeeper Java" : "Warden",
                 report.options().jvm().heapMb()));
+        int rounds = report.options().rounds();
+        if (rounds > 1) {
+            md.append(String.format(Locale.ROOT, "%nEvery scenario ran %d times against each server (%d rounds; which"
+                    + " server goes first alternates from round to round). Each figure below is the median of a"
+                    + " server's %d runs, and the ratios are of those medians; \"ratio per round\" divides the two"
+                    + " runs of each round, which ran back to back, to show how far the ratio moves with the"
+                    + " machine.%n", rounds, rounds, rounds));
+        }
         if (report.options().jitWarmupSeconds() > 0) {
             md.append(String.format(Locale.ROOT, "%nEvery deployment first ran %d s of unmeasured load (mixed reads"
                     + " and writes, creates and deletes) right after it started, so the JIT compilers of both servers"
@@ -44,8 +52,8 @@ public final class MarkdownReport {
                 notes.forEach(note -> md.append("- ").append(note).append('\n'));
             }
             md.append("\n| scenario | load | Apache ops/s | Warden ops/s | ops/s ratio | Apache p99 ms | Warden p99 ms"
-                    + " | p99 ratio | p99.9 ratio | p50 ratio | targets |\n");
-            md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+                    + " | p99 ratio | p99.9 ratio | p50 ratio | targets |").append(rounds > 1 ? " ratio per round |\n" : "\n");
+            md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|").append(rounds > 1 ? "---|\n" : "\n");
             for (Outcome o : rows) {
                 LoadResult a = o.results().get(Flavour.APACHE);
                 LoadResult w = o.results().get(Flavour.WARDEN);
@@ -58,7 +66,11 @@ public final class MarkdownReport {
                         .append(" | ").append(ratio(o.ratio(Metric.P99)))
                         .append(" | ").append(ratio(o.ratio(Metric.P999)))
                         .append(" | ").append(ratio(o.ratio(Metric.P50)))
-                        .append(" | ").append(targets(o)).append(" |\n");
+                        .append(" | ").append(targets(o)).append(" |");
+                if (rounds > 1) {
+                    md.append(' ').append(perRound(o)).append(" |");
+                }
+                md.append('\n');
             }
         }
         md.append("\n### Absolute figures\n\n");
@@ -95,6 +107,13 @@ public final class MarkdownReport {
             String verdict = r.isEmpty() ? "?" : t.isMetBy(r.getAsDouble()) ? "met" : "**missed**";
             return t.describe() + " " + verdict;
         }).collect(Collectors.joining("; "));
+    }
+
+    /** "2.41, 2.55, 2.47": Warden/Apache ops/s of each round, or "n/a" unless both ran every round. */
+    static String perRound(Outcome outcome) {
+        List<Double> ratios = outcome.throughputRatiosPerRound();
+        return ratios.isEmpty() ? "n/a" : ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r))
+                .collect(Collectors.joining(", "));
     }
 
     static String ratio(OptionalDouble ratio) {

@@ -29,7 +29,7 @@ class CompareCommandTest {
         cli.setErr(new PrintWriter(new StringWriter()));
 
         int status = cli.execute("compare", "--topologies", "standalone", "--scenarios", "setData,lock8",
-                "--warmup", "0", "--duration", "1", "--jit-warmup", "2", "--heap-mb", "256", "--work-dir", dir.resolve("work").toString(),
+                "--warmup", "0", "--duration", "1", "--jit-warmup", "2", "--rounds", "2", "--heap-mb", "256", "--work-dir", dir.resolve("work").toString(),
                 "--doc", doc.toString(), "--plot", plot.toString());
 
         assertEquals(0, status, out::toString);
@@ -39,6 +39,11 @@ class CompareCommandTest {
         assertTrue(!written.contains("\nold\n"), written);
         assertTrue(written.matches("(?s).*\\| setData \\| 16×32, 1 KiB \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+× \\|.*"), written);
         assertTrue(written.matches("(?s).*\\| lock8 \\| 8 clients \\| [0-9,]+ \\| [0-9,]+ \\|.*"), written);
+        // two rounds: the ratio of each round in the last column, the order alternating per round
+        assertTrue(written.matches("(?s).*\\| setData \\|[^\\n]*\\| [0-9.]+, [0-9.]+ \\|\\n.*"), written);
+        assertTrue(out.toString().contains("standalone, Apache ZooKeeper: setData (16×32, 1 KiB), round 2 of 2"),
+                out::toString);
+        assertTrue(!out.toString().contains("round 3"), out::toString);
         assertTrue(written.contains("![throughput and p99 per scenario](plot.svg)"), written);
         assertTrue(written.contains("Every deployment first ran 2 s of unmeasured load"), written);
         assertTrue(out.toString().contains("Warden, standalone: 2 s of unmeasured load to warm up the JIT"), out::toString);
@@ -46,6 +51,16 @@ class CompareCommandTest {
         assertTrue(svg.startsWith("<svg") && svg.contains(">setData<") && svg.contains(">lock8<"), svg);
         assertTrue(out.toString().contains("apache standalone SUMMARY {\"workload\":\"setData\""), out::toString);
         assertTrue(out.toString().contains("warden standalone SUMMARY {\"workload\":\"lock\""), out::toString);
+    }
+
+    @Test
+    void zeroRoundsIsAUsageError() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchMain.commandLine();
+        cli.setErr(new PrintWriter(err));
+        int status = cli.execute("compare", "--rounds", "0", "--doc", dir.resolve("x.md").toString());
+        assertEquals(CommandLine.ExitCode.USAGE, status);
+        assertTrue(err.toString().contains("rounds must be at least 1"), err::toString);
     }
 
     @Test

@@ -34,17 +34,17 @@ class MarkdownReportTest {
     }
 
     private static CompareReport report() {
-        Outcome standalone = new Outcome(Topology.STANDALONE, SET_DATA,
+        Outcome standalone = Outcome.ofSingleRuns(Topology.STANDALONE, SET_DATA,
                 Map.of(Flavour.APACHE, result(40_000, 1000, 9000), Flavour.WARDEN, result(100_000, 400, 3000)),
                 Map.of());
-        Outcome latency = new Outcome(Topology.STANDALONE, ONE_BY_ONE,
+        Outcome latency = Outcome.ofSingleRuns(Topology.STANDALONE, ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(500, 2000, 4000), Flavour.WARDEN, result(600, 1500, 3000)), Map.of());
-        Outcome ensemble = new Outcome(Topology.ENSEMBLE3, SET_DATA,
+        Outcome ensemble = Outcome.ofSingleRuns(Topology.ENSEMBLE3, SET_DATA,
                 Map.of(Flavour.APACHE, result(20_000, 2000, 20_000)),
                 Map.of(Flavour.WARDEN, "not available: members run standalone"));
         CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
                 List.of(SET_DATA, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
-                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0);
+                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 1);
         return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
                 new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options,
                 List.of(standalone, latency, ensemble));
@@ -59,6 +59,24 @@ class MarkdownReportTest {
         assertTrue(md.contains("p50 ≤ 0.6× **missed**"), md); // 1500 / 2000 = 0.75
         assertTrue(md.contains("Test CPU, 2 cores, 4096 MiB RAM"), md);
         assertTrue(md.contains("2026-11-21 09:00 UTC"), md);
+    }
+
+    @Test
+    void roundsAreReportedAsMediansWithTheRatioOfEachRound() {
+        Outcome threeRounds = new Outcome(Topology.ENSEMBLE3, SET_DATA, Map.of(
+                Flavour.APACHE, List.of(result(20_000, 2000, 20_000), result(25_000, 1800, 30_000),
+                        result(10_000, 4000, 90_000)),
+                Flavour.WARDEN, List.of(result(50_000, 900, 8_000), result(40_000, 1000, 9_000),
+                        result(60_000, 800, 7_000))), Map.of());
+        CompareOptions options = new CompareOptions(List.of(Topology.ENSEMBLE3), List.of(SET_DATA), 1, 2,
+                ClientKind.APACHE, new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 3);
+        String md = MarkdownReport.render(new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
+                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options, List.of(threeRounds)));
+        // medians: Apache 20,000 ops/s and p99.9 30 ms, Warden 50,000 ops/s and p99.9 8 ms
+        assertTrue(md.contains("| setData | 16×32, 1 KiB | 20,000 | 50,000 | 2.50× |"), md);
+        assertTrue(md.contains("| 0.27× |"), md);
+        assertTrue(md.contains("ops/s ≥ 2.5× met; p99.9 ≤ 0.5× met | 2.50, 1.60, 6.00 |"), md);
+        assertTrue(md.contains("ran 3 times against each server"), md);
     }
 
     @Test
