@@ -88,7 +88,8 @@ final class SessionDriver {
         this.watches = watches;
         this.paths = paths;
         this.onTerminated = onTerminated;
-        this.hosts = config.connectString().shuffledHosts(new Random(config.shuffleSeed()));
+        this.hosts = config.shuffleHosts() ? config.connectString().shuffledHosts(new Random(config.shuffleSeed()))
+                : config.connectString().hosts();
         this.negotiatedTimeoutMs = config.sessionTimeoutMs();
         this.outbox = new Outbox(config.maxOutstandingRequests(), config.maxQueuedRequests());
     }

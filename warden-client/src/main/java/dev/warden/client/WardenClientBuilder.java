@@ -17,6 +17,7 @@ public final class WardenClientBuilder {
     private int maxQueuedRequests = -1;
     private int maxFrameBytes = 0xfffff;
     private long shuffleSeed = System.nanoTime();
+    private boolean shuffleHosts = true;
     private final List<StateListener> listeners = new ArrayList<>();
 
     WardenClientBuilder() {
@@ -80,6 +81,16 @@ public final class WardenClientBuilder {
         return this;
     }
 
+    /**
+     * Tries the hosts in the connect string's order instead of a shuffled one: the first host is
+     * the session's home, the others its fail-over order. For placing sessions deliberately, as a
+     * benchmark does to load every member alike.
+     */
+    public WardenClientBuilder hostsInGivenOrder() {
+        this.shuffleHosts = false;
+        return this;
+    }
+
     /** A state listener registered before connecting, so it also sees the first CONNECTED. */
     public WardenClientBuilder stateListener(StateListener listener) {
         listeners.add(listener);
@@ -94,7 +105,7 @@ public final class WardenClientBuilder {
         int queued = maxQueuedRequests > 0 ? maxQueuedRequests : (int) Math.min(Integer.MAX_VALUE, 10L * maxOutstandingRequests);
         ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
                 Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
-                maxFrameBytes, shuffleSeed);
+                maxFrameBytes, shuffleSeed, shuffleHosts);
         return ClientRuntime.start(config, listeners);
     }
 

@@ -9,6 +9,7 @@ import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ConnectStringParser;
 
 /** {@link LoadClient} over the Apache ZooKeeper Java client's asynchronous API. */
 final class ApacheLoadClient implements LoadClient {
@@ -18,14 +19,22 @@ final class ApacheLoadClient implements LoadClient {
         this.zk = zk;
     }
 
-    static ApacheLoadClient connect(String connectString, int sessionTimeoutMs)
+    /**
+     * @param hostsInGivenOrder try the connect string's hosts in order (the first is the session's
+     *                          home, see {@link SessionPlacement}) instead of the client's shuffle
+     */
+    static ApacheLoadClient connect(String connectString, int sessionTimeoutMs, boolean hostsInGivenOrder)
             throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, sessionTimeoutMs, event -> {
+        Watcher onConnected = event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
-        });
+        };
+        ZooKeeper zk = hostsInGivenOrder
+                ? new ZooKeeper(connectString, sessionTimeoutMs, onConnected, false,
+                        new InOrderHostProvider(new ConnectStringParser(connectString).getServerAddresses()))
+                : new ZooKeeper(connectString, sessionTimeoutMs, onConnected);
         if (!connected.await(sessionTimeoutMs, TimeUnit.MILLISECONDS)) {
             zk.close();
             throw new IOException("no session with " + connectString + " within " + sessionTimeoutMs + " ms");

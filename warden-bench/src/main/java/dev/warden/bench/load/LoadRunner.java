@@ -106,8 +106,9 @@ public final class LoadRunner {
         List<Future<LoadClient>> connecting = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {
-                connecting.add(pool.submit(() -> spec.client().connect(spec.connectString(), spec.sessionTimeoutMs(),
-                        spec.maxFrameBytes())));
+                int sessionIndex = i;
+                connecting.add(pool.submit(() -> spec.client().connectPlaced(spec.connectString(), sessionIndex,
+                        spec.sessionTimeoutMs(), spec.maxFrameBytes())));
             }
             List<LoadClient> clients = new ArrayList<>();
             IOException failure = null;

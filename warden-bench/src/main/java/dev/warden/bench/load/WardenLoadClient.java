@@ -1,6 +1,7 @@
 package dev.warden.bench.load;
 
 import dev.warden.client.WardenClient;
+import dev.warden.client.WardenClientBuilder;
 import dev.warden.client.WardenException;
 import dev.warden.client.WatchEvent;
 import dev.warden.protocol.CreateMode;
@@ -22,13 +23,17 @@ final class WardenLoadClient implements LoadClient {
         this.client = client;
     }
 
-    static WardenLoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes)
-            throws IOException, InterruptedException {
-        CompletableFuture<WardenClient> connecting = WardenClient.builder()
+    /** @param hostsInGivenOrder as for {@link ApacheLoadClient#connect} */
+    static WardenLoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes,
+                                    boolean hostsInGivenOrder) throws IOException, InterruptedException {
+        WardenClientBuilder builder = WardenClient.builder()
                 .connectString(connectString)
                 .sessionTimeout(Duration.ofMillis(sessionTimeoutMs))
-                .maxFrameBytes(maxFrameBytes)
-                .connect();
+                .maxFrameBytes(maxFrameBytes);
+        if (hostsInGivenOrder) {
+            builder.hostsInGivenOrder();
+        }
+        CompletableFuture<WardenClient> connecting = builder.connect();
         try {
             return new WardenLoadClient(connecting.get(sessionTimeoutMs, TimeUnit.MILLISECONDS));
         } catch (ExecutionException | TimeoutException e) {
