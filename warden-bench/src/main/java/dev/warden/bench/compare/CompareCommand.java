@@ -57,6 +57,11 @@ public final class CompareCommand implements Callable<Integer> {
                     + " gives the median of the runs and the ops/s ratio of each round (default ${DEFAULT-VALUE}).")
     private int rounds;
 
+    @Option(names = "--min-free-gb", defaultValue = "20", paramLabel = "GIB",
+            description = "Before each round, if the work directory's file system has less free space than this,"
+                    + " both servers restart with empty data directories (default ${DEFAULT-VALUE}).")
+    private long minFreeGb;
+
     @Option(names = "--heap-mb", defaultValue = "1024", description = "Heap of every member, both servers (default ${DEFAULT-VALUE}).")
     private int heapMb;
 
@@ -91,7 +96,8 @@ public final class CompareCommand implements Callable<Integer> {
             Path dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
             options = new CompareOptions(topologies.stream().map(Topology::parse).toList(),
                     scenarios == null ? Suite.standard() : Suite.select(scenarios), warmupSeconds, measureSeconds,
-                    client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L, jitWarmupSeconds, rounds);
+                    client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L, jitWarmupSeconds, rounds,
+                    minFreeGb << 30);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (IOException e) {

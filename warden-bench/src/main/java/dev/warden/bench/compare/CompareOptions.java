@@ -14,10 +14,14 @@ import java.util.Objects;
  *                       first scenario does not measure the JIT compiler instead of the server
  * @param rounds         how many times each scenario runs against each server; the report gives
  *                       the median of the runs
+ * @param minFreeDiskBytes before each round, when the work directory's file system has less free
+ *                       space than this, both servers are restarted with empty data directories
+ *                       (a full run writes tens of GiB of logs, and a full disk stops a server)
  */
 public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios, int warmupSeconds,
                              int measureSeconds, ClientKind client, JvmSettings jvm, Path workDir,
-                             long readyTimeoutMs, int jitWarmupSeconds, int rounds) {
+                             long readyTimeoutMs, int jitWarmupSeconds, int rounds,
+                             long minFreeDiskBytes) {
     public CompareOptions {
         topologies = List.copyOf(topologies);
         scenarios = List.copyOf(scenarios);
@@ -35,6 +39,9 @@ public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios
         }
         if (rounds < 1) {
             throw new IllegalArgumentException("rounds must be at least 1");
+        }
+        if (minFreeDiskBytes < 0) {
+            throw new IllegalArgumentException("minimum free disk space must be >= 0");
         }
         if (readyTimeoutMs <= 0) {
             throw new IllegalArgumentException("ready timeout must be > 0 ms");

@@ -12,9 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Runs every scenario against Apache ZooKeeper and Warden, topology by topology, as many rounds as
@@ -70,6 +72,7 @@ public final class CompareRunner {
         Map<Flavour, List<LoadResult>> runs = new EnumMap<>(Flavour.class);
         Map<Flavour, String> missing = new EnumMap<>(down);
         for (int round = 0; round < options.rounds(); round++) {
+            restartAfreshIfLowOnDisk(topology, options, up, down);
             List<Flavour> order = (scenarioIndex + round) % 2 == 0 ? List.of(Flavour.APACHE, Flavour.WARDEN)
                     : List.of(Flavour.WARDEN, Flavour.APACHE);
             for (Flavour flavour : order) {
@@ -117,6 +120,58 @@ public final class CompareRunner {
             runs.remove(flavour);
             missing.put(flavour, "died during " + scenario.name() + ": " + String.join("; ", dead));
             restart(flavour, topology, options, up, down, "died during " + scenario.name());
+        }
+    }
+
+    /**
+     * A full comparison writes tens of GiB of transaction logs (every write is logged by every
+     * member of both servers, and neither purges old logs within a run). A server whose disk fills
+     * up stops serving, which would be measured as a failure of that server. So before each round,
+     * when the work directory's file system is low on space, both servers are stopped, every data
+     * directory of this topology is deleted and both start again empty, JIT warm-up included.
+     */
+    private void restartAfreshIfLowOnDisk(Topology topology, CompareOptions options, Map<Flavour, Deployment> up,
+                                          Map<Flavour, String> down) throws InterruptedException {
+        long freeBytes;
+        try {
+            freeBytes = Files.getFileStore(options.workDir()).getUsableSpace();
+        } catch (IOException e) {
+            say("cannot read the free space of %s (%s); going on", options.workDir(), e.getMessage());
+            return;
+        }
+        if (freeBytes >= options.minFreeDiskBytes()) {
+            return;
+        }
+        say("%s: %.1f GiB free where the members keep their data, below %.1f GiB: restarting both servers with"
+                        + " empty data directories", topology.title(), freeBytes / (double) (1L << 30),
+                options.minFreeDiskBytes() / (double) (1L << 30));
+        for (Deployment deployment : up.values()) {
+            deployment.close();
+        }
+        List<Flavour> wereUp = List.copyOf(up.keySet());
+        up.clear();
+        deleteDataOf(topology, options.workDir());
+        for (Flavour flavour : wereUp) {
+            try {
+                start(flavour, topology, options, up, down);
+            } catch (IOException e) {
+                down.put(flavour, "not available after a restart: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Deletes the directories of every deployment of {@code topology} so far, the running ones stopped. */
+    private static void deleteDataOf(Topology topology, Path workDir) {
+        String name = topology.name().toLowerCase();
+        try (Stream<Path> dirs = Files.list(workDir)) {
+            for (Path dir : dirs.filter(d -> d.getFileName().toString().equals(name)
+                    || d.getFileName().toString().startsWith(name + "-restart")).toList()) {
+                try (Stream<Path> files = Files.walk(dir)) {
+                    files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
+                }
+            }
+        } catch (IOException e) {
+            // what could not be deleted stays; the servers start in new directories regardless
         }
     }
 

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -51,6 +52,33 @@ class CompareCommandTest {
         assertTrue(svg.startsWith("<svg") && svg.contains(">setData<") && svg.contains(">lock8<"), svg);
         assertTrue(out.toString().contains("apache standalone SUMMARY {\"workload\":\"setData\""), out::toString);
         assertTrue(out.toString().contains("warden standalone SUMMARY {\"workload\":\"lock\""), out::toString);
+    }
+
+    @Test
+    void lowDiskSpaceRestartsBothServersEmptyBeforeARound() throws Exception {
+        Path doc = dir.resolve("LOWDISK.md");
+        Files.writeString(doc, DocSplicer.BEGIN + "\n" + DocSplicer.END + "\n");
+        Path work = dir.resolve("lowdisk-work");
+        StringWriter out = new StringWriter();
+        CommandLine cli = BenchMain.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(new StringWriter()));
+
+        // no disk has a million GiB free, so the guard fires before the (only) round
+        int status = cli.execute("compare", "--topologies", "standalone", "--scenarios", "getData",
+                "--warmup", "0", "--duration", "1", "--jit-warmup", "0", "--min-free-gb", "1000000",
+                "--heap-mb", "256", "--work-dir", work.toString(), "--doc", doc.toString(),
+                "--plot", dir.resolve("lowdisk.svg").toString());
+
+        assertEquals(0, status, out::toString);
+        assertTrue(out.toString().contains("below 1000000.0 GiB: restarting both servers with empty data directories"),
+                out::toString);
+        assertEquals(4, out.toString().split(" serving on ", -1).length - 1, out::toString); // each server started twice
+        assertTrue(Files.readString(doc).matches("(?s).*\\| getData \\| 16×32, 1 KiB \\| [0-9,]+ \\| [0-9,]+ \\|.*"));
+        try (var dirs = Files.list(work)) {
+            assertEquals(List.of("standalone"), dirs.map(p -> p.getFileName().toString()).toList(),
+                    "the first deployments' directories are gone, the new ones reuse the name");
+        }
     }
 
     @Test

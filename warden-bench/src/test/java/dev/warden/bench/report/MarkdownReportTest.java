@@ -44,7 +44,7 @@ class MarkdownReportTest {
                 Map.of(Flavour.WARDEN, "not available: members run standalone"));
         CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
                 List.of(SET_DATA, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
-                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 1);
+                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 1, 0);
         return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
                 new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options,
                 List.of(standalone, latency, ensemble));
@@ -69,7 +69,7 @@ class MarkdownReportTest {
                 Flavour.WARDEN, List.of(result(50_000, 900, 8_000), result(40_000, 1000, 9_000),
                         result(60_000, 800, 7_000))), Map.of());
         CompareOptions options = new CompareOptions(List.of(Topology.ENSEMBLE3), List.of(SET_DATA), 1, 2,
-                ClientKind.APACHE, new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 3);
+                ClientKind.APACHE, new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 3, 0);
         String md = MarkdownReport.render(new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
                 new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options, List.of(threeRounds)));
         // medians: Apache 20,000 ops/s and p99.9 30 ms, Warden 50,000 ops/s and p99.9 8 ms
