@@ -25,6 +25,8 @@ import java.util.stream.Stream;
  */
 public final class CompareRunner {
     private final PrintWriter out;
+    /** Set once a restart for disk space left too little free anyway: no more such restarts. */
+    private boolean diskGuardGivenUp;
 
     /** @param out where progress and each run's SUMMARY line go */
     public CompareRunner(PrintWriter out) {
@@ -128,7 +130,9 @@ public final class CompareRunner {
      * member of both servers, and neither purges old logs within a run). A server whose disk fills
      * up stops serving, which would be measured as a failure of that server. So before each round,
      * when the work directory's file system is low on space, both servers are stopped, every data
-     * directory of this topology is deleted and both start again empty, JIT warm-up included.
+     * directory of this run is deleted (the topologies already measured included) and both start
+     * again empty, JIT warm-up included. If even that leaves too little space, the run says so
+     * once and goes on without restarting again.
      */
     private void restartAfreshIfLowOnDisk(Topology topology, CompareOptions options, Map<Flavour, Deployment> up,
                                           Map<Flavour, String> down) throws InterruptedException {
@@ -139,7 +143,7 @@ public final class CompareRunner {
             say("cannot read the free space of %s (%s); going on", options.workDir(), e.getMessage());
             return;
         }
-        if (freeBytes >= options.minFreeDiskBytes()) {
+        if (diskGuardGivenUp || freeBytes >= options.minFreeDiskBytes()) {
             return;
         }
         say("%s: %.1f GiB free where the members keep their data, below %.1f GiB: restarting both servers with"
@@ -150,7 +154,7 @@ public final class CompareRunner {
         }
         List<Flavour> wereUp = List.copyOf(up.keySet());
         up.clear();
-        deleteDataOf(topology, options.workDir());
+        deleteAllData(options.workDir());
         for (Flavour flavour : wereUp) {
             try {
                 start(flavour, topology, options, up, down);
@@ -158,14 +162,22 @@ public final class CompareRunner {
                 down.put(flavour, "not available after a restart: " + e.getMessage());
             }
         }
+        try {
+            long freeAfterBytes = Files.getFileStore(options.workDir()).getUsableSpace();
+            if (freeAfterBytes < options.minFreeDiskBytes()) {
+                diskGuardGivenUp = true;
+                say("only %.1f GiB free even with empty data directories; going on without restarting for disk"
+                        + " space again (a full disk will stop a server)", freeAfterBytes / (double) (1L << 30));
+            }
+        } catch (IOException e) {
+            diskGuardGivenUp = true;
+        }
     }
 
-    /** Deletes the directories of every deployment of {@code topology} so far, the running ones stopped. */
-    private static void deleteDataOf(Topology topology, Path workDir) {
-        String name = topology.name().toLowerCase();
+    /** Deletes the directories of every deployment of this run so far, every one of them stopped. */
+    private static void deleteAllData(Path workDir) {
         try (Stream<Path> dirs = Files.list(workDir)) {
-            for (Path dir : dirs.filter(d -> d.getFileName().toString().equals(name)
-                    || d.getFileName().toString().startsWith(name + "-restart")).toList()) {
+            for (Path dir : dirs.filter(CompareRunner::isDeploymentDir).toList()) {
                 try (Stream<Path> files = Files.walk(dir)) {
                     files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
                 }
@@ -173,6 +185,18 @@ public final class CompareRunner {
         } catch (IOException e) {
             // what could not be deleted stays; the servers start in new directories regardless
         }
+    }
+
+    /** "standalone", "ensemble3-restart2": a directory {@link #start} made. */
+    private static boolean isDeploymentDir(Path dir) {
+        String name = dir.getFileName().toString();
+        for (Topology topology : Topology.values()) {
+            String prefix = topology.name().toLowerCase();
+            if (name.equals(prefix) || name.startsWith(prefix + "-restart")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
