@@ -146,11 +146,12 @@ public final class CompareCommand implements Callable<Integer> {
         return docDir == null ? plotFile.toString() : docDir.relativize(plotFile.toAbsolutePath()).toString();
     }
 
-    private static void deleteTree(Path dir) {
+    /** Deletes {@code dir} and everything under it, as far as it can: what stays behind is only disk space. */
+    static void deleteTree(Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            // a temporary directory left behind is harmless
+            // a directory left behind is harmless
         }
     }
 }

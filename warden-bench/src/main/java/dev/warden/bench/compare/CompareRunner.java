@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -177,11 +176,7 @@ public final class CompareRunner {
     /** Deletes the directories of every deployment of this run so far, every one of them stopped. */
     private static void deleteAllData(Path workDir) {
         try (Stream<Path> dirs = Files.list(workDir)) {
-            for (Path dir : dirs.filter(CompareRunner::isDeploymentDir).toList()) {
-                try (Stream<Path> files = Files.walk(dir)) {
-                    files.sorted(Comparator.reverseOrder()).forEach(file -> file.toFile().delete());
-                }
-            }
+            dirs.filter(CompareRunner::isDeploymentDir).toList().forEach(CompareCommand::deleteTree);
         } catch (IOException e) {
             // what could not be deleted stays; the servers start in new directories regardless
         }

@@ -26,14 +26,6 @@ public record Outcome(Topology topology, Scenario scenario, Map<Flavour, List<Lo
         missing = missing.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(missing));
     }
 
-    /** An outcome of one round: one result per flavour that ran. */
-    public static Outcome ofSingleRuns(Topology topology, Scenario scenario, Map<Flavour, LoadResult> results,
-                                       Map<Flavour, String> missing) {
-        Map<Flavour, List<LoadResult>> runs = new EnumMap<>(Flavour.class);
-        results.forEach((flavour, result) -> runs.put(flavour, List.of(result)));
-        return new Outcome(topology, scenario, runs, missing);
-    }
-
     /** Each flavour's median figures over its runs. */
     public Map<Flavour, LoadResult> results() {
         Map<Flavour, LoadResult> medians = new EnumMap<>(Flavour.class);
@@ -64,11 +56,12 @@ public record Outcome(Topology topology, Scenario scenario, Map<Flavour, List<Lo
 
     /** Warden's figure divided by Apache's, when both ran and Apache's is not zero. */
     public OptionalDouble ratio(Target.Metric metric) {
-        if (!runs.containsKey(Flavour.WARDEN) || !runs.containsKey(Flavour.APACHE)) {
+        Map<Flavour, LoadResult> medians = results();
+        LoadResult warden = medians.get(Flavour.WARDEN);
+        LoadResult apache = medians.get(Flavour.APACHE);
+        if (warden == null || apache == null) {
             return OptionalDouble.empty();
         }
-        LoadResult warden = LoadResult.medianOf(runs.get(Flavour.WARDEN));
-        LoadResult apache = LoadResult.medianOf(runs.get(Flavour.APACHE));
         double w = value(warden, metric);
         double a = value(apache, metric);
         return a == 0 ? OptionalDouble.empty() : OptionalDouble.of(w / a);

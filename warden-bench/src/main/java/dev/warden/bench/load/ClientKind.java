@@ -10,10 +10,7 @@ public enum ClientKind {
     /** Opens one session on a server the client picks (shuffled, as clients do) and returns once it is connected. */
     public LoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes)
             throws IOException, InterruptedException {
-        return switch (this) {
-            case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, false);
-            case WARDEN -> WardenLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, false);
-        };
+        return open(connectString, sessionTimeoutMs, maxFrameBytes, false);
     }
 
     /**
@@ -22,10 +19,14 @@ public enum ClientKind {
      */
     public LoadClient connectPlaced(String connectString, int sessionIndex, int sessionTimeoutMs, int maxFrameBytes)
             throws IOException, InterruptedException {
-        String placed = SessionPlacement.homeFirst(connectString, sessionIndex);
+        return open(SessionPlacement.homeFirst(connectString, sessionIndex), sessionTimeoutMs, maxFrameBytes, true);
+    }
+
+    private LoadClient open(String connectString, int sessionTimeoutMs, int maxFrameBytes, boolean hostsInGivenOrder)
+            throws IOException, InterruptedException {
         return switch (this) {
-            case APACHE -> ApacheLoadClient.connect(placed, sessionTimeoutMs, true);
-            case WARDEN -> WardenLoadClient.connect(placed, sessionTimeoutMs, maxFrameBytes, true);
+            case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder);
+            case WARDEN -> WardenLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder);
         };
     }
 }

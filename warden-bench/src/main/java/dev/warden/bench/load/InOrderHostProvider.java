@@ -41,9 +41,7 @@ final class InOrderHostProvider implements HostProvider {
         triedSinceConnected++;
         InetSocketAddress host = hosts.get(next);
         next = (next + 1) % hosts.size();
-        InetSocketAddress resolved = host.isUnresolved() ? new InetSocketAddress(host.getHostString(), host.getPort())
-                : host;
-        return resolved;
+        return host.isUnresolved() ? new InetSocketAddress(host.getHostString(), host.getPort()) : host;
     }
 
     /** Connected: the next loss of connection starts over at the home host. */

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,21 +87,24 @@ class CompareCommandTest {
 
     @Test
     void zeroRoundsIsAUsageError() {
-        StringWriter err = new StringWriter();
-        CommandLine cli = BenchMain.commandLine();
-        cli.setErr(new PrintWriter(err));
-        int status = cli.execute("compare", "--rounds", "0", "--doc", dir.resolve("x.md").toString());
-        assertEquals(CommandLine.ExitCode.USAGE, status);
-        assertTrue(err.toString().contains("rounds must be at least 1"), err::toString);
+        assertUsageError("rounds must be at least 1", "--rounds", "0");
     }
 
     @Test
     void unknownScenarioIsAUsageError() {
+        assertUsageError("unknown scenario 'nope'", "--scenarios", "nope");
+    }
+
+    /** {@code compare} with {@code options} exits with picocli's usage status and says {@code message}. */
+    private void assertUsageError(String message, String... options) {
         StringWriter err = new StringWriter();
         CommandLine cli = BenchMain.commandLine();
         cli.setErr(new PrintWriter(err));
-        int status = cli.execute("compare", "--scenarios", "nope", "--doc", dir.resolve("x.md").toString());
+        List<String> args = new ArrayList<>(List.of("compare"));
+        args.addAll(List.of(options));
+        args.addAll(List.of("--doc", dir.resolve("x.md").toString()));
+        int status = cli.execute(args.toArray(String[]::new));
         assertEquals(CommandLine.ExitCode.USAGE, status);
-        assertTrue(err.toString().contains("unknown scenario 'nope'"), err::toString);
+        assertTrue(err.toString().contains(message), err::toString);
     }
 }

@@ -18,6 +18,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -33,13 +34,21 @@ class MarkdownReportTest {
                 p50Us * 3, p999Us, p999Us * 2, Map.of());
     }
 
+    /** An outcome of one round: one result per flavour that ran. */
+    private static Outcome oneRound(Topology topology, Scenario scenario, Map<Flavour, LoadResult> results,
+                                    Map<Flavour, String> missing) {
+        Map<Flavour, List<LoadResult>> runs = new EnumMap<>(Flavour.class);
+        results.forEach((flavour, result) -> runs.put(flavour, List.of(result)));
+        return new Outcome(topology, scenario, runs, missing);
+    }
+
     private static CompareReport report() {
-        Outcome standalone = Outcome.ofSingleRuns(Topology.STANDALONE, SET_DATA,
+        Outcome standalone = oneRound(Topology.STANDALONE, SET_DATA,
                 Map.of(Flavour.APACHE, result(40_000, 1000, 9000), Flavour.WARDEN, result(100_000, 400, 3000)),
                 Map.of());
-        Outcome latency = Outcome.ofSingleRuns(Topology.STANDALONE, ONE_BY_ONE,
+        Outcome latency = oneRound(Topology.STANDALONE, ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(500, 2000, 4000), Flavour.WARDEN, result(600, 1500, 3000)), Map.of());
-        Outcome ensemble = Outcome.ofSingleRuns(Topology.ENSEMBLE3, SET_DATA,
+        Outcome ensemble = oneRound(Topology.ENSEMBLE3, SET_DATA,
                 Map.of(Flavour.APACHE, result(20_000, 2000, 20_000)),
                 Map.of(Flavour.WARDEN, "not available: members run standalone"));
         CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
