@@ -36,7 +36,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--scenarios", split = ",", paramLabel = "NAME[,NAME]",
             description = "Scenarios to run (default: all): setData, getData, exists, mixed90, createDelete, lock8,"
-                    + " fanout100, sessionStorm16, large1MiB, setData1x1.")
+                    + " fanout100, sessionStorm16, getData1x1, setData1x1, large1MiB.")
     private List<String> scenarios;
 
     @Option(names = "--warmup", defaultValue = "5", paramLabel = "SECONDS",

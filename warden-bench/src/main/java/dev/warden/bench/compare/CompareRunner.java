@@ -14,6 +14,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -23,6 +24,8 @@ import java.util.stream.Stream;
  * one round to the next, so a slow phase of a busy machine does not always fall on the same server.
  */
 public final class CompareRunner {
+    /** Timed writes for the disk's sync latency: a few tenths of a second on an SSD. */
+    private static final int DISK_SAMPLES = 2000;
     private final PrintWriter out;
     /** Set once a restart for disk space left too little free anyway: no more such restarts. */
     private boolean diskGuardGivenUp;
@@ -34,11 +37,16 @@ public final class CompareRunner {
 
     public CompareReport run(CompareOptions options) throws IOException, InterruptedException {
         ZonedDateTime startedAt = ZonedDateTime.now();
+        Files.createDirectories(options.workDir());
+        DiskLatency disk = DiskLatency.measure(options.workDir(), DISK_SAMPLES);
+        out.printf(Locale.ROOT, "fsync of %d bytes in %s: p50 %d µs, p99 %d µs (%d writes)%n", DiskLatency.WRITE_BYTES,
+                options.workDir(), disk.p50Us(), disk.p99Us(), disk.samples());
+        out.flush();
         List<Outcome> outcomes = new ArrayList<>();
         for (Topology topology : options.topologies()) {
             outcomes.addAll(runTopology(topology, options));
         }
-        return new CompareReport(startedAt, MachineInfo.ofThisMachine(), options, outcomes);
+        return new CompareReport(startedAt, MachineInfo.ofThisMachine(), disk, options, outcomes);
     }
 
     private List<Outcome> runTopology(Topology topology, CompareOptions options)

@@ -35,6 +35,9 @@ public final class Suite {
                         Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2)))),
                 new Scenario("fanout100", "100 watchers, 1 KiB", Workload.FANOUT, 1, 1, KIB, 1, 0, 100, none),
                 new Scenario("sessionStorm16", "16 workers", Workload.SESSION_STORM, 16, 1, 0, 1, 0, 1, none),
+                // the round trip of a read with nothing queued: with the disk's sync latency, the
+                // floor under setData1x1 (see DurableWriteFloor)
+                new Scenario("getData1x1", "1×1, 1 KiB", Workload.GET_DATA, 1, 1, KIB, 1000, 0, 1, none),
                 new Scenario("setData1x1", "1×1, 1 KiB", Workload.SET_DATA, 1, 1, KIB, 1000, 0, 1, Map.of(
                         Topology.STANDALONE, List.of(latencyAtMost(Metric.P50, 0.6)),
                         Topology.ENSEMBLE3, List.of(latencyAtMost(Metric.P50, 0.6)))),

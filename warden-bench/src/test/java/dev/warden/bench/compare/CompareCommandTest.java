@@ -48,6 +48,8 @@ class CompareCommandTest {
         assertTrue(!out.toString().contains("round 3"), out::toString);
         assertTrue(written.contains("![throughput and p99 per scenario](plot.svg)"), written);
         assertTrue(written.contains("Every deployment first ran 2 s of unmeasured load"), written);
+        assertTrue(written.matches("(?s).*syncs a 1 KiB write in [0-9]+ µs \\(p50; p99 [0-9]+ µs\\).*"), written);
+        assertTrue(out.toString().contains("fsync of 1024 bytes in "), out::toString);
         assertTrue(out.toString().contains("Warden, standalone: 2 s of unmeasured load to warm up the JIT"), out::toString);
         String svg = Files.readString(plot);
         assertTrue(svg.startsWith("<svg") && svg.contains(">setData<") && svg.contains(">lock8<"), svg);

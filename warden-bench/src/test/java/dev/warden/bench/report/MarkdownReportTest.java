@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.bench.compare.CompareOptions;
 import dev.warden.bench.compare.CompareReport;
+import dev.warden.bench.compare.DiskLatency;
 import dev.warden.bench.compare.Flavour;
 import dev.warden.bench.compare.JvmSettings;
 import dev.warden.bench.compare.Outcome;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.Test;
 class MarkdownReportTest {
     private static final Scenario SET_DATA = Suite.select(List.of("setData")).get(0);
     private static final Scenario ONE_BY_ONE = Suite.select(List.of("setData1x1")).get(0);
+    private static final Scenario READ_ONE_BY_ONE = Suite.select(List.of("getData1x1")).get(0);
+    private static final DiskLatency DISK = new DiskLatency(110, 180, 2000);
 
     private static LoadResult result(double opsPerSecond, long p50Us, long p999Us) {
         return new LoadResult("setData", (long) opsPerSecond * 10, 10_000, opsPerSecond, p50Us, p50Us * 2,
@@ -55,7 +58,7 @@ class MarkdownReportTest {
                 List.of(SET_DATA, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
                 new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 1, 0);
         return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
-                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options,
+                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), DISK, options,
                 List.of(standalone, latency, ensemble));
     }
 
@@ -68,6 +71,33 @@ class MarkdownReportTest {
         assertTrue(md.contains("p50 ≤ 0.6× **missed**"), md); // 1500 / 2000 = 0.75
         assertTrue(md.contains("Test CPU, 2 cores, 4096 MiB RAM"), md);
         assertTrue(md.contains("2026-11-21 09:00 UTC"), md);
+        assertTrue(md.contains("syncs a 1 KiB write in 110 µs (p50; p99 180 µs)"), md);
+        assertTrue(!md.contains("Floor under one write"), md); // getData1x1 did not run
+    }
+
+    @Test
+    void theFloorUnderOneWriteInFlightIsTheFasterReadPlusOneFsync() {
+        Outcome reads = oneRound(Topology.STANDALONE, READ_ONE_BY_ONE,
+                Map.of(Flavour.APACHE, result(9_000, 100, 300), Flavour.WARDEN, result(11_000, 90, 250)), Map.of());
+        Outcome writes = oneRound(Topology.STANDALONE, ONE_BY_ONE,
+                Map.of(Flavour.APACHE, result(3_500, 280, 900), Flavour.WARDEN, result(3_700, 265, 800)), Map.of());
+        Outcome ensembleReads = oneRound(Topology.ENSEMBLE3, READ_ONE_BY_ONE,
+                Map.of(Flavour.APACHE, result(9_000, 120, 300), Flavour.WARDEN, result(11_000, 95, 250)), Map.of());
+        Outcome ensembleWrites = oneRound(Topology.ENSEMBLE3, ONE_BY_ONE,
+                Map.of(Flavour.APACHE, result(1_600, 615, 900)), Map.of(Flavour.WARDEN, "not available: test"));
+        CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
+                List.of(READ_ONE_BY_ONE, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
+                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 1, 0);
+        String md = MarkdownReport.render(new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
+                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), DISK, options,
+                List.of(reads, writes, ensembleReads, ensembleWrites)));
+        // standalone: min(100, 90) + 110 = 200 µs = 0.71 × 280 µs
+        assertTrue(md.contains("getData1x1 p50 of the faster server) 90 µs + one fsync of the log (p50) 110 µs"
+                + " = 200 µs, which is 0.71× Apache ZooKeeper's setData1x1 p50 of 280 µs."), md);
+        assertTrue(md.contains("much below 0.71× on this machine"), md);
+        // 3 members: the floor needs only Apache's write, and is called a lower bound
+        assertTrue(md.contains("95 µs + one fsync of the log (p50) 110 µs = 205 µs, which is 0.33×"), md);
+        assertTrue(md.contains("so this is a lower bound only"), md);
     }
 
     @Test
@@ -80,7 +110,7 @@ class MarkdownReportTest {
         CompareOptions options = new CompareOptions(List.of(Topology.ENSEMBLE3), List.of(SET_DATA), 1, 2,
                 ClientKind.APACHE, new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 3, 0);
         String md = MarkdownReport.render(new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
-                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), options, List.of(threeRounds)));
+                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), DISK, options, List.of(threeRounds)));
         // medians: Apache 20,000 ops/s and p99.9 30 ms, Warden 50,000 ops/s and p99.9 8 ms
         assertTrue(md.contains("| setData | 16×32, 1 KiB | 20,000 | 50,000 | 2.50× |"), md);
         assertTrue(md.contains("| 0.27× |"), md);
