@@ -12,6 +12,10 @@ import java.util.stream.Collectors;
 /** The scenarios the side-by-side runner measures, with the targets from the benchmark issue. */
 public final class Suite {
     private static final int KIB = 1024;
+    /** One read in flight: with the disk's sync latency, the floor under {@link #WRITE_ONE_BY_ONE}. */
+    public static final String READ_ONE_BY_ONE = "getData1x1";
+    /** One write in flight: the latency target the floor is set against. */
+    public static final String WRITE_ONE_BY_ONE = "setData1x1";
 
     private Suite() {
     }
@@ -35,10 +39,9 @@ public final class Suite {
                         Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2)))),
                 new Scenario("fanout100", "100 watchers, 1 KiB", Workload.FANOUT, 1, 1, KIB, 1, 0, 100, none),
                 new Scenario("sessionStorm16", "16 workers", Workload.SESSION_STORM, 16, 1, 0, 1, 0, 1, none),
-                // the round trip of a read with nothing queued: with the disk's sync latency, the
-                // floor under setData1x1 (see DurableWriteFloor)
-                new Scenario("getData1x1", "1×1, 1 KiB", Workload.GET_DATA, 1, 1, KIB, 1000, 0, 1, none),
-                new Scenario("setData1x1", "1×1, 1 KiB", Workload.SET_DATA, 1, 1, KIB, 1000, 0, 1, Map.of(
+                // the round trip of a read with nothing queued (see DurableWriteFloor)
+                new Scenario(READ_ONE_BY_ONE, "1×1, 1 KiB", Workload.GET_DATA, 1, 1, KIB, 1000, 0, 1, none),
+                new Scenario(WRITE_ONE_BY_ONE, "1×1, 1 KiB", Workload.SET_DATA, 1, 1, KIB, 1000, 0, 1, Map.of(
                         Topology.STANDALONE, List.of(latencyAtMost(Metric.P50, 0.6)),
                         Topology.ENSEMBLE3, List.of(latencyAtMost(Metric.P50, 0.6)))),
                 // last: a server may run out of heap here, and a dead server is restarted, but its

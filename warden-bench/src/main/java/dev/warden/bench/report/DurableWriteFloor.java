@@ -3,10 +3,12 @@ package dev.warden.bench.report;
 import dev.warden.bench.compare.DiskLatency;
 import dev.warden.bench.compare.Flavour;
 import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.Suite;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.load.LoadResult;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -31,16 +33,12 @@ record DurableWriteFloor(long readRoundTripUs, long fsyncUs, long apacheWriteUs)
         return (double) floorUs() / apacheWriteUs;
     }
 
-    /** The floor of one topology, if both one-by-one scenarios ran with both servers. */
+    /** The floor of one topology, if both one-by-one scenarios ran, the read with both servers. */
     static Optional<DurableWriteFloor> of(Topology topology, List<Outcome> outcomes, DiskLatency disk) {
-        Optional<Outcome> reads = named(topology, outcomes, "getData1x1");
-        Optional<Outcome> writes = named(topology, outcomes, "setData1x1");
-        if (reads.isEmpty() || writes.isEmpty()) {
-            return Optional.empty();
-        }
-        LoadResult apacheRead = reads.get().results().get(Flavour.APACHE);
-        LoadResult wardenRead = reads.get().results().get(Flavour.WARDEN);
-        LoadResult apacheWrite = writes.get().results().get(Flavour.APACHE);
+        Map<Flavour, LoadResult> reads = medians(topology, outcomes, Suite.READ_ONE_BY_ONE);
+        LoadResult apacheWrite = medians(topology, outcomes, Suite.WRITE_ONE_BY_ONE).get(Flavour.APACHE);
+        LoadResult apacheRead = reads.get(Flavour.APACHE);
+        LoadResult wardenRead = reads.get(Flavour.WARDEN);
         if (apacheRead == null || wardenRead == null || apacheWrite == null || apacheWrite.p50Us() <= 0) {
             return Optional.empty();
         }
@@ -48,9 +46,10 @@ record DurableWriteFloor(long readRoundTripUs, long fsyncUs, long apacheWriteUs)
                 apacheWrite.p50Us()));
     }
 
-    private static Optional<Outcome> named(Topology topology, List<Outcome> outcomes, String scenario) {
+    /** Each server's median figures for the scenario in this topology; empty if it did not run. */
+    private static Map<Flavour, LoadResult> medians(Topology topology, List<Outcome> outcomes, String scenario) {
         return outcomes.stream().filter(o -> o.topology() == topology && o.scenario().name().equals(scenario))
-                .findFirst();
+                .findFirst().map(Outcome::results).orElse(Map.of());
     }
 
     String describe(Topology topology) {
