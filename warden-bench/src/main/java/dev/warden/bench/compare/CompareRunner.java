@@ -143,6 +143,9 @@ public final class CompareRunner {
      */
     private void restartAfreshIfLowOnDisk(Topology topology, CompareOptions options, Map<Flavour, Deployment> up,
                                           Map<Flavour, String> down) throws InterruptedException {
+        if (diskGuardGivenUp) {
+            return;
+        }
         long freeBytes;
         try {
             freeBytes = Files.getFileStore(options.workDir()).getUsableSpace();
@@ -150,12 +153,11 @@ public final class CompareRunner {
             say("cannot read the free space of %s (%s); going on", options.workDir(), e.getMessage());
             return;
         }
-        if (diskGuardGivenUp || freeBytes >= options.minFreeDiskBytes()) {
+        if (freeBytes >= options.minFreeDiskBytes()) {
             return;
         }
         say("%s: %.1f GiB free where the members keep their data, below %.1f GiB: restarting both servers with"
-                        + " empty data directories", topology.title(), freeBytes / (double) (1L << 30),
-                options.minFreeDiskBytes() / (double) (1L << 30));
+                        + " empty data directories", topology.title(), gib(freeBytes), gib(options.minFreeDiskBytes()));
         for (Deployment deployment : up.values()) {
             deployment.close();
         }
@@ -174,11 +176,15 @@ public final class CompareRunner {
             if (freeAfterBytes < options.minFreeDiskBytes()) {
                 diskGuardGivenUp = true;
                 say("only %.1f GiB free even with empty data directories; going on without restarting for disk"
-                        + " space again (a full disk will stop a server)", freeAfterBytes / (double) (1L << 30));
+                        + " space again (a full disk will stop a server)", gib(freeAfterBytes));
             }
         } catch (IOException e) {
             diskGuardGivenUp = true;
         }
+    }
+
+    private static double gib(long bytes) {
+        return bytes / (double) (1L << 30);
     }
 
     /** Deletes the directories of every deployment of this run so far, every one of them stopped. */

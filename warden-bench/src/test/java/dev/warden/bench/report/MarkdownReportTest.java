@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 /** The report's ratios, verdicts and "not available" rows, from figures fixed by the test. */
 class MarkdownReportTest {
     private static final Scenario SET_DATA = Suite.select(List.of("setData")).get(0);
-    private static final Scenario ONE_BY_ONE = Suite.select(List.of("setData1x1")).get(0);
-    private static final Scenario READ_ONE_BY_ONE = Suite.select(List.of("getData1x1")).get(0);
+    private static final Scenario ONE_BY_ONE = Suite.select(List.of(Suite.WRITE_ONE_BY_ONE)).get(0);
+    private static final Scenario READ_ONE_BY_ONE = Suite.select(List.of(Suite.READ_ONE_BY_ONE)).get(0);
     private static final DiskLatency DISK = new DiskLatency(110, 180, 2000);
 
     private static LoadResult result(double opsPerSecond, long p50Us, long p999Us) {
@@ -54,12 +54,17 @@ class MarkdownReportTest {
         Outcome ensemble = oneRound(Topology.ENSEMBLE3, SET_DATA,
                 Map.of(Flavour.APACHE, result(20_000, 2000, 20_000)),
                 Map.of(Flavour.WARDEN, "not available: members run standalone"));
-        CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
-                List.of(SET_DATA, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
-                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 1, 0);
-        return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
-                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), DISK, options,
+        return reportOf(List.of(Topology.STANDALONE, Topology.ENSEMBLE3), List.of(SET_DATA, ONE_BY_ONE), 1,
                 List.of(standalone, latency, ensemble));
+    }
+
+    /** A run on the test machine and disk, started 2026-11-21 09:00 UTC, 1 s warm-up and 2 s measured. */
+    private static CompareReport reportOf(List<Topology> topologies, List<Scenario> scenarios, int rounds,
+                                          List<Outcome> outcomes) {
+        CompareOptions options = new CompareOptions(topologies, scenarios, 1, 2, ClientKind.APACHE,
+                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, rounds, 0);
+        return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
+                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), DISK, options, outcomes);
     }
 
     @Test
@@ -85,12 +90,8 @@ class MarkdownReportTest {
                 Map.of(Flavour.APACHE, result(9_000, 120, 300), Flavour.WARDEN, result(11_000, 95, 250)), Map.of());
         Outcome ensembleWrites = oneRound(Topology.ENSEMBLE3, ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(1_600, 615, 900)), Map.of(Flavour.WARDEN, "not available: test"));
-        CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
-                List.of(READ_ONE_BY_ONE, ONE_BY_ONE), 1, 2, ClientKind.APACHE,
-                new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 1, 0);
-        String md = MarkdownReport.render(new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
-                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), DISK, options,
-                List.of(reads, writes, ensembleReads, ensembleWrites)));
+        String md = MarkdownReport.render(reportOf(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
+                List.of(READ_ONE_BY_ONE, ONE_BY_ONE), 1, List.of(reads, writes, ensembleReads, ensembleWrites)));
         // standalone: min(100, 90) + 110 = 200 µs = 0.71 × 280 µs
         assertTrue(md.contains("getData1x1 p50 of the faster server) 90 µs + one fsync of the log (p50) 110 µs"
                 + " = 200 µs, which is 0.71× Apache ZooKeeper's setData1x1 p50 of 280 µs."), md);
@@ -107,10 +108,8 @@ class MarkdownReportTest {
                         result(10_000, 4000, 90_000)),
                 Flavour.WARDEN, List.of(result(50_000, 900, 8_000), result(40_000, 1000, 9_000),
                         result(60_000, 800, 7_000))), Map.of());
-        CompareOptions options = new CompareOptions(List.of(Topology.ENSEMBLE3), List.of(SET_DATA), 1, 2,
-                ClientKind.APACHE, new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 3, 0);
-        String md = MarkdownReport.render(new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
-                new MachineInfo("Test CPU", 2, 4096, "Linux 6", "Java 17"), DISK, options, List.of(threeRounds)));
+        String md = MarkdownReport.render(reportOf(List.of(Topology.ENSEMBLE3), List.of(SET_DATA), 3,
+                List.of(threeRounds)));
         // medians: Apache 20,000 ops/s and p99.9 30 ms, Warden 50,000 ops/s and p99.9 8 ms
         assertTrue(md.contains("| setData | 16×32, 1 KiB | 20,000 | 50,000 | 2.50× |"), md);
         assertTrue(md.contains("| 0.27× |"), md);
