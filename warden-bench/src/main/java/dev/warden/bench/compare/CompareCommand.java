@@ -65,8 +65,9 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--heap-mb", defaultValue = "1024", description = "Heap of every member, both servers (default ${DEFAULT-VALUE}).")
     private int heapMb;
 
-    @Option(names = "--client", defaultValue = "APACHE", paramLabel = "APACHE|WARDEN",
-            description = "Client library generating the load (default ${DEFAULT-VALUE}).")
+    @Option(names = "--client", defaultValue = "APACHE", paramLabel = "APACHE|APACHE_NIO|WARDEN",
+            description = "Client generating the load: the Apache ZooKeeper Java client over its Netty socket"
+                    + " (APACHE) or its NIO socket (APACHE_NIO), or Warden's client (default ${DEFAULT-VALUE}).")
     private ClientKind client;
 
     @Option(names = "--work-dir", paramLabel = "DIR",

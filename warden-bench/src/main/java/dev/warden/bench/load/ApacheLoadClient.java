@@ -8,11 +8,30 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ClientCnxnSocketNIO;
+import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ConnectStringParser;
+import org.apache.zookeeper.client.ZKClientConfig;
 
 /** {@link LoadClient} over the Apache ZooKeeper Java client's asynchronous API. */
 final class ApacheLoadClient implements LoadClient {
+    /** The client's socket implementation, chosen per session through its {@link ZKClientConfig}. */
+    enum Socket {
+        NETTY(ClientCnxnSocketNetty.class),
+        NIO(ClientCnxnSocketNIO.class);
+
+        private final Class<?> implementation;
+
+        Socket(Class<?> implementation) {
+            this.implementation = implementation;
+        }
+
+        String className() {
+            return implementation.getName();
+        }
+    }
+
     private final ZooKeeper zk;
 
     private ApacheLoadClient(ZooKeeper zk) {
@@ -23,23 +42,30 @@ final class ApacheLoadClient implements LoadClient {
      * @param hostsInGivenOrder try the connect string's hosts in order (the first is the session's
      *                          home, see {@link SessionPlacement}) instead of the client's shuffle
      */
-    static ApacheLoadClient connect(String connectString, int sessionTimeoutMs, boolean hostsInGivenOrder)
-            throws IOException, InterruptedException {
+    static ApacheLoadClient connect(String connectString, int sessionTimeoutMs, boolean hostsInGivenOrder,
+                                    Socket socket) throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         Watcher onConnected = event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
         };
+        ZKClientConfig config = new ZKClientConfig();
+        config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, socket.className());
         ZooKeeper zk = hostsInGivenOrder
                 ? new ZooKeeper(connectString, sessionTimeoutMs, onConnected, false,
-                        new InOrderHostProvider(new ConnectStringParser(connectString).getServerAddresses()))
-                : new ZooKeeper(connectString, sessionTimeoutMs, onConnected);
+                        new InOrderHostProvider(new ConnectStringParser(connectString).getServerAddresses()), config)
+                : new ZooKeeper(connectString, sessionTimeoutMs, onConnected, config);
         if (!connected.await(sessionTimeoutMs, TimeUnit.MILLISECONDS)) {
             zk.close();
             throw new IOException("no session with " + connectString + " within " + sessionTimeoutMs + " ms");
         }
         return new ApacheLoadClient(zk);
+    }
+
+    /** The socket implementation this session's client was configured with. */
+    String socketClassName() {
+        return zk.getClientConfig().getProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET);
     }
 
     @Override

@@ -2,10 +2,33 @@ package dev.warden.bench.load;
 
 import java.io.IOException;
 
-/** Which client library generates the load. Apache's is the default: it is neutral to both servers. */
+/**
+ * Which client library generates the load. Apache's is the default: it is neutral to both servers.
+ *
+ * <p>The Apache client comes with two socket implementations ({@code zookeeper.clientCnxnSocket}).
+ * The load runs over its Netty socket by default: the NIO socket reads every reply with two
+ * {@code read} calls (the length, then the body) and costs about 2.5 times the CPU per operation
+ * (docs/PERFORMANCE.md, "The load client's socket"). On a machine where the client shares the
+ * cores with the servers, that CPU is taken from the servers, and the run measures the client.
+ */
 public enum ClientKind {
-    APACHE,
-    WARDEN;
+    /** The Apache ZooKeeper Java client over its Netty socket. */
+    APACHE("Apache ZooKeeper Java client (Netty socket)"),
+    /** The Apache ZooKeeper Java client over its NIO socket, the client's own default. */
+    APACHE_NIO("Apache ZooKeeper Java client (NIO socket)"),
+    /** Warden's own client. */
+    WARDEN("Warden client");
+
+    private final String description;
+
+    ClientKind(String description) {
+        this.description = description;
+    }
+
+    /** What a report calls this client. */
+    public String description() {
+        return description;
+    }
 
     /** Opens one session on a server the client picks (shuffled, as clients do) and returns once it is connected. */
     public LoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes)
@@ -25,7 +48,10 @@ public enum ClientKind {
     private LoadClient open(String connectString, int sessionTimeoutMs, int maxFrameBytes, boolean hostsInGivenOrder)
             throws IOException, InterruptedException {
         return switch (this) {
-            case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder);
+            case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder,
+                    ApacheLoadClient.Socket.NETTY);
+            case APACHE_NIO -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder,
+                    ApacheLoadClient.Socket.NIO);
             case WARDEN -> WardenLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder);
         };
     }

@@ -27,8 +27,9 @@ public final class LoadCommand implements Callable<Integer> {
             description = "setData, getData, exists, mixed, createDelete, lock, fanout, sessionStorm, large.")
     private Workload workload;
 
-    @Option(names = "--client", defaultValue = "APACHE", paramLabel = "APACHE|WARDEN",
-            description = "Client library generating the load (default ${DEFAULT-VALUE}).")
+    @Option(names = "--client", defaultValue = "APACHE", paramLabel = "APACHE|APACHE_NIO|WARDEN",
+            description = "Client generating the load: the Apache ZooKeeper Java client over its Netty socket"
+                    + " (APACHE) or its NIO socket (APACHE_NIO), or Warden's client (default ${DEFAULT-VALUE}).")
     private ClientKind client;
 
     @Option(names = "--sessions", defaultValue = "16", description = "Sessions (storm: workers) (default ${DEFAULT-VALUE}).")

@@ -23,12 +23,12 @@ public final class MarkdownReport {
         md.append(String.format(Locale.ROOT,
                 "Run of %s on %s.%n%n"
                         + "Each scenario: %d s warm-up, then %d s measured, per server; the order of the two servers"
-                        + " alternates from one scenario to the next. Load client: %s client, in the runner's JVM."
+                        + " alternates from one scenario to the next. Load client: %s, in the runner's JVM."
                         + " Every member: its own JVM, -Xms/-Xmx %d MiB, fsync on, loopback. The disk under the work"
                         + " directory syncs a 1 KiB write in %d µs (p50; p99 %d µs), timed before the run.%n",
                 report.startedAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm zzz", Locale.ROOT)),
                 report.machine().describe(), report.options().warmupSeconds(), report.options().measureSeconds(),
-                report.options().client() == dev.warden.bench.load.ClientKind.APACHE ? "Apache ZooKeeper Java" : "Warden",
+                report.options().client().description(),
                 report.options().jvm().heapMb(), report.disk().p50Us(), report.disk().p99Us()));
         int rounds = report.options().rounds();
         if (rounds > 1) {

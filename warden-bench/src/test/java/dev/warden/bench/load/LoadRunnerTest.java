@@ -17,6 +17,7 @@ import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every workload runs briefly against Warden and Apache ZooKeeper and leaves the tree as it should. */
@@ -55,6 +56,22 @@ class LoadRunnerTest {
                 assertTrue(result.operations() > 0, result::describe);
                 assertEquals(Map.of(), result.errors(), result::describe);
             }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = ClientKind.class, names = {"APACHE", "APACHE_NIO"})
+    void apacheClientRunsOverTheSocketItsKindNames(ClientKind kind) throws Exception {
+        String expectedSocket = kind == ClientKind.APACHE
+                ? "org.apache.zookeeper.ClientCnxnSocketNetty" : "org.apache.zookeeper.ClientCnxnSocketNIO";
+        try (InProcessServers.Server server = InProcessServers.warden()) {
+            try (LoadClient client = kind.connect(server.connectString(), 10_000, 1 << 20)) {
+                assertEquals(expectedSocket, ((ApacheLoadClient) client).socketClassName());
+            }
+            LoadSpec spec = small(server.connectString(), Workload.MIXED, kind);
+            LoadResult result = new LoadRunner(new PrintWriter(new StringWriter())).run(spec);
+            assertTrue(result.operations() > 0, result::describe);
+            assertEquals(Map.of(), result.errors(), result::describe);
         }
     }
 
