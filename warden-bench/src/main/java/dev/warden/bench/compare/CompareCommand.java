@@ -93,13 +93,17 @@ public final class CompareCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         CompareOptions options;
         boolean temporaryDir = workDir == null;
+        Path dir = null;
         try {
-            Path dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
+            dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
             options = new CompareOptions(topologies.stream().map(Topology::parse).toList(),
                     scenarios == null ? Suite.standard() : Suite.select(scenarios), warmupSeconds, measureSeconds,
                     client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L, jitWarmupSeconds, rounds,
                     minFreeGb << 30);
         } catch (IllegalArgumentException e) {
+            if (temporaryDir && dir != null) {
+                deleteTree(dir); // a usage error leaves nothing behind
+            }
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (IOException e) {
             err.println("cannot create a work directory: " + e.getMessage());

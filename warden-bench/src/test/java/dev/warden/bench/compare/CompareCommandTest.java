@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.bench.BenchMain;
 import dev.warden.bench.report.DocSplicer;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -88,17 +93,21 @@ class CompareCommandTest {
     }
 
     @Test
-    void zeroRoundsIsAUsageError() {
+    void zeroRoundsIsAUsageError() throws IOException {
         assertUsageError("rounds must be at least 1", "--rounds", "0");
     }
 
     @Test
-    void unknownScenarioIsAUsageError() {
+    void unknownScenarioIsAUsageError() throws IOException {
         assertUsageError("unknown scenario 'nope'", "--scenarios", "nope");
     }
 
-    /** {@code compare} with {@code options} exits with picocli's usage status and says {@code message}. */
-    private void assertUsageError(String message, String... options) {
+    /**
+     * {@code compare} with {@code options} exits with picocli's usage status, says {@code message}
+     * and leaves no temporary work directory behind.
+     */
+    private void assertUsageError(String message, String... options) throws IOException {
+        Set<Path> workDirsBefore = temporaryWorkDirs();
         StringWriter err = new StringWriter();
         CommandLine cli = BenchMain.commandLine();
         cli.setErr(new PrintWriter(err));
@@ -108,5 +117,15 @@ class CompareCommandTest {
         int status = cli.execute(args.toArray(String[]::new));
         assertEquals(CommandLine.ExitCode.USAGE, status);
         assertTrue(err.toString().contains(message), err::toString);
+        Set<Path> left = new HashSet<>(temporaryWorkDirs());
+        left.removeAll(workDirsBefore);
+        assertEquals(Set.of(), left, "work directories left behind");
+    }
+
+    private static Set<Path> temporaryWorkDirs() throws IOException {
+        try (Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("warden-bench-compare"))
+                    .collect(Collectors.toSet());
+        }
     }
 }
