@@ -1,7 +1,9 @@
 package dev.warden.bench;
 
 import dev.warden.bench.compare.CompareCommand;
+import dev.warden.bench.jmh.MicroCommand;
 import dev.warden.bench.load.LoadCommand;
+import dev.warden.bench.resources.ResourcesCommand;
 import dev.warden.cli.WardenVersion;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -9,7 +11,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code warden bench}: the load generator and the side-by-side comparison with Apache ZooKeeper. */
+/**
+ * {@code warden bench}: the load generator, the side-by-side comparison with Apache ZooKeeper, the
+ * resource figures of both servers and the JMH microbenchmarks.
+ */
 @Command(name = "warden bench", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
         synopsisSubcommandLabel = "COMMAND",
         description = "Benchmarks for any ZooKeeper-protocol server, and Warden against Apache ZooKeeper.")
@@ -25,6 +30,8 @@ public final class BenchMain implements Callable<Integer> {
         CommandLine cli = new CommandLine(new BenchMain());
         cli.addSubcommand(new LoadCommand());
         cli.addSubcommand(new CompareCommand());
+        cli.addSubcommand(new ResourcesCommand());
+        cli.addSubcommand(new MicroCommand());
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;
     }

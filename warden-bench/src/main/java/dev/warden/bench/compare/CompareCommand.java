@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.load.ClientKind;
 import dev.warden.bench.report.DocSplicer;
 import dev.warden.bench.report.MarkdownReport;
@@ -9,10 +10,8 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -102,7 +101,7 @@ public final class CompareCommand implements Callable<Integer> {
                     minFreeGb << 30);
         } catch (IllegalArgumentException e) {
             if (temporaryDir && dir != null) {
-                deleteTree(dir); // a usage error leaves nothing behind
+                WorkDirectories.deleteTree(dir); // a usage error leaves nothing behind
             }
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (IOException e) {
@@ -123,7 +122,7 @@ public final class CompareCommand implements Callable<Integer> {
             return EXIT_FAILED;
         } finally {
             if (temporaryDir) {
-                deleteTree(options.workDir());
+                WorkDirectories.deleteTree(options.workDir());
             }
         }
     }
@@ -149,14 +148,5 @@ public final class CompareCommand implements Callable<Integer> {
     private String relativePlot() {
         Path docDir = docFile.toAbsolutePath().getParent();
         return docDir == null ? plotFile.toString() : docDir.relativize(plotFile.toAbsolutePath()).toString();
-    }
-
-    /** Deletes {@code dir} and everything under it, as far as it can: what stays behind is only disk space. */
-    static void deleteTree(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a directory left behind is harmless
-        }
     }
 }

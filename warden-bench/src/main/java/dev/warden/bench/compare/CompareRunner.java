@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.load.LoadResult;
 import dev.warden.bench.load.LoadRunner;
 import dev.warden.bench.load.LoadSpec;
@@ -190,7 +191,7 @@ public final class CompareRunner {
     /** Deletes the directories of every deployment of this run so far, every one of them stopped. */
     private static void deleteAllData(Path workDir) {
         try (Stream<Path> dirs = Files.list(workDir)) {
-            dirs.filter(CompareRunner::isDeploymentDir).toList().forEach(CompareCommand::deleteTree);
+            dirs.filter(CompareRunner::isDeploymentDir).toList().forEach(WorkDirectories::deleteTree);
         } catch (IOException e) {
             // what could not be deleted stays; the servers start in new directories regardless
         }

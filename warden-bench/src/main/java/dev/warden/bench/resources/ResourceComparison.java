@@ -13,78 +13,16 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs {@link ResourceProbe} in a child JVM for Warden and then for Apache ZooKeeper, with the
- * same heap limit, and writes the figures side by side between the markers of
- * docs/RESOURCES.md (or prints them when no output file is given).
- *
- * <p>Usage: {@code ResourceComparison --work-dir DIR [--znodes N] [--xmx 4g] [--out docs/RESOURCES.md]}
+ * Runs {@link ResourceProbe} in a child JVM per flavour, with the same heap limit, and renders
+ * the figures side by side for the section between the markers of docs/RESOURCES.md.
+ * {@link ResourcesCommand} ({@code warden bench resources}) drives it.
  */
-public final class ResourceComparison {
+final class ResourceComparison {
     static final String BEGIN_MARKER = "<!-- figures:begin (written by ResourceComparison) -->";
     static final String END_MARKER = "<!-- figures:end -->";
     private static final long PROBE_TIMEOUT_MS = TimeUnit.HOURS.toMillis(2);
 
     private ResourceComparison() {
-    }
-
-    public static void main(String[] args) throws Exception {
-        Path workDir = null;
-        Path out = null;
-        int znodes = ProbeOptions.DEFAULT_ZNODES;
-        String xmx = "4g";
-        try {
-            for (int i = 0; i < args.length; i += 2) {
-                String option = args[i];
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(option + " needs a value");
-                }
-                String value = args[i + 1];
-                switch (option) {
-                    case "--work-dir" -> workDir = Path.of(value);
-                    case "--out" -> out = Path.of(value);
-                    case "--znodes" -> znodes = positiveInt(option, value);
-                    case "--xmx" -> xmx = heapSize(value);
-                    default -> throw new IllegalArgumentException("unknown option " + option);
-                }
-            }
-            if (workDir == null) {
-                throw new IllegalArgumentException("--work-dir is required");
-            }
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage() + "; usage: ResourceComparison --work-dir DIR [--znodes N] "
-                    + "[--xmx 4g] [--out docs/RESOURCES.md]");
-            System.exit(2);
-            return;
-        }
-        ProbeReport warden = runProbe(Flavour.WARDEN, znodes, xmx, workDir);
-        ProbeReport apache = runProbe(Flavour.APACHE, znodes, xmx, workDir);
-        String section = section(warden, apache, znodes, xmx);
-        if (out == null) {
-            System.out.print(section);
-        } else {
-            writeSection(out, section);
-            System.out.println("figures written to " + out);
-        }
-    }
-
-    private static int positiveInt(String option, String text) {
-        try {
-            int value = Integer.parseInt(text.replace("_", ""));
-            if (value >= 1) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(option + " must be a whole number >= 1: '" + text + "'");
-    }
-
-    /** A JVM heap size as -Xmx takes it: digits and an optional k, m or g. */
-    private static String heapSize(String text) {
-        if (!text.matches("[0-9]+[kKmMgG]?")) {
-            throw new IllegalArgumentException("--xmx must look like 4g, 512m or 4096m: '" + text + "'");
-        }
-        return text;
     }
 
     static ProbeReport runProbe(Flavour flavour, int znodes, String xmx, Path workDir)

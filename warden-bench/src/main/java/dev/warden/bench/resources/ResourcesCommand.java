@@ -1,0 +1,112 @@
+package dev.warden.bench.resources;
+
+import dev.warden.bench.WorkDirectories;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code warden bench resources}: heap and RSS per znode, bytes per watch, snapshot size and time,
+ * restart to serving, for Warden and for Apache ZooKeeper, each in a child JVM of its own with the
+ * same heap, written beside each other into the resources document.
+ */
+@Command(name = "resources", mixinStandardHelpOptions = true,
+        description = {"Measure memory, snapshot and restart costs of both servers with many znodes.",
+                "Heap and RSS per znode, heap per watch, snapshot size and time, restart to serving: Warden first,",
+                "then Apache ZooKeeper, each in a JVM of its own with the same heap. The table of both and their",
+                "ratios goes into the resources document."})
+public final class ResourcesCommand implements Callable<Integer> {
+    static final int EXIT_FAILED = 1;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--znodes", defaultValue = "1000000", paramLabel = "N",
+            description = "Znodes to create, 100-byte values, one watch on each (default ${DEFAULT-VALUE}).")
+    private int znodes;
+
+    @Option(names = "--xmx", defaultValue = "4g", paramLabel = "SIZE",
+            description = "-Xms and -Xmx of each server's JVM, e.g. 4g or 512m (default ${DEFAULT-VALUE}).")
+    private String heap;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where both servers keep data and the child JVMs' logs; must be empty or absent and on a"
+                    + " real disk (default: a temporary directory, deleted afterwards).")
+    private Path workDir;
+
+    @Option(names = "--doc", defaultValue = "docs/RESOURCES.md", paramLabel = "FILE",
+            description = "Markdown file whose figures section is replaced (default ${DEFAULT-VALUE}).")
+    private Path docFile;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (znodes < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--znodes must be at least 1: " + znodes);
+        }
+        if (!heap.matches("[0-9]+[kKmMgG]?")) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--xmx must look like 4g, 512m or 4096m: '" + heap + "'");
+        }
+        boolean temporaryDir = workDir == null;
+        Path dir;
+        try {
+            dir = temporaryDir ? Files.createTempDirectory("warden-bench-resources") : workDir;
+            if (!temporaryDir && Files.isDirectory(dir) && !isEmpty(dir)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--work-dir " + dir + " is not empty; the probes need fresh data directories");
+            }
+        } catch (IOException e) {
+            err.println("cannot create a work directory: " + e.getMessage());
+            err.flush();
+            return EXIT_FAILED;
+        }
+        boolean keepDir = false;
+        try {
+            say(out, "Warden: %,d znodes, -Xmx%s, work directory %s", znodes, heap, dir);
+            ProbeReport warden = ResourceComparison.runProbe(Flavour.WARDEN, znodes, heap, dir);
+            say(out, "Apache ZooKeeper: %,d znodes, -Xmx%s", znodes, heap);
+            ProbeReport apache = ResourceComparison.runProbe(Flavour.APACHE, znodes, heap, dir);
+            String section = ResourceComparison.section(warden, apache, znodes, heap);
+            out.println();
+            out.print(section);
+            if (Files.isRegularFile(docFile)) {
+                ResourceComparison.writeSection(docFile, section);
+                out.println("figures written to " + docFile);
+            } else {
+                err.println("no " + docFile + " here: figures printed above only (use --doc FILE)");
+            }
+            out.flush();
+            err.flush();
+            return 0;
+        } catch (IOException e) {
+            keepDir = true; // it holds the probes' logs the message points to
+            err.println("resource comparison failed: " + e.getMessage());
+            err.flush();
+            return EXIT_FAILED;
+        } finally {
+            if (temporaryDir && !keepDir) {
+                WorkDirectories.deleteTree(dir);
+            }
+        }
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (var entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
+    }
+
+    private static void say(PrintWriter out, String format, Object... args) {
+        out.println(String.format(java.util.Locale.ROOT, format, args));
+        out.flush();
+    }
+}

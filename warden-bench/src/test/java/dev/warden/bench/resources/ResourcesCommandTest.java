@@ -1,0 +1,68 @@
+package dev.warden.bench.resources;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.bench.BenchMain;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code warden bench resources} as a user runs it: both servers probed, the document's table replaced. */
+class ResourcesCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = BenchMain.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        return cli.execute(args);
+    }
+
+    @Test
+    void probesBothServersAndReplacesTheFiguresSection() throws Exception {
+        Path doc = dir.resolve("RESOURCES.md");
+        Files.writeString(doc, "# Resources\nintro\n" + ResourceComparison.BEGIN_MARKER + "\nold figures\n"
+                + ResourceComparison.END_MARKER + "\n## How\nprose\n");
+        Path work = dir.resolve("work");
+
+        int status = run("resources", "--znodes", "2000", "--xmx", "256m", "--work-dir", work.toString(),
+                "--doc", doc.toString());
+
+        assertEquals(0, status, () -> out + "\n" + err);
+        String written = Files.readString(doc);
+        assertTrue(written.startsWith("# Resources\nintro\n" + ResourceComparison.BEGIN_MARKER), written);
+        assertTrue(written.endsWith(ResourceComparison.END_MARKER + "\n## How\nprose\n"), written);
+        assertTrue(!written.contains("old figures"), written);
+        assertTrue(written.contains("with 2,000 znodes"), written);
+        // a figure for each server and their ratio
+        assertTrue(written.matches("(?s).*\\| heap per znode \\| bytes \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+ \\|.*"), written);
+        assertTrue(written.matches("(?s).*\\| restart: JVM launch to first read served \\| ms \\| [0-9,]+ \\| [0-9,]+ \\|.*"),
+                written);
+        assertTrue(out.toString().contains("figures written to " + doc), out::toString);
+        // a work directory the user named is kept, with both probes' logs
+        assertTrue(Files.exists(work.resolve("warden-probe.log")) && Files.exists(work.resolve("apache-probe.log")));
+    }
+
+    @Test
+    void usageErrorsAreRefusedBeforeAnythingRuns() throws Exception {
+        assertEquals(2, run("resources", "--znodes", "0"));
+        assertTrue(err.toString().contains("--znodes must be at least 1"), err::toString);
+
+        assertEquals(2, run("resources", "--xmx", "lots"));
+        assertTrue(err.toString().contains("--xmx must look like 4g"), err::toString);
+
+        Path used = Files.createDirectories(dir.resolve("used"));
+        Files.writeString(used.resolve("leftover"), "x");
+        assertEquals(2, run("resources", "--work-dir", used.toString()));
+        assertTrue(err.toString().contains("is not empty"), err::toString);
+    }
+}
