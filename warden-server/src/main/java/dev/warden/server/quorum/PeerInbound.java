@@ -4,9 +4,9 @@ import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.ProtocolException;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,12 +16,19 @@ import org.slf4j.LoggerFactory;
  */
 final class PeerInbound extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(PeerInbound.class);
+    /** Larger frames (a SNAP of the tree) get an array of their own, so the scratch stays small. */
+    static final int MAX_SCRATCH_BYTES = 1 << 20;
 
     private final PeerTransport transport;
     private final String portName;
     private long from = -1;
     /** Set when a newer connection from the same member took over; its close is then not news. */
     boolean replaced;
+    /**
+     * Reused for every frame up to {@link #MAX_SCRATCH_BYTES}, so a follower does not allocate a
+     * copy of each PROPOSE batch: decoding copies out everything a message keeps. I/O thread only.
+     */
+    private byte[] scratch = new byte[0];
 
     PeerInbound(PeerTransport transport, String portName) {
         this.transport = transport;
@@ -31,9 +38,11 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        int length = frame.readableBytes();
         byte[] body;
         try {
-            body = ByteBufUtil.getBytes(frame);
+            body = length <= MAX_SCRATCH_BYTES ? scratch(length) : new byte[length];
+            frame.getBytes(frame.readerIndex(), body, 0, length);
         } finally {
             frame.release();
         }
@@ -42,7 +51,7 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
         }
         try {
             if (from < 0) {
-                long sender = PeerWire.readHello(body);
+                long sender = PeerWire.readHello(Arrays.copyOf(body, length));
                 if (!transport.isPeer(sender)) {
                     throw new ProtocolException("hello from " + sender + ", which is not another member of the ensemble");
                 }
@@ -50,7 +59,7 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
                 transport.inboundOpened(from, portName, ctx.channel(), this);
                 return;
             }
-            ZabMessage message = ZabCodec.decode(body);
+            ZabMessage message = ZabCodec.decode(body, 0, length);
             transport.deliver(from, message);
         } catch (ProtocolException bad) {
             LOG.warn("Closing the {} connection from {} ({}): {}", portName, ctx.channel().remoteAddress(),
@@ -73,5 +82,12 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
         LOG.warn("Closing the {} connection from {} (member {}): {}", portName, ctx.channel().remoteAddress(),
                 from, cause.toString());
         ctx.close();
+    }
+
+    private byte[] scratch(int length) {
+        if (scratch.length < length) {
+            scratch = new byte[Math.min(MAX_SCRATCH_BYTES, Math.max(length, 2 * scratch.length))];
+        }
+        return scratch;
     }
 }

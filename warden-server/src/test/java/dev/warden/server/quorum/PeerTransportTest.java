@@ -171,6 +171,38 @@ class PeerTransportTest {
         assertEquals(new ZabMessage.Ack(0x100000001L), r3.nextMessage().message());
     }
 
+    /**
+     * The receiver reads every frame into one reused array (up to a size): each message it
+     * delivered must keep its own bytes after later frames, larger and smaller, went through.
+     */
+    @Test
+    void deliveredMessagesKeepTheirBytesWhileLaterFramesArrive() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        Recorder r2 = new Recorder();
+        PeerTransport.Options roomy = new PeerTransport.Options(8 << 20, 10_000, 64L << 20, 20, 200);
+        PeerTransport t1 = start(1, members, new Recorder(), roomy);
+        start(2, members, r2, roomy);
+        awaitDelivery(t1, 2, r2);
+        int[] payloadBytes = {10, 70_000, 3 << 20, 1_000, PeerInbound.MAX_SCRATCH_BYTES - 64, 5};
+        for (int i = 0; i < payloadBytes.length; i++) {
+            byte[] payload = new byte[payloadBytes[i]];
+            java.util.Arrays.fill(payload, (byte) (i + 1));
+            t1.send(2, new ZabMessage.Propose(List.of(new Entry(i + 1, payload), new Entry(i + 100, new byte[] {(byte) i}))));
+        }
+        List<ZabMessage.Propose> received = new ArrayList<>();
+        for (int i = 0; i < payloadBytes.length; i++) {
+            received.add((ZabMessage.Propose) r2.nextMessage().message());
+        }
+        for (int i = 0; i < payloadBytes.length; i++) {
+            byte[] payload = received.get(i).entries().get(0).payload();
+            assertEquals(payloadBytes[i], payload.length);
+            for (byte b : payload) {
+                assertEquals((byte) (i + 1), b, "payload of message " + i);
+            }
+            assertArrayEquals(new byte[] {(byte) i}, received.get(i).entries().get(1).payload());
+        }
+    }
+
     @Test
     void connectedMembersLoseNothingAndKeepOrder() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
