@@ -145,22 +145,32 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        if (closing) {
-            return;
-        }
         if (message instanceof FrameDecoder.FourLetterWord word) {
-            server.stats().received();
-            byte[] text = FourLetterWords.respond(word.word(), server).getBytes(StandardCharsets.UTF_8);
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(text)).addListener(f -> ctx.close());
+            if (!closing) {
+                server.stats().received();
+                byte[] text = FourLetterWords.respond(word.word(), server).getBytes(StandardCharsets.UTF_8);
+                ctx.writeAndFlush(Unpooled.wrappedBuffer(text)).addListener(f -> ctx.close());
+            }
             return;
         }
-        byte[] frame = (byte[]) message;
+        ByteBuf received = (ByteBuf) message;
+        int length = received.readableBytes();
+        byte[] frame;
+        try {
+            if (closing) {
+                return;
+            }
+            // valid until this thread decodes its next frame: decoding copies out what it keeps
+            frame = FrameScratch.copy(received);
+        } finally {
+            received.release();
+        }
         server.stats().received();
         try {
             if (!handshakeDone) {
-                handshake(frame);
+                handshake(frame, length);
             } else {
-                request(frame);
+                request(frame, length);
             }
         } catch (ProtocolException e) {
             log.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
@@ -168,7 +178,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    private void handshake(byte[] frame) {
+    private void handshake(byte[] frame, int length) {
         if (awaitingSession) {
             throw new ProtocolException("request before the session was established");
         }
@@ -178,7 +188,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             closeNow();
             return;
         }
-        JuteReader in = reader(frame);
+        JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
         long lastApplied = server.stateMachine().tree().lastAppliedZxid();
         if (connect.lastZxidSeen() > lastApplied) {
@@ -235,8 +245,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         sendFrame(null, new ConnectResponse(0, timeoutMs, id, password, false, readOnlyPresent));
     }
 
-    private void request(byte[] frame) {
-        JuteReader in = reader(frame);
+    private void request(byte[] frame, int length) {
+        JuteReader in = reader(frame, length);
         RequestHeader header = RequestHeader.read(in);
         long receivedNs = System.nanoTime();
         server.stateMachine().sessions().touch(sessionId);
@@ -433,7 +443,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    private JuteReader reader(byte[] frame) {
-        return new JuteReader(frame, 0, frame.length, 2 * server.config().juteMaxBuffer());
+    private JuteReader reader(byte[] frame, int length) {
+        return new JuteReader(frame, 0, length, 2 * server.config().juteMaxBuffer());
     }
 }

@@ -9,7 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Splits the byte stream into length-prefixed frames (emitted as byte[]). On a fresh
+ * Splits the byte stream into length-prefixed frames, emitted as retained slices of the received
+ * bytes that the next handler must release (no copy here: it copies each into its thread's
+ * {@link FrameScratch} to decode). On a fresh
  * connection the first four bytes may instead be a four-letter word, emitted as a
  * {@link FourLetterWord}. A negative or oversized length closes the connection: there is no
  * way to resynchronize a stream whose framing is lost.
@@ -54,9 +56,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             in.skipBytes(4);
-            byte[] frame = new byte[length];
-            in.readBytes(frame);
-            out.add(frame);
+            out.add(in.readRetainedSlice(length));
         }
     }
 

@@ -3,6 +3,7 @@ package dev.warden.server.quorum;
 import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.ProtocolException;
+import dev.warden.server.net.FrameScratch;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -16,19 +17,12 @@ import org.slf4j.LoggerFactory;
  */
 final class PeerInbound extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(PeerInbound.class);
-    /** Larger frames (a SNAP of the tree) get an array of their own, so the scratch stays small. */
-    static final int MAX_SCRATCH_BYTES = 1 << 20;
 
     private final PeerTransport transport;
     private final String portName;
     private long from = -1;
     /** Set when a newer connection from the same member took over; its close is then not news. */
     boolean replaced;
-    /**
-     * Reused for every frame up to {@link #MAX_SCRATCH_BYTES}, so a follower does not allocate a
-     * copy of each PROPOSE batch: decoding copies out everything a message keeps. I/O thread only.
-     */
-    private byte[] scratch = new byte[0];
 
     PeerInbound(PeerTransport transport, String portName) {
         this.transport = transport;
@@ -41,8 +35,8 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
         int length = frame.readableBytes();
         byte[] body;
         try {
-            body = length <= MAX_SCRATCH_BYTES ? scratch(length) : new byte[length];
-            frame.getBytes(frame.readerIndex(), body, 0, length);
+            // a follower would otherwise allocate a copy of every PROPOSE batch
+            body = FrameScratch.copy(frame);
         } finally {
             frame.release();
         }
@@ -82,12 +76,5 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
         LOG.warn("Closing the {} connection from {} (member {}): {}", portName, ctx.channel().remoteAddress(),
                 from, cause.toString());
         ctx.close();
-    }
-
-    private byte[] scratch(int length) {
-        if (scratch.length < length) {
-            scratch = new byte[Math.min(MAX_SCRATCH_BYTES, Math.max(length, 2 * scratch.length))];
-        }
-        return scratch;
     }
 }

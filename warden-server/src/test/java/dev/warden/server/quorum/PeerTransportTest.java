@@ -183,7 +183,7 @@ class PeerTransportTest {
         PeerTransport t1 = start(1, members, new Recorder(), roomy);
         start(2, members, r2, roomy);
         awaitDelivery(t1, 2, r2);
-        int[] payloadBytes = {10, 70_000, 3 << 20, 1_000, PeerInbound.MAX_SCRATCH_BYTES - 64, 5};
+        int[] payloadBytes = {10, 70_000, 3 << 20, 1_000, dev.warden.server.net.FrameScratch.MAX_SCRATCH_BYTES - 64, 5};
         for (int i = 0; i < payloadBytes.length; i++) {
             byte[] payload = new byte[payloadBytes[i]];
             java.util.Arrays.fill(payload, (byte) (i + 1));
