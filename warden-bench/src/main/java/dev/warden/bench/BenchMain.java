@@ -19,6 +19,9 @@ import picocli.CommandLine.Spec;
         synopsisSubcommandLabel = "COMMAND",
         description = "Benchmarks for any ZooKeeper-protocol server, and Warden against Apache ZooKeeper.")
 public final class BenchMain implements Callable<Integer> {
+    /** Exit status of a command that ran and failed (picocli's own for a usage error is 2). */
+    public static final int EXIT_FAILED = 1;
+
     @Spec
     private CommandSpec spec;
 

@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.bench.BenchMain;
 import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.load.ClientKind;
 import dev.warden.bench.report.DocSplicer;
@@ -24,8 +25,6 @@ import picocli.CommandLine.Spec;
                 "Starts both in the same topologies, runs the same scenarios against each (alternating which goes",
                 "first), writes the Warden/Apache table into the benchmarks document and an SVG plot."})
 public final class CompareCommand implements Callable<Integer> {
-    static final int EXIT_FAILED = 1;
-
     @Spec
     private CommandSpec spec;
 
@@ -94,6 +93,11 @@ public final class CompareCommand implements Callable<Integer> {
         boolean temporaryDir = workDir == null;
         Path dir = null;
         try {
+            DocSplicer.requireMarkersIfExists(docFile, DocSplicer.BENCH_RESULTS);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--doc: " + e.getMessage());
+        }
+        try {
             dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
             options = new CompareOptions(topologies.stream().map(Topology::parse).toList(),
                     scenarios == null ? Suite.standard() : Suite.select(scenarios), warmupSeconds, measureSeconds,
@@ -107,19 +111,18 @@ public final class CompareCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("cannot create a work directory: " + e.getMessage());
             err.flush();
-            return EXIT_FAILED;
+            return BenchMain.EXIT_FAILED;
         }
         try {
             CompareReport report = new CompareRunner(out).run(options);
             String markdown = MarkdownReport.render(report);
             out.println();
             out.println(markdown);
-            writeResults(report, markdown, out, err);
-            return 0;
+            return writeResults(report, markdown, out, err) ? 0 : BenchMain.EXIT_FAILED;
         } catch (IOException e) {
             err.println("comparison failed: " + e.getMessage());
             err.flush();
-            return EXIT_FAILED;
+            return BenchMain.EXIT_FAILED;
         } finally {
             if (temporaryDir) {
                 WorkDirectories.deleteTree(options.workDir());
@@ -127,11 +130,18 @@ public final class CompareCommand implements Callable<Integer> {
         }
     }
 
-    private void writeResults(CompareReport report, String markdown, PrintWriter out, PrintWriter err)
+    /** Writes the document's section and the plot; false if the document could not take the section. */
+    private boolean writeResults(CompareReport report, String markdown, PrintWriter out, PrintWriter err)
             throws IOException {
+        boolean docWritten = true;
         if (Files.isRegularFile(docFile)) {
-            DocSplicer.spliceFile(docFile, markdown + "\n![throughput and p99 per scenario](" + relativePlot() + ")\n");
-            out.println("results written to " + docFile);
+            try {
+                DocSplicer.spliceFile(docFile, markdown + "\n![throughput and p99 per scenario](" + relativePlot() + ")\n");
+                out.println("results written to " + docFile);
+            } catch (IllegalArgumentException e) { // the markers went while the comparison ran
+                err.println(docFile + ": " + e.getMessage() + "; results printed above only");
+                docWritten = false;
+            }
         } else {
             err.println("no " + docFile + " here: results printed above only (use --doc FILE)");
         }
@@ -142,6 +152,7 @@ public final class CompareCommand implements Callable<Integer> {
         out.println("plot written to " + plotFile);
         out.flush();
         err.flush();
+        return docWritten;
     }
 
     /** The plot as the document links it: relative to the document's directory when possible. */

@@ -1,5 +1,6 @@
 package dev.warden.bench.jmh;
 
+import dev.warden.bench.BenchMain;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,6 @@ import picocli.CommandLine.Unmatched;
                 "  warden bench micro -f 1 -wi 3 -i 5 DataTreeBenchmark",
                 "  warden bench micro -p batchSize=16 -p parentDir=/fastdisk TxnLogBenchmark"})
 public final class MicroCommand implements Callable<Integer> {
-    static final int EXIT_FAILED = 1;
-
     @Spec
     private CommandSpec spec;
 
@@ -60,7 +59,7 @@ public final class MicroCommand implements Callable<Integer> {
         } catch (RunnerException | IOException e) {
             spec.commandLine().getErr().println("microbenchmarks failed: " + e.getMessage());
             spec.commandLine().getErr().flush();
-            return EXIT_FAILED;
+            return BenchMain.EXIT_FAILED;
         }
     }
 }

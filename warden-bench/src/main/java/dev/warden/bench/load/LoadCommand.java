@@ -1,5 +1,6 @@
 package dev.warden.bench.load;
 
+import dev.warden.bench.BenchMain;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -14,8 +15,6 @@ import picocli.CommandLine.Spec;
         description = {"Run one workload against a ZooKeeper-protocol server and report ops/s and latency.",
                 "Progress goes to stderr once a second; the last stdout line is 'SUMMARY {json}'."})
 public final class LoadCommand implements Callable<Integer> {
-    static final int EXIT_FAILED = 1;
-
     @Spec
     private CommandSpec spec;
 
@@ -89,7 +88,7 @@ public final class LoadCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("load run failed: " + e.getMessage());
             err.flush();
-            return EXIT_FAILED;
+            return BenchMain.EXIT_FAILED;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.warden.bench.resources;
 
+import dev.warden.bench.report.DocSplicer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * {@link ResourcesCommand} ({@code warden bench resources}) drives it.
  */
 final class ResourceComparison {
-    static final String BEGIN_MARKER = "<!-- figures:begin (written by ResourceComparison) -->";
-    static final String END_MARKER = "<!-- figures:end -->";
+    /** The section of docs/RESOURCES.md these figures go to. */
+    static final DocSplicer.Markers FIGURES = new DocSplicer.Markers(
+            "<!-- figures:begin (written by ResourceComparison) -->", "<!-- figures:end -->");
     private static final long PROBE_TIMEOUT_MS = TimeUnit.HOURS.toMillis(2);
 
     private ResourceComparison() {
@@ -41,35 +43,15 @@ final class ResourceComparison {
         return ProbeReport.parse(output);
     }
 
+    /** The figures of both servers as Markdown: when and where measured, then the table. */
     static String section(ProbeReport warden, ProbeReport apache, int znodes, String xmx) {
         var os = ManagementFactory.getOperatingSystemMXBean();
         String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-        return BEGIN_MARKER + "\n"
-                + String.format(Locale.ROOT, "Measured %s with %,d znodes (plus %,d parents), %,d watches, -Xms%s -Xmx%s.%n",
+        return String.format(Locale.ROOT, "Measured %s with %,d znodes (plus %,d parents), %,d watches, -Xms%s -Xmx%s.%n",
                         when, znodes, Integer.parseInt(warden.get(ProbeReport.ZNODES_WITH_PARENTS)) - znodes,
                         Integer.parseInt(warden.get(ProbeReport.WATCHES)), xmx, xmx)
                 + String.format(Locale.ROOT, "Machine: %s %s %s, %d cores, Java %s.%n%n", os.getName(), os.getVersion(),
                         os.getArch(), os.getAvailableProcessors(), Runtime.version())
-                + FiguresTable.render(warden, apache)
-                + END_MARKER + "\n";
-    }
-
-    /** Replaces the text between the markers, keeping the rest of the document. */
-    static void writeSection(Path file, String section) throws IOException {
-        if (!Files.exists(file)) {
-            Files.writeString(file, "# Resource figures\n\n" + section);
-            return;
-        }
-        String text = Files.readString(file);
-        int begin = text.indexOf(BEGIN_MARKER);
-        int end = text.indexOf(END_MARKER);
-        if (begin < 0 || end < begin) {
-            throw new IOException(file + " has no figures markers; add\n" + BEGIN_MARKER + "\n" + END_MARKER);
-        }
-        int after = end + END_MARKER.length();
-        if (after < text.length() && text.charAt(after) == '\n') {
-            after++;
-        }
-        Files.writeString(file, text.substring(0, begin) + section + text.substring(after));
+                + FiguresTable.render(warden, apache);
     }
 }

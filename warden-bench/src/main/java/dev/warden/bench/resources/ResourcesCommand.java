@@ -1,10 +1,13 @@
 package dev.warden.bench.resources;
 
+import dev.warden.bench.BenchMain;
 import dev.warden.bench.WorkDirectories;
+import dev.warden.bench.report.DocSplicer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,8 +26,6 @@ import picocli.CommandLine.Spec;
                 "then Apache ZooKeeper, each in a JVM of its own with the same heap. The table of both and their",
                 "ratios goes into the resources document."})
 public final class ResourcesCommand implements Callable<Integer> {
-    static final int EXIT_FAILED = 1;
-
     @Spec
     private CommandSpec spec;
 
@@ -56,6 +57,11 @@ public final class ResourcesCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--xmx must look like 4g, 512m or 4096m: '" + heap + "'");
         }
+        try {
+            DocSplicer.requireMarkersIfExists(docFile, ResourceComparison.FIGURES);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--doc: " + e.getMessage());
+        }
         boolean temporaryDir = workDir == null;
         Path dir;
         try {
@@ -67,7 +73,7 @@ public final class ResourcesCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("cannot create a work directory: " + e.getMessage());
             err.flush();
-            return EXIT_FAILED;
+            return BenchMain.EXIT_FAILED;
         }
         boolean keepDir = false;
         try {
@@ -79,7 +85,13 @@ public final class ResourcesCommand implements Callable<Integer> {
             out.println();
             out.print(section);
             if (Files.isRegularFile(docFile)) {
-                ResourceComparison.writeSection(docFile, section);
+                try {
+                    DocSplicer.spliceFile(docFile, ResourceComparison.FIGURES, section);
+                } catch (IllegalArgumentException e) {
+                    err.println(docFile + ": " + e.getMessage() + "; figures printed above only");
+                    err.flush();
+                    return BenchMain.EXIT_FAILED;
+                }
                 out.println("figures written to " + docFile);
             } else {
                 err.println("no " + docFile + " here: figures printed above only (use --doc FILE)");
@@ -91,7 +103,7 @@ public final class ResourcesCommand implements Callable<Integer> {
             keepDir = true; // it holds the probes' logs the message points to
             err.println("resource comparison failed: " + e.getMessage());
             err.flush();
-            return EXIT_FAILED;
+            return BenchMain.EXIT_FAILED;
         } finally {
             if (temporaryDir && !keepDir) {
                 WorkDirectories.deleteTree(dir);
@@ -106,7 +118,7 @@ public final class ResourcesCommand implements Callable<Integer> {
     }
 
     private static void say(PrintWriter out, String format, Object... args) {
-        out.println(String.format(java.util.Locale.ROOT, format, args));
+        out.println(String.format(Locale.ROOT, format, args));
         out.flush();
     }
 }

@@ -98,6 +98,13 @@ class CompareCommandTest {
     }
 
     @Test
+    void aDocumentWithoutTheResultsMarkersIsRefusedBeforeAnythingRuns() throws IOException {
+        Files.writeString(dir.resolve("x.md"), "# Benchmarks\nno markers\n");
+        assertUsageError("lacks the markers " + DocSplicer.BEGIN, "--topologies", "standalone");
+        assertEquals("# Benchmarks\nno markers\n", Files.readString(dir.resolve("x.md")));
+    }
+
+    @Test
     void unknownScenarioIsAUsageError() throws IOException {
         assertUsageError("unknown scenario 'nope'", "--scenarios", "nope");
     }

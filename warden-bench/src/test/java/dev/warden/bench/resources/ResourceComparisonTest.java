@@ -1,11 +1,8 @@
 package dev.warden.bench.resources;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,20 +31,15 @@ class ResourceComparisonTest {
     }
 
     @Test
-    void writesFiguresBetweenTheMarkersAndKeepsTheRest() throws IOException {
-        Path doc = dir.resolve("RESOURCES.md");
-        Files.writeString(doc, "# Title\nintro\n" + ResourceComparison.BEGIN_MARKER + "\nold figures\n"
-                + ResourceComparison.END_MARKER + "\n## How\nprose\n");
-        String section = ResourceComparison.BEGIN_MARKER + "\nnew figures\n" + ResourceComparison.END_MARKER + "\n";
-        ResourceComparison.writeSection(doc, section);
-        assertEquals("# Title\nintro\n" + section + "## How\nprose\n", Files.readString(doc));
-    }
-
-    @Test
-    void documentWithoutMarkersIsRefused() throws IOException {
-        Path doc = dir.resolve("RESOURCES.md");
-        Files.writeString(doc, "# Title\n");
-        assertThrows(IOException.class, () -> ResourceComparison.writeSection(doc, "x"));
+    void sectionSaysWhatWasMeasuredAndHoldsTheTable() {
+        ProbeReport warden = sample("100", "1000").put(ProbeReport.ZNODES_WITH_PARENTS, "1010")
+                .put(ProbeReport.WATCHES, "1000");
+        ProbeReport apache = sample("400", "2000");
+        String section = ResourceComparison.section(warden, apache, 1000, "512m");
+        assertTrue(section.contains("with 1,000 znodes (plus 10 parents), 1,000 watches"), section);
+        assertTrue(section.contains("-Xms512m -Xmx512m"), section);
+        assertTrue(section.contains("| heap per znode | bytes | 100 | 400 | 0.25 |"), section);
+        assertTrue(!section.contains(ResourceComparison.FIGURES.begin()), "the splicer adds the markers");
     }
 
     @Test

@@ -30,8 +30,8 @@ class ResourcesCommandTest {
     @Test
     void probesBothServersAndReplacesTheFiguresSection() throws Exception {
         Path doc = dir.resolve("RESOURCES.md");
-        Files.writeString(doc, "# Resources\nintro\n" + ResourceComparison.BEGIN_MARKER + "\nold figures\n"
-                + ResourceComparison.END_MARKER + "\n## How\nprose\n");
+        Files.writeString(doc, "# Resources\nintro\n" + ResourceComparison.FIGURES.begin() + "\nold figures\n"
+                + ResourceComparison.FIGURES.end() + "\n## How\nprose\n");
         Path work = dir.resolve("work");
 
         int status = run("resources", "--znodes", "2000", "--xmx", "256m", "--work-dir", work.toString(),
@@ -39,8 +39,8 @@ class ResourcesCommandTest {
 
         assertEquals(0, status, () -> out + "\n" + err);
         String written = Files.readString(doc);
-        assertTrue(written.startsWith("# Resources\nintro\n" + ResourceComparison.BEGIN_MARKER), written);
-        assertTrue(written.endsWith(ResourceComparison.END_MARKER + "\n## How\nprose\n"), written);
+        assertTrue(written.startsWith("# Resources\nintro\n" + ResourceComparison.FIGURES.begin()), written);
+        assertTrue(written.endsWith(ResourceComparison.FIGURES.end() + "\n## How\nprose\n"), written);
         assertTrue(!written.contains("old figures"), written);
         assertTrue(written.contains("with 2,000 znodes"), written);
         // a figure for each server and their ratio
@@ -64,5 +64,14 @@ class ResourcesCommandTest {
         Files.writeString(used.resolve("leftover"), "x");
         assertEquals(2, run("resources", "--work-dir", used.toString()));
         assertTrue(err.toString().contains("is not empty"), err::toString);
+
+        // a document that could not take the figures is refused before the probes run for minutes
+        Path unmarked = dir.resolve("UNMARKED.md");
+        Files.writeString(unmarked, "# Resources\nno markers here\n");
+        Path work = dir.resolve("unmarked-work");
+        assertEquals(2, run("resources", "--doc", unmarked.toString(), "--work-dir", work.toString()));
+        assertTrue(err.toString().contains("lacks the markers"), err::toString);
+        assertTrue(!Files.exists(work), "nothing ran");
+        assertEquals("# Resources\nno markers here\n", Files.readString(unmarked));
     }
 }
