@@ -1,6 +1,7 @@
 package dev.warden.bench.compare;
 
 import dev.warden.bench.BenchMain;
+import dev.warden.bench.ExitCleanup;
 import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.load.ClientKind;
 import dev.warden.bench.report.DocSplicer;
@@ -113,6 +114,8 @@ public final class CompareCommand implements Callable<Integer> {
             err.flush();
             return BenchMain.EXIT_FAILED;
         }
+        // a temporary directory holds every server's log: gone at exit even if a signal stops us
+        ExitCleanup.Registration deleteAtExit = temporaryDir ? ExitCleanup.deleteOnExit(dir) : null;
         try {
             CompareReport report = new CompareRunner(out).run(options);
             String markdown = MarkdownReport.render(report);
@@ -126,6 +129,7 @@ public final class CompareCommand implements Callable<Integer> {
         } finally {
             if (temporaryDir) {
                 WorkDirectories.deleteTree(options.workDir());
+                deleteAtExit.close();
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.bench.ExitCleanup;
 import dev.warden.cli.cluster.ClusterSpec;
 import dev.warden.cli.cluster.LocalCluster;
 import dev.warden.cli.cluster.MemberProcess;
@@ -25,18 +26,27 @@ final class EnsembleLauncher {
         // the launcher writes its own whitelist line; ours (every word) comes later and wins
         MemberConfig.commonLines(flavour, jvm.juteMaxBufferBytes()).forEach(spec::configLine);
         LocalCluster cluster = LocalCluster.create(spec.build());
+        // the launcher kills its members at exit too, but in a hook of its own; this one runs
+        // before the comparison's work directory is deleted
+        ExitCleanup.Registration stopAtExit = ExitCleanup.register(flavour.title() + " " + topology.title(),
+                cluster::close);
         try {
             cluster.startAll();
             cluster.awaitQuorum(Duration.ofMillis(readyTimeoutMs));
         } catch (IllegalStateException e) {
             cluster.close();
+            stopAtExit.close();
             throw new DeploymentUnavailableException(flavour.title() + " " + topology.title() + ": "
                     + headline(e.getMessage()) + " (member logs under " + cluster.spec().baseDir() + ")");
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
+            stopAtExit.close();
             throw e;
         }
-        return new Deployment(flavour, topology, cluster.connectString(), cluster::close, () -> deadMembers(cluster));
+        return new Deployment(flavour, topology, cluster.connectString(), () -> {
+            cluster.close();
+            stopAtExit.close();
+        }, () -> deadMembers(cluster));
     }
 
     /** Members the launcher started and did not stop that are no longer running. */

@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.bench.ExitCleanup;
 import dev.warden.cli.cluster.FreePorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,7 @@ final class StandaloneLauncher {
         Path log = memberDir.resolve("server.log");
         Process process = new ProcessBuilder(command).directory(memberDir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ExitCleanup.stopOnExit(flavour.title() + " standalone (pid " + process.pid() + ")", process);
         try {
             awaitStandalone(flavour, process, clientPort, log, readyTimeoutMs);
         } catch (DeploymentUnavailableException | InterruptedException | RuntimeException e) {

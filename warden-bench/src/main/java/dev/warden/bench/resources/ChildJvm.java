@@ -1,5 +1,6 @@
 package dev.warden.bench.resources;
 
+import dev.warden.bench.ExitCleanup;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ final class ChildJvm {
     /**
      * Starts {@code mainClass} with {@code args}. The child's stdout is a pipe for the caller to
      * read; its stderr (logs) goes to {@code stderrLog}, so a chatty child can never block on a
-     * full pipe.
+     * full pipe. If this JVM exits first (a signal), the child is stopped with it.
      */
     static Process start(List<String> jvmOptions, Class<?> mainClass, List<String> args, Path stderrLog)
             throws IOException {
@@ -37,8 +38,10 @@ final class ChildJvm {
         command.add(ManagementFactory.getRuntimeMXBean().getClassPath());
         command.add(mainClass.getName());
         command.addAll(args);
-        return new ProcessBuilder(command)
+        Process child = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.appendTo(stderrLog.toFile()))
                 .start();
+        ExitCleanup.stopOnExit(mainClass.getSimpleName() + " (pid " + child.pid() + ")", child);
+        return child;
     }
 }

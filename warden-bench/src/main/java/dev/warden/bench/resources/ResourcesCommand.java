@@ -1,6 +1,7 @@
 package dev.warden.bench.resources;
 
 import dev.warden.bench.BenchMain;
+import dev.warden.bench.ExitCleanup;
 import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.report.DocSplicer;
 import java.io.IOException;
@@ -76,6 +77,7 @@ public final class ResourcesCommand implements Callable<Integer> {
             return BenchMain.EXIT_FAILED;
         }
         boolean keepDir = false;
+        ExitCleanup.Registration deleteAtExit = temporaryDir ? ExitCleanup.deleteOnExit(dir) : null;
         try {
             say(out, "Warden: %,d znodes, -Xmx%s, work directory %s", znodes, heap, dir);
             ProbeReport warden = ResourceComparison.runProbe(Flavour.WARDEN, znodes, heap, dir);
@@ -105,8 +107,11 @@ public final class ResourcesCommand implements Callable<Integer> {
             err.flush();
             return BenchMain.EXIT_FAILED;
         } finally {
-            if (temporaryDir && !keepDir) {
-                WorkDirectories.deleteTree(dir);
+            if (temporaryDir) {
+                if (!keepDir) {
+                    WorkDirectories.deleteTree(dir);
+                }
+                deleteAtExit.close();
             }
         }
     }

@@ -5,15 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.bench.BenchMain;
 import dev.warden.bench.report.DocSplicer;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -89,6 +94,58 @@ class CompareCommandTest {
         try (var dirs = Files.list(work)) {
             assertEquals(List.of("standalone"), dirs.map(p -> p.getFileName().toString()).toList(),
                     "the first deployments' directories are gone, the new ones reuse the name");
+        }
+    }
+
+    /**
+     * {@code kill} (SIGTERM) in the middle of a comparison: the JVM skips its finally blocks, so
+     * the servers it started and its temporary directory must go with its exit hooks.
+     */
+    @Test
+    void aSignalStopsTheServersAndDeletesTheTemporaryDirectory() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process bench = new ProcessBuilder(java, "-Djava.io.tmpdir=" + tmp, "-cp",
+                ManagementFactory.getRuntimeMXBean().getClassPath(), BenchMain.class.getName(), "compare",
+                "--topologies", "standalone", "--scenarios", "setData", "--warmup", "0", "--duration", "1",
+                "--jit-warmup", "600", "--heap-mb", "256", "--doc", dir.resolve("none.md").toString(),
+                "--plot", dir.resolve("none.svg").toString())
+                .redirectErrorStream(true).start();
+        List<ProcessHandle> servers = new ArrayList<>();
+        List<ProcessHandle> stillRunning = new ArrayList<>();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(bench.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            // the first server is up and under warm-up load when the signal comes
+            boolean warmingUp = false;
+            StringBuilder seen = new StringBuilder();
+            while (!warmingUp) {
+                String line = out.readLine();
+                if (line == null) {
+                    break;
+                }
+                seen.append(line).append('\n');
+                warmingUp = line.contains("of unmeasured load to warm up the JIT");
+            }
+            assertTrue(warmingUp, seen::toString);
+            servers.addAll(bench.descendants().filter(ProcessHandle::isAlive).toList());
+            assertEquals(1, servers.size(), "the first standalone server runs as a child: " + servers);
+            try (Stream<Path> work = Files.list(tmp)) {
+                assertTrue(work.anyMatch(p -> p.getFileName().toString().startsWith("warden-bench-compare")));
+            }
+
+            bench.destroy(); // SIGTERM, as kill and timeout send
+            assertTrue(bench.waitFor(60, TimeUnit.SECONDS), "the comparison ends on SIGTERM");
+            // the exit hook stops the servers before the JVM ends, so none may be left now
+            stillRunning.addAll(servers.stream().filter(ProcessHandle::isAlive).toList());
+        } finally {
+            bench.destroyForcibly();
+            servers.forEach(ProcessHandle::destroyForcibly);
+        }
+        assertEquals(List.of(), stillRunning, "servers left running after the comparison ended");
+        try (Stream<Path> left = Files.list(tmp)) {
+            List<Path> leftovers = left.filter(p -> p.getFileName().toString().startsWith("warden-bench-compare"))
+                    .toList();
+            assertEquals(List.of(), leftovers, "the temporary work directory is deleted");
         }
     }
 
