@@ -163,7 +163,7 @@ final class ClaimingConsumer {
                 }
             } else if (Failures.is(readFailure, WardenException.NoNodeException.class)) {
                 // completed by its previous claimant between our listing and our claim
-                client.delete(claimPath).whenComplete((ignored, deleteFailure) -> next(result));
+                RecipeCalls.deleteOwnEphemeral(client, claimPath).whenComplete((ignored, deleteFailure) -> next(result));
             } else {
                 result.completeExceptionally(Failures.cause(readFailure));
             }

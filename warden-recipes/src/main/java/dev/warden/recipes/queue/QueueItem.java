@@ -1,8 +1,8 @@
 package dev.warden.recipes.queue;
 
 import dev.warden.client.WardenClient;
-import dev.warden.client.WardenException;
 import dev.warden.recipes.support.Failures;
+import dev.warden.recipes.support.RecipeCalls;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -12,6 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * doing the work but before completing causes a second delivery, so work should be idempotent.
  */
 public final class QueueItem {
+    /** Transactions sent for one completion at most, each after a lost reply. */
+    private static final int COMPLETE_ATTEMPTS = 5;
+
     private final WardenClient client;
     private final String itemPath;
     private final String claimPath;
@@ -50,15 +53,19 @@ public final class QueueItem {
 
     /** Removes the item and its claim in one transaction: the work is done. */
     public CompletableFuture<Void> complete() {
+        return completeAttempt(1);
+    }
+
+    private CompletableFuture<Void> completeAttempt(int attempt) {
         return commitRemoval().exceptionallyCompose(failure -> {
-            if (!Failures.is(failure, WardenException.ConnectionLossException.class)
-                    || Failures.is(failure, WardenException.ClientClosedException.class)) {
+            if (!RecipeCalls.isConnectionLoss(failure) || attempt >= COMPLETE_ATTEMPTS) {
                 return CompletableFuture.failedFuture(Failures.cause(failure));
             }
             // transactions are not retried: find out whether ours was applied before the loss
+            // (only the claim's holder removes an item), and send it again if not
             return client.exists(itemPath).thenCompose(stat -> stat.isEmpty()
                     ? CompletableFuture.completedFuture(null)
-                    : commitRemoval());
+                    : completeAttempt(attempt + 1));
         });
     }
 
@@ -66,12 +73,13 @@ public final class QueueItem {
         return client.transaction().delete(itemPath, -1).delete(claimPath, -1).commit().thenApply(results -> null);
     }
 
-    /** Gives the item back unprocessed: drops the claim so any consumer may take it. */
+    /**
+     * Gives the item back unprocessed: drops the claim so any consumer may take it. A claim whose
+     * delete lost its reply is deleted again while it is still this session's, so a lost reply
+     * cannot leave the item claimed by a live session that no longer works on it.
+     */
     public CompletableFuture<Void> release() {
-        return client.delete(claimPath).exceptionallyCompose(failure ->
-                Failures.is(failure, WardenException.NoNodeException.class)
-                        ? CompletableFuture.completedFuture(null)
-                        : CompletableFuture.failedFuture(Failures.cause(failure)));
+        return RecipeCalls.deleteOwnEphemeral(client, claimPath);
     }
 
     @Override

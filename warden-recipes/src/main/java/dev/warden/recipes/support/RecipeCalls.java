@@ -60,6 +60,34 @@ public final class RecipeCalls {
         return deleteAttempt(client, path, 1);
     }
 
+    /**
+     * Deletes an ephemeral node this session created at a path other sessions may also create
+     * (a queue item's claim), treating "already gone" as success. After a lost reply the node is
+     * deleted again only if it is still this session's: a blind re-send could delete the node
+     * another session created there after our first delete was applied.
+     */
+    public static CompletableFuture<Void> deleteOwnEphemeral(WardenClient client, String path) {
+        return deleteOwnAttempt(client, path, 1);
+    }
+
+    private static CompletableFuture<Void> deleteOwnAttempt(WardenClient client, String path, int attempt) {
+        return client.delete(path).handle((ok, error) -> {
+            Throwable cause = unwrap(error);
+            if (cause == null || cause instanceof WardenException.NoNodeException
+                    || cause instanceof WardenException.SessionExpiredException) {
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            if (isConnectionLoss(cause) && attempt < DELETE_ATTEMPTS) {
+                // exists is retried by the client; it tells whether our delete was applied
+                return client.exists(path).thenCompose(stat ->
+                        stat.isPresent() && stat.get().ephemeralOwner() == client.sessionId()
+                                ? deleteOwnAttempt(client, path, attempt + 1)
+                                : CompletableFuture.<Void>completedFuture(null));
+            }
+            return CompletableFuture.<Void>failedFuture(cause);
+        }).thenCompose(next -> next);
+    }
+
     private static CompletableFuture<Void> deleteAttempt(WardenClient client, String path, int attempt) {
         return client.delete(path).handle((ok, error) -> {
             Throwable cause = unwrap(error);
