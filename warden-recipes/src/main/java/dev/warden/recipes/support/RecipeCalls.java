@@ -57,7 +57,7 @@ public final class RecipeCalls {
      * for our purpose, and leaving our ephemeral behind would block every later participant.
      */
     public static CompletableFuture<Void> deleteIfExists(WardenClient client, String path) {
-        return deleteAttempt(client, path, 1);
+        return deleteAttempt(client, path, 1, false);
     }
 
     /**
@@ -67,28 +67,16 @@ public final class RecipeCalls {
      * another session created there after our first delete was applied.
      */
     public static CompletableFuture<Void> deleteOwnEphemeral(WardenClient client, String path) {
-        return deleteOwnAttempt(client, path, 1);
+        return deleteAttempt(client, path, 1, true);
     }
 
-    private static CompletableFuture<Void> deleteOwnAttempt(WardenClient client, String path, int attempt) {
-        return client.delete(path).handle((ok, error) -> {
-            Throwable cause = unwrap(error);
-            if (cause == null || cause instanceof WardenException.NoNodeException
-                    || cause instanceof WardenException.SessionExpiredException) {
-                return CompletableFuture.<Void>completedFuture(null);
-            }
-            if (isConnectionLoss(cause) && attempt < DELETE_ATTEMPTS) {
-                // exists is retried by the client; it tells whether our delete was applied
-                return client.exists(path).thenCompose(stat ->
-                        stat.isPresent() && stat.get().ephemeralOwner() == client.sessionId()
-                                ? deleteOwnAttempt(client, path, attempt + 1)
-                                : CompletableFuture.<Void>completedFuture(null));
-            }
-            return CompletableFuture.<Void>failedFuture(cause);
-        }).thenCompose(next -> next);
-    }
-
-    private static CompletableFuture<Void> deleteAttempt(WardenClient client, String path, int attempt) {
+    /**
+     * One delete; after a lost reply, the next attempt. With {@code onlyIfOurs} the node is first
+     * looked up (exists is retried by the client) and deleted again only if this session still
+     * owns it.
+     */
+    private static CompletableFuture<Void> deleteAttempt(WardenClient client, String path, int attempt,
+                                                         boolean onlyIfOurs) {
         return client.delete(path).handle((ok, error) -> {
             Throwable cause = unwrap(error);
             if (cause == null || cause instanceof WardenException.NoNodeException
@@ -96,10 +84,16 @@ public final class RecipeCalls {
                 // An expired session's ephemerals are gone with it.
                 return CompletableFuture.<Void>completedFuture(null);
             }
-            if (isConnectionLoss(cause) && attempt < DELETE_ATTEMPTS) {
-                return deleteAttempt(client, path, attempt + 1);
+            if (!isConnectionLoss(cause) || attempt >= DELETE_ATTEMPTS) {
+                return CompletableFuture.<Void>failedFuture(cause);
             }
-            return CompletableFuture.<Void>failedFuture(cause);
+            if (!onlyIfOurs) {
+                return deleteAttempt(client, path, attempt + 1, false);
+            }
+            return client.exists(path).thenCompose(stat ->
+                    stat.isPresent() && stat.get().ephemeralOwner() == client.sessionId()
+                            ? deleteAttempt(client, path, attempt + 1, true)
+                            : CompletableFuture.<Void>completedFuture(null));
         }).thenCompose(next -> next);
     }
 }

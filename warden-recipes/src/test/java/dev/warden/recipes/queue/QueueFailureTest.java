@@ -67,15 +67,7 @@ class QueueFailureTest {
     @Test
     void releaseWhoseReplyIsLostSucceeds() throws Exception {
         ProxiedClient flaky = server.proxiedClient(Duration.ofSeconds(5));
-        QueueItem item = new DistributedQueue(flaky.client(), path).poll(TIMEOUT).orElseThrow();
-
-        flaky.proxy().pauseReplies();
-        CompletableFuture<Void> released = item.release();
-        long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!claims().isEmpty() && System.nanoTime() < deadlineNs) {
-            Thread.sleep(10);
-        }
-        assertEquals(List.of(), claims(), "the delete was applied");
+        CompletableFuture<Void> released = releaseAppliedWithItsReplyHeldBack(flaky);
         flaky.proxy().drop();
         flaky.proxy().resume();
 
@@ -87,14 +79,7 @@ class QueueFailureTest {
     @Test
     void aRetriedReleaseLeavesAnotherConsumersClaimAlone() throws Exception {
         ProxiedClient flaky = server.proxiedClient(Duration.ofSeconds(5));
-        QueueItem item = new DistributedQueue(flaky.client(), path).poll(TIMEOUT).orElseThrow();
-
-        flaky.proxy().pauseReplies();
-        CompletableFuture<Void> released = item.release();
-        long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!claims().isEmpty() && System.nanoTime() < deadlineNs) {
-            Thread.sleep(10);
-        }
+        CompletableFuture<Void> released = releaseAppliedWithItsReplyHeldBack(flaky);
         WardenClient other = server.client();
         QueueItem taken = new DistributedQueue(other, path).poll(TIMEOUT).orElseThrow();
         flaky.proxy().drop();
@@ -104,6 +89,19 @@ class QueueFailureTest {
         assertEquals(List.of(taken.name()), claims(), "the other consumer's claim stays");
         other.blocking(TIMEOUT).await(taken.complete());
         assertEquals(0, observer.blocking(TIMEOUT).await(new DistributedQueue(observer, path).size()));
+    }
+
+    /** Takes the item through {@code flaky}, releases it and holds the reply back until the delete is applied. */
+    private CompletableFuture<Void> releaseAppliedWithItsReplyHeldBack(ProxiedClient flaky) throws Exception {
+        QueueItem item = new DistributedQueue(flaky.client(), path).poll(TIMEOUT).orElseThrow();
+        flaky.proxy().pauseReplies();
+        CompletableFuture<Void> released = item.release();
+        long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!claims().isEmpty() && System.nanoTime() < deadlineNs) {
+            Thread.sleep(10);
+        }
+        assertEquals(List.of(), claims(), "the delete was applied");
+        return released;
     }
 
     private Optional<QueueItem> takeWithAnotherConsumer() {
