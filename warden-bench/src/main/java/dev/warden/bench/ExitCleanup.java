@@ -80,7 +80,7 @@ public final class ExitCleanup {
      * {@link #PROCESS_GRACE_MS}. The registration withdraws itself when the process ends.
      */
     public static Registration stopOnExit(String what, Process process) {
-        Registration registration = register(what, () -> stop(process));
+        Registration registration = register(what, () -> stopProcess(process, PROCESS_GRACE_MS));
         process.onExit().thenRun(registration::close);
         return registration;
     }
@@ -127,13 +127,17 @@ public final class ExitCleanup {
         }
     }
 
-    private static void stop(Process process) throws InterruptedException {
+    /**
+     * Stops {@code process}: SIGTERM lets a server flush and close; SIGKILL only if it has not
+     * ended within {@code graceMs}.
+     */
+    public static void stopProcess(Process process, long graceMs) throws InterruptedException {
         if (!process.isAlive()) {
             return;
         }
         process.destroy();
-        if (!process.waitFor(PROCESS_GRACE_MS, TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly().waitFor(PROCESS_GRACE_MS, TimeUnit.MILLISECONDS);
+        if (!process.waitFor(graceMs, TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly().waitFor();
         }
     }
 }

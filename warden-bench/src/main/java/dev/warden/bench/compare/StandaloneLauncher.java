@@ -83,11 +83,7 @@ final class StandaloneLauncher {
         }
     }
 
-    /** SIGTERM lets the server flush and close; SIGKILL only if it does not within the grace period. */
     private static void stop(Process process) throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(STOP_GRACE_MS, TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly().waitFor();
-        }
+        ExitCleanup.stopProcess(process, STOP_GRACE_MS);
     }
 }

@@ -38,21 +38,23 @@ public final class DocSplicer {
      * (on lines of its own). A document without both markers, in order, is refused.
      */
     public static String splice(String document, Markers markers, String content) {
-        if (!hasMarkers(document, markers)) {
+        int begin = document.indexOf(markers.begin());
+        int end = document.indexOf(markers.end());
+        if (!inOrder(begin, end)) {
             throw new IllegalArgumentException("the document lacks the markers " + markers.begin() + " ... "
                     + markers.end());
         }
-        int begin = document.indexOf(markers.begin());
-        int end = document.indexOf(markers.end());
         return document.substring(0, begin + markers.begin().length()) + "\n" + content.strip() + "\n"
                 + document.substring(end);
     }
 
     /** True if both markers are in {@code document}, the begin marker first. */
     public static boolean hasMarkers(String document, Markers markers) {
-        int begin = document.indexOf(markers.begin());
-        int end = document.indexOf(markers.end());
-        return begin >= 0 && end > begin;
+        return inOrder(document.indexOf(markers.begin()), document.indexOf(markers.end()));
+    }
+
+    private static boolean inOrder(int beginIndex, int endIndex) {
+        return beginIndex >= 0 && endIndex > beginIndex;
     }
 
     /**
