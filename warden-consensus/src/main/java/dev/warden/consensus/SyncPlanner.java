@@ -7,12 +7,18 @@ import java.util.NavigableMap;
 /**
  * Decides how a leader brings one follower from its last zxid to the leader's history: DIFF when
  * the follower's tail is in the leader's log, TRUNC to the last shared zxid when the leader holds
- * an earlier entry of the follower's last epoch, SNAP otherwise. Returns the sync messages up to (not including) NEWLEADER.
+ * an earlier entry of the follower's last epoch, SNAP otherwise. A DIFF or TRUNC whose entries
+ * would exceed the diff budget becomes a SNAP too: a follower far behind (down for a while under
+ * heavy writes) is cheaper to send the tree than the log, and the leader must not read, hold and
+ * queue everything it missed. Returns the sync messages up to (not including) NEWLEADER.
  */
 final class SyncPlanner {
     enum Kind { DIFF, TRUNC, SNAP }
 
     record Plan(Kind kind, List<ZabMessage> messages) { }
+
+    /** Below this a diff is always sent, however small the tree: a few entries beat any snapshot. */
+    static final long ALWAYS_DIFF_BYTES = 1 << 20;
 
     private final PeerState state;
 
@@ -26,35 +32,56 @@ final class SyncPlanner {
      * @param unpersisted      entries this leader logged that the log view may not show yet
      */
     Plan plan(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
-        LogView log = state.log;
-        List<ZabMessage> messages = new ArrayList<>();
-        long from;
+        Plan fromLog = planFromLog(followerLastZxid, upToZxid, unpersisted);
+        return fromLog != null ? fromLog : planSnapshot(upToZxid, unpersisted);
+    }
+
+    /** Payload bytes a DIFF or TRUNC may carry: a third of the tree's size, within the configured cap. */
+    long diffBudgetBytes() {
+        long third = state.snapshots.estimatedBytes() / 3;
+        return Math.min(state.config.maxSyncDiffBytes(), Math.max(ALWAYS_DIFF_BYTES, third));
+    }
+
+    /** DIFF or TRUNC with the entries the follower lacks; null if the log cannot serve them within budget. */
+    private Plan planFromLog(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
         Kind kind;
+        long from;
+        ZabMessage head;
         if (followerLastZxid == upToZxid || shares(followerLastZxid, unpersisted)) {
-            kind = Kind.DIFF;
-            from = followerLastZxid;
-            messages.add(new ZabMessage.Diff(upToZxid));
+            if (followerLastZxid > upToZxid) {
+                // the follower is ahead of what we send (an observer past our committed point): cut it back
+                kind = Kind.TRUNC;
+                from = upToZxid;
+                head = new ZabMessage.Trunc(upToZxid);
+            } else {
+                kind = Kind.DIFF;
+                from = followerLastZxid;
+                head = new ZabMessage.Diff(upToZxid);
+            }
         } else {
             long common = commonPoint(followerLastZxid, unpersisted);
-            if (followerLastZxid >= log.firstReadableZxid() && common >= 0) {
-                kind = Kind.TRUNC;
-                from = common;
-                messages.add(new ZabMessage.Trunc(common));
-            } else {
-                SnapshotData snapshot = state.snapshots.take();
-                kind = Kind.SNAP;
-                from = snapshot.zxid();
-                messages.add(new ZabMessage.Snap(snapshot.zxid(), snapshot.bytes()));
+            if (followerLastZxid < state.log.firstReadableZxid() || common < 0) {
+                return null;
             }
-        }
-        if (from > upToZxid && kind == Kind.DIFF) {
-            // the follower is ahead of what we send (an observer past our committed point): cut it back
             kind = Kind.TRUNC;
-            from = upToZxid;
-            messages.set(0, new ZabMessage.Trunc(upToZxid));
+            from = common;
+            head = new ZabMessage.Trunc(common);
         }
-        addEntries(messages, from, upToZxid, unpersisted);
+        List<ZabMessage> messages = new ArrayList<>();
+        messages.add(head);
+        if (!addEntries(messages, from, upToZxid, unpersisted, diffBudgetBytes())) {
+            return null;
+        }
         return new Plan(kind, messages);
+    }
+
+    private Plan planSnapshot(long upToZxid, NavigableMap<Long, Entry> unpersisted) {
+        SnapshotData snapshot = state.snapshots.take();
+        List<ZabMessage> messages = new ArrayList<>();
+        messages.add(new ZabMessage.Snap(snapshot.zxid(), snapshot.bytes()));
+        // the entries after the snapshot are the few not yet applied when it was taken
+        addEntries(messages, snapshot.zxid(), upToZxid, unpersisted, Long.MAX_VALUE);
+        return new Plan(Kind.SNAP, messages);
     }
 
     private boolean shares(long zxid, NavigableMap<Long, Entry> unpersisted) {
@@ -82,10 +109,15 @@ final class SyncPlanner {
         return -1;
     }
 
-    private void addEntries(List<ZabMessage> messages, long afterZxid, long upToZxid,
-                            NavigableMap<Long, Entry> unpersisted) {
+    /**
+     * Adds the entries after {@code afterZxid} up to {@code upToZxid} as Propose batches. Returns
+     * false, having read no more than about the budget, once their payloads exceed {@code budgetBytes}.
+     */
+    private boolean addEntries(List<ZabMessage> messages, long afterZxid, long upToZxid,
+                               NavigableMap<Long, Entry> unpersisted, long budgetBytes) {
         int max = state.config.maxEntriesPerMessage();
         List<Entry> batch = new ArrayList<>();
+        long bytes = 0;
         long logLast = Math.min(state.log.lastZxid(), upToZxid);
         long cursor = afterZxid;
         while (cursor < logLast) {
@@ -93,16 +125,25 @@ final class SyncPlanner {
             Invariants.check(!read.isEmpty(), "log has no entries after " + Zxid.hex(cursor) + " up to "
                     + Zxid.hex(logLast));
             for (Entry entry : read) {
+                bytes += entry.payload().length;
+                if (bytes > budgetBytes) {
+                    return false;
+                }
                 batch = add(messages, batch, entry, max);
                 cursor = entry.zxid();
             }
         }
         for (Entry entry : unpersisted.subMap(cursor, false, upToZxid, true).values()) {
+            bytes += entry.payload().length;
+            if (bytes > budgetBytes) {
+                return false;
+            }
             batch = add(messages, batch, entry, max);
         }
         if (!batch.isEmpty()) {
             messages.add(new ZabMessage.Propose(List.copyOf(batch)));
         }
+        return true;
     }
 
     private static List<Entry> add(List<ZabMessage> messages, List<Entry> batch, Entry entry, int max) {

@@ -14,9 +14,14 @@ import java.util.Set;
  * @param syncLimitTicks           a follower that has not answered a heartbeat for this many ticks is dropped
  * @param electionTimeoutMs        minimum time a member waits before re-sending votes/restarting an election round
  * @param maxEntriesPerMessage     cap on entries in one Propose/Inform/DIFF message
+ * @param maxSyncDiffBytes         most payload bytes of log entries a leader sends one follower to sync it;
+ *                                 a follower further behind gets a snapshot instead, so a member that was
+ *                                 down under heavy writes rejoins without the leader reading (and queueing)
+ *                                 everything it missed
  */
 public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long tickMs, int initLimitTicks,
-                        int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage) {
+                        int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage,
+                        long maxSyncDiffBytes) {
     public ZabConfig {
         voters = Set.copyOf(voters);
         observers = Set.copyOf(observers);
@@ -29,7 +34,7 @@ public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long t
             }
         }
         if (voters.isEmpty() || tickMs <= 0 || initLimitTicks <= 0 || syncLimitTicks <= 0 || electionTimeoutMs <= 0
-                || maxEntriesPerMessage <= 0) {
+                || maxEntriesPerMessage <= 0 || maxSyncDiffBytes <= 0) {
             throw new IllegalArgumentException("invalid consensus configuration");
         }
     }

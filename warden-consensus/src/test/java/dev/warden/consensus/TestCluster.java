@@ -74,6 +74,8 @@ final class TestCluster {
     long nowMs;
     /** If positive, every member's epochs end after this many proposals (to exercise epoch bumps). */
     long counterLimit;
+    /** Each member's {@link ZabConfig#maxSyncDiffBytes}; set before adding members to make diffs small. */
+    long syncDiffBytes = Long.MAX_VALUE;
 
     TestCluster(Set<Long> voters, Set<Long> observers) {
         this.voters = voters;
@@ -81,7 +83,7 @@ final class TestCluster {
     }
 
     ZabConfig config(long id) {
-        return new ZabConfig(id, voters, observers, 100, 10, 5, 200, 3);
+        return new ZabConfig(id, voters, observers, 100, 10, 5, 200, 3, syncDiffBytes);
     }
 
     Member add(long id, MemoryLog log, EpochState epochs) {

@@ -82,6 +82,27 @@ class ZabSyncAndOrderingTest {
     }
 
     @Test
+    void followerFurtherBehindThanTheDiffBudgetGetsASnapshotAndOneWithinItADiff() {
+        long[] zxids = {Zxid.of(1, 1), Zxid.of(1, 2), Zxid.of(1, 3), Zxid.of(1, 4), Zxid.of(1, 5)};
+        TestCluster cluster = new TestCluster(THREE, Set.of());
+        // each entry's payload is 12 bytes: one entry fits the budget, four do not
+        cluster.syncDiffBytes = 30;
+        cluster.add(1, MemoryLog.of(zxids[0]), new EpochState(1, 1));
+        cluster.add(2, MemoryLog.of(zxids[0], zxids[1], zxids[2], zxids[3]), new EpochState(1, 1));
+        cluster.add(3, MemoryLog.of(zxids), new EpochState(1, 1));
+        cluster.runUntil(TestCluster::allServing, 5_000);
+
+        assertEquals(3, cluster.leader().id);
+        ZabMessage farBehind = firstSyncMessageTo(cluster, 1);
+        assertTrue(farBehind instanceof ZabMessage.Snap, "got " + farBehind);
+        assertEquals(new ZabMessage.Diff(zxids[4]), firstSyncMessageTo(cluster, 2));
+        for (long id : THREE) {
+            assertEquals(List.of(zxids[0], zxids[1], zxids[2], zxids[3], zxids[4]),
+                    List.copyOf(cluster.member(id).log.applied.keySet()), "member " + id);
+        }
+    }
+
+    @Test
     void acknowledgementsLeaveOnlyAfterWhatTheyPromiseIsPersisted() {
         TestCluster cluster = cluster(new MemoryLog(), new MemoryLog(), new MemoryLog(), EpochState.INITIAL);
         cluster.runUntil(TestCluster::allServing, 5_000);

@@ -67,7 +67,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         this.voters = Set.copyOf(ids.subList(0, voterCount));
         Set<Long> observers = Set.copyOf(ids.subList(voterCount, memberCount));
         for (long id : ids) {
-            ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50);
+            ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50, syncDiffBytes(seed));
             SimMember member = new SimMember(id, config, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);
@@ -76,6 +76,15 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
             long memberId = ids.get((int) ((c - 1) % ids.size()));
             clients.put(c, new SimClient(c, memberId, random.split(), 2_000));
         }
+    }
+
+    /**
+     * Half the seeds cap a sync's diff at a couple of KiB, so followers that fall a few dozen
+     * entries behind are sent a snapshot; the other half send any diff the log can serve. Taken
+     * from the seed, not the random stream, so the other draws of a seed do not move.
+     */
+    static long syncDiffBytes(long seed) {
+        return (seed & 1) == 0 ? 2_048 : Long.MAX_VALUE;
     }
 
     public long seed() {

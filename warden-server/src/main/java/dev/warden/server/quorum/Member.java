@@ -93,7 +93,8 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.globalOutstandingLimit(),
                 config.snapCount(), random, name + "-apply");
         this.prep = new LeaderPrep(preparer, pending, stateMachine.sessions(), stateMachine.tree(), this);
-        ConsensusCore core = consensus.core(() -> storage.take(stateMachine), clock.monotonicMs());
+        ConsensusCore core = consensus.core(StateSnapshots.source(() -> storage.take(stateMachine), stateMachine),
+                clock.monotonicMs());
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
         this.driver = new MemberDriver(core, senderRef, this, clock, idlePollMs,

@@ -13,6 +13,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The state machine's snapshot body (sessions, then the tree), used for snapshot files on disk
@@ -23,6 +24,8 @@ import java.util.List;
 public final class StateSnapshots {
     /** A session record is at least id, timeout and password length. */
     private static final int MIN_SESSION_BYTES = 8 + 4 + 4;
+    /** A node record's fixed header in the snapshot format (stat, lengths, ACL index): 76 bytes. */
+    static final int ESTIMATED_NODE_OVERHEAD_BYTES = 76;
 
     private StateSnapshots() {
     }
@@ -78,7 +81,31 @@ public final class StateSnapshots {
 
     /** A {@link SnapshotSource} over a live state machine, for the leader's SNAPs. */
     public static SnapshotSource source(StateMachine state) {
-        return () -> take(state);
+        return source(() -> take(state), state);
+    }
+
+    /** A {@link SnapshotSource} that takes snapshots with {@code taker} and estimates them from {@code state}. */
+    public static SnapshotSource source(Supplier<SnapshotData> taker, StateMachine state) {
+        return new SnapshotSource() {
+            @Override
+            public SnapshotData take() {
+                return taker.get();
+            }
+
+            @Override
+            public long estimatedBytes() {
+                return StateSnapshots.estimatedBytes(state);
+            }
+        };
+    }
+
+    /**
+     * About the size of a snapshot of {@code state}: the tree's paths and data plus
+     * {@link #ESTIMATED_NODE_OVERHEAD_BYTES} per node. Read without stopping the apply thread,
+     * since it only steers a leader's choice between a diff and a snapshot.
+     */
+    static long estimatedBytes(StateMachine state) {
+        return state.tree().approximateDataBytes() + (long) state.tree().nodeCount() * ESTIMATED_NODE_OVERHEAD_BYTES;
     }
 
     /**

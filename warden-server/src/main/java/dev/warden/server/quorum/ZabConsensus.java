@@ -12,6 +12,13 @@ import java.io.IOException;
 public final class ZabConsensus implements ConsensusFactory {
     /** Entries per Propose/Inform/DIFF message: big enough to batch, small enough to stay under frame limits. */
     private static final int MAX_ENTRIES_PER_MESSAGE = 1000;
+    /**
+     * Most log bytes one follower is synced with before it gets a snapshot instead: a quarter of
+     * a peer link's queue budget ({@link PeerTransport.Options#defaults}), so the diff and the
+     * writes proposed while it drains fit, and what the leader reads for it stays a small part of
+     * its heap.
+     */
+    static final long MAX_SYNC_DIFF_BYTES = 64L << 20;
     private final Resources resources;
     private volatile PeerTransport transport;
 
@@ -25,7 +32,8 @@ public final class ZabConsensus implements ConsensusFactory {
         // Two ticks: long enough for a round of votes on a loaded machine, short enough to fail over fast.
         long electionTimeoutMs = 2 * tickMs;
         return new ZabConfig(config.serverId(), config.voterIds(), config.observerIds(), tickMs,
-                config.initLimitTicks(), config.syncLimitTicks(), electionTimeoutMs, MAX_ENTRIES_PER_MESSAGE);
+                config.initLimitTicks(), config.syncLimitTicks(), electionTimeoutMs, MAX_ENTRIES_PER_MESSAGE,
+                MAX_SYNC_DIFF_BYTES);
     }
 
     @Override

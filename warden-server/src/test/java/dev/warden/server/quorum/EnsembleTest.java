@@ -232,6 +232,39 @@ class EnsembleTest {
     }
 
     @Test
+    void followerFurtherBehindThanTheDiffBudgetIsSentASnapshotAndCatchesUp() throws Exception {
+        start(List.of(1L, 2L, 3L), List.of());
+        long follower = aFollower();
+        ZooKeeper zk = connect(ensemble.connectString(leader()));
+        byte[] value = new byte[100 * 1024];
+        zk.create("/big", value, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        ensemble.stop(follower);
+        // the tree stays about 100 KiB, so the budget is its 1 MiB floor; the follower misses 2.4 MiB
+        long lastZxid = 0;
+        for (int i = 0; i < 24; i++) {
+            value[0] = (byte) i;
+            lastZxid = zk.setData("/big", value, -1).getMzxid();
+        }
+        ensemble.start(follower);
+        ensemble.awaitServing(follower, SERVING_TIMEOUT_MS);
+        ZooKeeper reader = connect(ensemble.connectString(follower));
+        sync(reader, "/");
+        assertArrayEquals(value, reader.getData("/big", false, null));
+        long snapshotZxid = newestSnapshotZxid(ensemble.dataDir(follower).resolve("snapshots"));
+        assertTrue(snapshotZxid >= lastZxid, "the follower installed the leader's snapshot (newest snapshot 0x"
+                + Long.toHexString(snapshotZxid) + ", last write 0x" + Long.toHexString(lastZxid) + ")");
+    }
+
+    private static long newestSnapshotZxid(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(path -> path.getFileName().toString())
+                    .filter(name -> name.matches("snapshot\\.[0-9a-f]{16}"))
+                    .mapToLong(name -> Long.parseUnsignedLong(name.substring("snapshot.".length()), 16))
+                    .max().orElse(-1);
+        }
+    }
+
+    @Test
     void observerServesReadsAndForwardsWrites() throws Exception {
         start(List.of(1L, 2L, 3L), List.of(4L));
         assertEquals(Role.OBSERVING, ensemble.server(4).member().role());
