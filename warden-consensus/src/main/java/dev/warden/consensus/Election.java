@@ -31,6 +31,13 @@ final class Election {
     private final Map<Long, ZabMessage.Vote> lookingVotes = new HashMap<>();
     private final Map<Long, ZabMessage.Vote> settledVotes = new HashMap<>();
     private long resendAtMs;
+    /**
+     * When a quorum backs our vote but not every voter does, we decide only at this time (-1: no
+     * decision pending), in case a better vote is still on its way: deciding at once lets a
+     * member follow a candidate that the others have already passed over, and it then waits out
+     * initLimit for a leader that never leads.
+     */
+    private long decideAtMs = -1;
     /** The election round the leader we settled on was in when we joined it; -1 before any decision. */
     private long leaderRound = -1;
 
@@ -50,6 +57,7 @@ final class Election {
     /** Starts a new round voting for this member (observers vote for nobody but still ask). */
     void start() {
         round++;
+        decideAtMs = -1;
         lookingVotes.clear();
         settledVotes.clear();
         myVote = state.config.isObserver() ? null : self();
@@ -80,16 +88,38 @@ final class Election {
         resendAtMs = state.nowMs + state.config.electionTimeoutMs() + jitterMs;
     }
 
-    /** While looking: re-send votes now and then, since they may have been lost. */
-    void tick() {
+    /**
+     * How long a quorum must back our vote, without a better one arriving, before we decide: a
+     * twentieth of the election timeout (200 ms with ZooKeeper's default tick of 2 s).
+     */
+    long finalizeWaitMs() {
+        return Math.max(1, state.config.electionTimeoutMs() / 20);
+    }
+
+    /** While looking: re-send votes now and then, since they may have been lost; decide once the wait is over. */
+    Decision tick() {
         if (state.nowMs >= resendAtMs) {
             broadcast();
         }
+        return decideAtMs >= 0 && state.nowMs >= decideAtMs ? decide() : null;
     }
 
     /** A settled member answers a looking member with its current leader. */
     void answerWhileSettled(long from, ZabMessage.Vote vote, long leaderEpoch) {
         if (vote.senderRole() == Role.LOOKING) {
+            state.out.send(from, new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round,
+                    state.role));
+        }
+    }
+
+    /**
+     * A member took us for its leader (it sent FollowerInfo) while we do not lead: tell it whom
+     * we back, so it looks again instead of waiting out initLimit.
+     */
+    void answerNotLeading(long from, long leaderEpoch) {
+        if (state.role == Role.LOOKING) {
+            state.out.send(from, myVoteMessage());
+        } else {
             state.out.send(from, new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round,
                     state.role));
         }
@@ -117,9 +147,11 @@ final class Election {
             round = vote.round();
             lookingVotes.clear();
             myVote = state.config.isObserver() ? null : self();
+            decideAtMs = -1;
             adopt(vote);
             broadcast();
         } else if (adopt(vote)) {
+            decideAtMs = -1;
             broadcast();
         }
         lookingVotes.put(from, vote);
@@ -159,8 +191,19 @@ final class Election {
             }
         }
         if (agreeing < state.config.quorumSize()) {
+            decideAtMs = -1;
             return null;
         }
+        if (agreeing < state.config.voters().size()) {
+            // a quorum but not everyone: a better vote may still come; decide when the wait is over
+            if (decideAtMs < 0) {
+                decideAtMs = state.nowMs + finalizeWaitMs();
+            }
+            if (state.nowMs < decideAtMs) {
+                return null;
+            }
+        }
+        decideAtMs = -1;
         leaderRound = round;
         return myVote.id == state.config.myId() ? new Decision(Role.LEADING, myVote.id)
                 : new Decision(Role.FOLLOWING, myVote.id);

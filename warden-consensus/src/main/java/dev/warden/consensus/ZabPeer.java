@@ -1,5 +1,7 @@
 package dev.warden.consensus;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
@@ -15,6 +17,9 @@ public final class ZabPeer {
     private final Election election;
     private LeaderSide leader;
     private FollowerSide follower;
+
+    /** FollowerInfo that came while we were looking, by sender: taken up if we decide to lead. */
+    private final Map<Long, ZabMessage.FollowerInfo> earlyFollowerInfos = new HashMap<>();
 
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs) {
@@ -34,7 +39,10 @@ public final class ZabPeer {
         } else if (follower != null) {
             follower.tick();
         } else {
-            election.tick();
+            Election.Decision decision = election.tick();
+            if (decision != null) {
+                settle(decision);
+            }
         }
         checkFailure();
     }
@@ -50,16 +58,18 @@ public final class ZabPeer {
             leader.receive(fromId, message);
         } else if (follower != null && fromId == follower.leaderId()) {
             follower.receive(message);
+        } else if (message instanceof ZabMessage.FollowerInfo info) {
+            if (follower == null) {
+                // still looking: the sender decided on us first; if we lead, we take it up then
+                earlyFollowerInfos.put(fromId, info);
+            }
+            election.answerNotLeading(fromId, follower != null ? follower.epoch() : -1);
         }
         checkFailure();
     }
 
     private void onVote(long fromId, ZabMessage.Vote vote) {
-        if (follower != null && fromId == follower.leaderId() && vote.senderRole() == Role.LOOKING
-                && vote.round() > election.leaderRound()) {
-            // our leader gave up and started a new round: waiting out initLimit for it could keep us
-            // in step with its next attempt's timeout forever (it re-leads at once on our stale
-            // backing, we rejoin just as that attempt times out), so look for a leader now
+        if (follower != null && fromId == follower.leaderId() && wontLeadUs(fromId, vote)) {
             lookForLeader();
         }
         if (leader != null) {
@@ -74,9 +84,30 @@ public final class ZabPeer {
         }
     }
 
+    /**
+     * True if a vote from the member we follow says it is not, and will not become, our leader.
+     * It gave up and started a new round: waiting out initLimit for it could keep us in step with
+     * its next attempt's timeout forever (it re-leads at once on our stale backing, we rejoin just
+     * as that attempt times out). Or, in the round we followed it in or later, it settled under
+     * another leader or votes for another candidate: we decided on a candidate the others passed
+     * over, and it will never lead. Older votes are stale and say nothing.
+     */
+    private boolean wontLeadUs(long leaderId, ZabMessage.Vote vote) {
+        if (vote.senderRole() == Role.LOOKING) {
+            return vote.round() > election.leaderRound()
+                    || vote.round() == election.leaderRound() && vote.leaderId() != leaderId;
+        }
+        return vote.senderRole() != Role.LEADING && vote.round() >= election.leaderRound();
+    }
+
     private void settle(Election.Decision decision) {
+        Map<Long, ZabMessage.FollowerInfo> early = Map.copyOf(earlyFollowerInfos);
+        earlyFollowerInfos.clear();
         if (decision.role() == Role.LEADING) {
             leader = new LeaderSide(state);
+            // members that settled on us before we did sent their FollowerInfo once; without this
+            // they would wait out initLimit. One that has since moved on ignores our LeaderInfo.
+            early.forEach(leader::receive);
         } else {
             follower = new FollowerSide(state, decision.leaderId());
         }
