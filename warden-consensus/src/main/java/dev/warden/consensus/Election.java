@@ -153,6 +153,11 @@ final class Election {
         } else if (adopt(vote)) {
             decideAtMs = -1;
             broadcast();
+        } else if (myVote != null && vote.leaderId() != myVote.id) {
+            // Theirs is worse: tell them ours now. They may have missed it (it came while they
+            // still followed the old leader, which drops looking votes), and would otherwise
+            // wait for our next resend, a whole election timeout away.
+            state.out.send(from, myVoteMessage());
         }
         lookingVotes.put(from, vote);
         return decide();

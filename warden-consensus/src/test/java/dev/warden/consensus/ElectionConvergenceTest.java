@@ -138,4 +138,23 @@ class ElectionConvergenceTest {
         assertTrue(sent.stream().anyMatch(o -> o.to() == 2 && o.message() instanceof ZabMessage.LeaderInfo),
                 "member 2 sent FollowerInfo once, before we led; it must not wait out initLimit: " + sent);
     }
+
+    @Test
+    void aLookingMemberAnswersAWorseVoteWithItsOwnAtOnce() {
+        long logged = Zxid.of(1, 1);
+        MemoryLog log = MemoryLog.of(logged);
+        peer = new ZabPeer(new ZabConfig(1, Set.of(1L, 2L, 3L), Set.of(), TICK_MS, 10, 5, ELECTION_TIMEOUT_MS, 3,
+                Long.MAX_VALUE), new EpochState(1, 1), log, log::snapshot, new SplittableRandom(1), nowMs);
+        drain();
+        sent.clear();
+        // member 2 has less history; it missed our vote while it still followed the old leader
+        vote(2, 2, 1, Role.LOOKING);
+        assertEquals(1, sent.size(), "sent " + sent);
+        assertEquals(2, sent.get(0).to());
+        assertEquals(1, ((ZabMessage.Vote) sent.get(0).message()).leaderId());
+        sent.clear();
+        vote(2, 1, 1, Role.LOOKING);
+        assertTrue(sent.stream().noneMatch(o -> o.to() == 2 && o.message() instanceof ZabMessage.Vote),
+                "a vote equal to ours needs no answer: " + sent);
+    }
 }
