@@ -13,4 +13,7 @@ public interface ApplyHooks {
 
     /** Every snapCount-ish applied transactions. */
     void snapshotDue();
+
+    /** The apply thread died of {@code cause} (an Error: out of memory, say); nothing more will be applied. */
+    void applyFailed(Throwable cause);
 }

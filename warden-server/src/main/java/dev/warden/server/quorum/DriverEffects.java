@@ -39,5 +39,5 @@ public interface DriverEffects {
     void syncRefused(long token);
 
     /** The driver stopped because it could not persist; the member must stop serving. */
-    void failed(String reason, Exception cause);
+    void failed(String reason, Throwable cause);
 }

@@ -354,9 +354,19 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     }
 
     @Override
-    public void failed(String reason, Exception cause) {
+    public void failed(String reason, Throwable cause) {
         log.error("member {} stops serving: {}", myId, reason);
         stopServing();
+    }
+
+    @Override
+    public void applyFailed(Throwable cause) {
+        // Reads would be answered from a tree that no longer moves, and writes never answered:
+        // fail the driver too, on its own thread and by its own path, so it stops serving and
+        // the peers drop this member.
+        driver.runOnDriverThread(() -> {
+            throw new IllegalStateException("the apply thread failed: " + cause, cause);
+        });
     }
 
     // ---- LeaderPrep.Output (driver thread) ----------------------------------------------------

@@ -157,6 +157,10 @@ public final class MemberApplier implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Error e) {
+            log.error("apply thread: failed; nothing more will be applied", e);
+            hooks.applyFailed(e);
+            throw e;
         }
     }
 

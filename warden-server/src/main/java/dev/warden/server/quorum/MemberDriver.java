@@ -218,7 +218,9 @@ public final class MemberDriver implements AutoCloseable {
             log.error("{}: cannot write its log or epochs ({}); it stops acknowledging and serving "
                     + "and leaves the ensemble until restarted", thread.getName(), e.toString());
             effects.failed("storage failure: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An Error too (OutOfMemoryError above all): a member whose driver died must not go
+            // on holding client connections as if it still led or followed.
             running = false;
             serving = false;
             log.error("{}: the driver failed; the member stops serving", thread.getName(), e);

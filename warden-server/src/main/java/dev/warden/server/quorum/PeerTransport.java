@@ -64,11 +64,26 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
             }
         }
 
-        /** 1 GiB frames, 100,000 messages or 256 MiB queued per port, redial after 100 ms up to 2 s. */
+        /** The defaults for this JVM's heap: see {@link #forHeap}. */
         public static Options defaults() {
-            return new Options(1 << 30, 100_000, 256L << 20, 100, 2_000);
+            return forHeap(Runtime.getRuntime().maxMemory());
+        }
+
+        /**
+         * 1 GiB frames, 100,000 messages queued per port, redial after 100 ms up to 2 s, and an
+         * eighth of the heap queued per port, between 16 and 256 MiB. The queue to a member that
+         * stopped reading (paused, or partitioned with its socket open) fills at the write rate,
+         * tens of MB/s under load: bounded by the heap, it overflows and that member is dropped
+         * and later resynced, instead of the leader running out of memory.
+         */
+        public static Options forHeap(long maxHeapBytes) {
+            long queuedBytes = Math.max(MIN_QUEUED_BYTES, Math.min(MAX_QUEUED_BYTES, maxHeapBytes / 8));
+            return new Options(1 << 30, 100_000, queuedBytes, 100, 2_000);
         }
     }
+
+    static final long MIN_QUEUED_BYTES = 16L << 20;
+    static final long MAX_QUEUED_BYTES = 256L << 20;
 
     private final long myId;
     private final Map<Long, QuorumMember> members;

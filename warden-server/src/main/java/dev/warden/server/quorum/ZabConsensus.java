@@ -12,13 +12,6 @@ import java.io.IOException;
 public final class ZabConsensus implements ConsensusFactory {
     /** Entries per Propose/Inform/DIFF message: big enough to batch, small enough to stay under frame limits. */
     private static final int MAX_ENTRIES_PER_MESSAGE = 1000;
-    /**
-     * Most log bytes one follower is synced with before it gets a snapshot instead: a quarter of
-     * a peer link's queue budget ({@link PeerTransport.Options#defaults}), so the diff and the
-     * writes proposed while it drains fit, and what the leader reads for it stays a small part of
-     * its heap.
-     */
-    static final long MAX_SYNC_DIFF_BYTES = 64L << 20;
     private final Resources resources;
     private volatile PeerTransport transport;
 
@@ -33,7 +26,17 @@ public final class ZabConsensus implements ConsensusFactory {
         long electionTimeoutMs = 2 * tickMs;
         return new ZabConfig(config.serverId(), config.voterIds(), config.observerIds(), tickMs,
                 config.initLimitTicks(), config.syncLimitTicks(), electionTimeoutMs, MAX_ENTRIES_PER_MESSAGE,
-                MAX_SYNC_DIFF_BYTES);
+                maxSyncDiffBytes(PeerTransport.Options.defaults()));
+    }
+
+    /**
+     * Most log bytes one follower is synced with before it gets a snapshot instead: a quarter of
+     * a peer link's queue budget (so 64 MiB with a heap of 2 GiB or more, 8 MiB with 256 MiB),
+     * so the diff and the writes proposed while it drains fit, and what the leader reads for it
+     * stays a small part of its heap.
+     */
+    static long maxSyncDiffBytes(PeerTransport.Options peerOptions) {
+        return peerOptions.maxQueuedBytes() / 4;
     }
 
     @Override

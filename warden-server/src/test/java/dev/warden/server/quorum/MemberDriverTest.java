@@ -66,6 +66,26 @@ class MemberDriverTest {
     }
 
     @Test
+    void anErrorInTheCoreStopsTheDriverAndTheServingInsteadOfKillingTheThreadSilently() throws Exception {
+        ScriptedCore core = new ScriptedCore(new Ready(null, List.of(), null, -1, null, List.of(), List.of(),
+                List.of(), List.of(), List.of())) {
+            @Override
+            public void receive(long fromId, ZabMessage message) {
+                throw new OutOfMemoryError("Java heap space (simulated)");
+            }
+        };
+        RecordingEffects effects = new RecordingEffects(false);
+        try (MemberDriver driver = new MemberDriver(core, (to, m) -> { }, effects, Clock.SYSTEM, 1, 16,
+                "test-driver")) {
+            driver.start();
+            driver.peerMessage(2, new ZabMessage.Ping(1, 0));
+            assertTrue(effects.failed.await(5, TimeUnit.SECONDS), "the member was told to stop serving");
+            assertFalse(driver.isRunning());
+            assertFalse(driver.isServing());
+        }
+    }
+
+    @Test
     void eventsTheDriverGivesItselfNeverWaitOnItsFullInbox() throws Exception {
         // The leader's prep step runs on the driver thread and proposes from there: with an inbox
         // of 2, a hundred proposals from the driver itself must neither block nor be lost.
@@ -90,7 +110,7 @@ class MemberDriverTest {
         assertEquals(expected, core.proposed);
     }
 
-    private final class ScriptedCore implements ConsensusCore {
+    private class ScriptedCore implements ConsensusCore {
         private final Queue<Ready> script = new ArrayDeque<>();
         final CountDownLatch advanced = new CountDownLatch(1);
 
@@ -153,7 +173,7 @@ class MemberDriverTest {
         @Override public void syncRefused(long token) { trace.add("sync refused " + token); }
 
         @Override
-        public void failed(String reason, Exception cause) {
+        public void failed(String reason, Throwable cause) {
             trace.add("failed");
             failed.countDown();
         }

@@ -356,4 +356,14 @@ class PeerTransportTest {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> new PeerTransport.Options(1 << 20, 0, 1, 1, 1));
     }
+
+    @Test
+    void theQueueBudgetIsAnEighthOfTheHeapWithinItsBoundsAndASyncDiffAQuarterOfIt() {
+        long mib = 1L << 20;
+        assertEquals(32 * mib, PeerTransport.Options.forHeap(256 * mib).maxQueuedBytes());
+        assertEquals(16 * mib, PeerTransport.Options.forHeap(64 * mib).maxQueuedBytes(), "floor");
+        assertEquals(256 * mib, PeerTransport.Options.forHeap(8192 * mib).maxQueuedBytes(), "ceiling");
+        assertEquals(8 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(256 * mib)));
+        assertEquals(64 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(4096 * mib)));
+    }
 }
