@@ -1,0 +1,50 @@
+package dev.warden.server.quorum;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.server.ManualClock;
+import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.session.SessionTracker;
+import dev.warden.server.tree.DataTree;
+import dev.warden.server.watch.WatchManager;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** An Error that ends the apply thread must be reported, so the member stops serving. */
+class MemberApplierFailureTest {
+    @Test
+    void anErrorOnTheApplyThreadIsReportedToTheMember() throws Exception {
+        DataTree tree = new DataTree();
+        StateMachine state = new StateMachine(tree, new SessionTracker(new ManualClock(0), 100, 1));
+        CountDownLatch reported = new CountDownLatch(1);
+        AtomicReference<Throwable> cause = new AtomicReference<>();
+        ApplyHooks hooks = new ApplyHooks() {
+            @Override public void applied(long zxid) { }
+            @Override public void sessionClosed(long sessionId) { }
+            @Override public void belowOutstandingLimit() { }
+            @Override public void snapshotDue() { }
+
+            @Override
+            public void applyFailed(Throwable failure) {
+                cause.set(failure);
+                reported.countDown();
+            }
+        };
+        MemberApplier applier = new MemberApplier(state, new ReadProcessor(tree, new WatchManager(1000)), hooks,
+                new AtomicInteger(), 1000, 100_000, new SplittableRandom(1), "test-apply");
+        applier.start();
+        // runAndWait would wait for good on a thread that died: submit from a throw-away thread
+        Thread submitter = new Thread(() -> applier.runAndWait(() -> {
+            throw new OutOfMemoryError("Java heap space (simulated)");
+        }));
+        submitter.setDaemon(true);
+        submitter.start();
+        assertTrue(reported.await(5, TimeUnit.SECONDS), "the member was told the apply thread died");
+        assertTrue(cause.get() instanceof OutOfMemoryError, "cause " + cause.get());
+    }
+}
