@@ -107,9 +107,13 @@ final class Election {
     /** A settled member answers a looking member with its current leader. */
     void answerWhileSettled(long from, ZabMessage.Vote vote, long leaderEpoch) {
         if (vote.senderRole() == Role.LOOKING) {
-            state.out.send(from, new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round,
-                    state.role));
+            state.out.send(from, settledVoteMessage(leaderEpoch));
         }
+    }
+
+    /** What a following or leading member says of itself: its leader, in its role. */
+    private ZabMessage.Vote settledVoteMessage(long leaderEpoch) {
+        return new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round, state.role);
     }
 
     /**
@@ -117,12 +121,7 @@ final class Election {
      * we back, so it looks again instead of waiting out initLimit.
      */
     void answerNotLeading(long from, long leaderEpoch) {
-        if (state.role == Role.LOOKING) {
-            state.out.send(from, myVoteMessage());
-        } else {
-            state.out.send(from, new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round,
-                    state.role));
-        }
+        state.out.send(from, state.role == Role.LOOKING ? myVoteMessage() : settledVoteMessage(leaderEpoch));
     }
 
     /** Handles a vote while looking; returns a decision or null. */

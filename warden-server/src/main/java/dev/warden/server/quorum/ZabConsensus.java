@@ -12,6 +12,8 @@ import java.io.IOException;
 public final class ZabConsensus implements ConsensusFactory {
     /** Entries per Propose/Inform/DIFF message: big enough to batch, small enough to stay under frame limits. */
     private static final int MAX_ENTRIES_PER_MESSAGE = 1000;
+    /** The peer links' limits; the sync diff cap is derived from the same queue budget. */
+    private static final PeerTransport.Options PEER_OPTIONS = PeerTransport.Options.defaults();
     private final Resources resources;
     private volatile PeerTransport transport;
 
@@ -26,7 +28,7 @@ public final class ZabConsensus implements ConsensusFactory {
         long electionTimeoutMs = 2 * tickMs;
         return new ZabConfig(config.serverId(), config.voterIds(), config.observerIds(), tickMs,
                 config.initLimitTicks(), config.syncLimitTicks(), electionTimeoutMs, MAX_ENTRIES_PER_MESSAGE,
-                maxSyncDiffBytes(PeerTransport.Options.defaults()));
+                maxSyncDiffBytes(PEER_OPTIONS));
     }
 
     /**
@@ -59,7 +61,7 @@ public final class ZabConsensus implements ConsensusFactory {
             public void onDisconnected(long peer) {
                 driver.peerDisconnected(peer);
             }
-        }, PeerTransport.Options.defaults());
+        }, PEER_OPTIONS);
         try {
             started.start();
         } catch (InterruptedException e) {
