@@ -87,6 +87,9 @@ public final class LoadCommand implements Callable<Integer> {
             return 0;
         } catch (IOException e) {
             err.println("load run failed: " + e.getMessage());
+            for (String hint : ServerLimitHints.forSpec(load)) {
+                err.println("hint: " + hint);
+            }
             err.flush();
             return BenchMain.EXIT_FAILED;
         }
