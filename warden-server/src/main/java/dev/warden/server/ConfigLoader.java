@@ -89,7 +89,9 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.sessionlessConnectionTimeoutMs(ServerConfig.Range.SESSIONLESS_TIMEOUT.parse(k, v)),
                     "sessionlessConnectionTimeoutMs", "zookeeper.nio.sessionlessCnxnTimeout"),
             Setting.of((b, k, v, w) -> b.preAllocSizeBytes(ServerConfig.Range.PRE_ALLOC_SIZE_KIB.parse(k, v) * 1024),
-                    "preAllocSize", "zookeeper.preAllocSize"));
+                    "preAllocSize", "zookeeper.preAllocSize"),
+            Setting.of((b, k, v, w) -> b.fsyncWarningThresholdMs(ServerConfig.Range.FSYNC_WARNING_THRESHOLD.parse(k, v)),
+                    "fsync.warningthresholdms", "zookeeper.fsync.warningthresholdms"));
 
     private ConfigLoader() {
     }

@@ -43,6 +43,7 @@ public record ServerConfig(
         long containerCheckIntervalMs,
         long sessionlessConnectionTimeoutMs,
         long preAllocSizeBytes,
+        long fsyncWarningThresholdMs,
         int serverId,
         int initLimitTicks,
         int syncLimitTicks,
@@ -85,6 +86,8 @@ public record ServerConfig(
                 "must be a positive number of milliseconds"),
         PRE_ALLOC_SIZE_KIB("preAllocSize", 1, Long.MAX_VALUE / 1024, "must be a positive number of KiB"),
         PRE_ALLOC_SIZE_BYTES("preAllocSizeBytes", 1, Long.MAX_VALUE, "must be a positive number of bytes"),
+        FSYNC_WARNING_THRESHOLD("fsync.warningthresholdms", 1, Long.MAX_VALUE,
+                "must be a positive number of milliseconds"),
         SERVER_ID("serverId", 1, Integer.MAX_VALUE, "must be a positive server id"),
         MY_ID("myid", 1, Integer.MAX_VALUE, "must be a positive server id"),
         INIT_LIMIT("initLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
@@ -154,6 +157,7 @@ public record ServerConfig(
         Range.CONTAINER_CHECK_INTERVAL.check(containerCheckIntervalMs);
         Range.SESSIONLESS_TIMEOUT.check(sessionlessConnectionTimeoutMs);
         Range.PRE_ALLOC_SIZE_BYTES.check(preAllocSizeBytes);
+        Range.FSYNC_WARNING_THRESHOLD.check(fsyncWarningThresholdMs);
         Range.SERVER_ID.check(serverId);
         if (extendedTypesEnabled && serverId > MAX_SERVER_ID_WITH_EXTENDED_TYPES) {
             // TTL nodes store their marker in the owner field's top byte, where the server id would go
@@ -213,7 +217,8 @@ public record ServerConfig(
                 .globalOutstandingLimit(globalOutstandingLimit).maxWatchesPerSession(maxWatchesPerSession)
                 .containerCheckIntervalMs(containerCheckIntervalMs)
                 .sessionlessConnectionTimeoutMs(sessionlessConnectionTimeoutMs)
-                .preAllocSizeBytes(preAllocSizeBytes).serverId(serverId)
+                .preAllocSizeBytes(preAllocSizeBytes).fsyncWarningThresholdMs(fsyncWarningThresholdMs)
+                .serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members);
         if (!dataLogDir.equals(dataDir)) {
@@ -275,6 +280,7 @@ public record ServerConfig(
         s.put("znode.container.checkIntervalMs", Long.toString(containerCheckIntervalMs));
         s.put("sessionlessConnectionTimeoutMs", Long.toString(sessionlessConnectionTimeoutMs));
         s.put("preAllocSize", Long.toString(preAllocSizeBytes / 1024));
+        s.put("fsync.warningthresholdms", Long.toString(fsyncWarningThresholdMs));
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -399,6 +405,7 @@ public record ServerConfig(
         private long containerCheckIntervalMs = 60_000;
         private long sessionlessConnectionTimeoutMs = 10_000;
         private long preAllocSizeBytes = 65_536L * 1024;
+        private long fsyncWarningThresholdMs = 1000;
         private int serverId = 1;
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
@@ -436,6 +443,7 @@ public record ServerConfig(
         public Builder containerCheckIntervalMs(long v) { containerCheckIntervalMs = v; return this; }
         public Builder sessionlessConnectionTimeoutMs(long v) { sessionlessConnectionTimeoutMs = v; return this; }
         public Builder preAllocSizeBytes(long v) { preAllocSizeBytes = v; return this; }
+        public Builder fsyncWarningThresholdMs(long v) { fsyncWarningThresholdMs = v; return this; }
         public Builder serverId(int v) { serverId = v; return this; }
         public Builder initLimitTicks(int v) { initLimitTicks = v; return this; }
         public Builder syncLimitTicks(int v) { syncLimitTicks = v; return this; }
@@ -453,7 +461,8 @@ public record ServerConfig(
                     autopurgeSnapRetainCount, autopurgePurgeIntervalHours, juteMaxBuffer,
                     fourLetterWordWhitelist, superDigest, extendedTypesEnabled, forceSync,
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
-                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, serverId, initLimitTicks, syncLimitTicks,
+                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, serverId,
+                    initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members));
         }
 

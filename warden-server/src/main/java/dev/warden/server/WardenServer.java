@@ -76,7 +76,7 @@ public final class WardenServer implements AutoCloseable {
         this.snapshots = new SnapshotStore(config.dataDir().resolve("snapshots"));
         TxnLogOptions defaults = TxnLogOptions.defaults();
         this.txnLog = TxnLog.open(config.dataLogDir().resolve("log"), new TxnLogOptions(config.forceSync(),
-                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), logChannels));
+                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), logChannels, config.fsyncWarningThresholdMs()));
         try {
             ServerState.recover(stateMachine, snapshots, txnLog);
         } catch (IOException | RuntimeException e) {
@@ -129,7 +129,7 @@ public final class WardenServer implements AutoCloseable {
             standalone.start("warden-" + config.clientPort());
             this.pipeline = standalone;
         }
-        ServerStats stats = new ServerStats(clock.wallTimeMs());
+        ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats());
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
                 member != null ? member.status() : MemberStatus.STANDALONE);
         try {

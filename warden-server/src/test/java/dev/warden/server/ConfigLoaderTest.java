@@ -73,7 +73,9 @@ class ConfigLoaderTest {
                 key("sessionlessConnectionTimeoutMs", "2000", c -> c.sessionlessConnectionTimeoutMs(), 2000L),
                 key("zookeeper.nio.sessionlessCnxnTimeout", "2001", c -> c.sessionlessConnectionTimeoutMs(), 2001L),
                 key("preAllocSize", "1024", c -> c.preAllocSizeBytes(), 1024L * 1024),
-                key("zookeeper.preAllocSize", "16", c -> c.preAllocSizeBytes(), 16L * 1024));
+                key("zookeeper.preAllocSize", "16", c -> c.preAllocSizeBytes(), 16L * 1024),
+                key("fsync.warningthresholdms", "250", c -> c.fsyncWarningThresholdMs(), 250L),
+                key("zookeeper.fsync.warningthresholdms", "5000", c -> c.fsyncWarningThresholdMs(), 5000L));
     }
 
     private static Arguments key(String key, String value, Function<ServerConfig, Object> get, Object expected) {
@@ -182,6 +184,8 @@ class ConfigLoaderTest {
             "sessionlessConnectionTimeoutMs|soon|must be a positive number of milliseconds",
             "preAllocSize|0|must be a positive number of KiB",
             "zookeeper.preAllocSize|-64|must be a positive number of KiB",
+            "fsync.warningthresholdms|0|must be a positive number of milliseconds",
+            "zookeeper.fsync.warningthresholdms|soon|must be a positive number of milliseconds",
             "clientPortAddress|''|must be a host name or IP address",
             "dataDir|''|must be a directory path",
             "dataLogDir|a\u0000b|must be a directory path"})

@@ -31,7 +31,8 @@ class ServerConfigRoundTripTest {
             @ForAll boolean extendedTypesEnabled,
             @ForAll boolean forceSync,
             @ForAll @LongRange(min = 1, max = 1L << 40) long containerCheckIntervalMs,
-            @ForAll @LongRange(min = 1, max = 1L << 30) long preAllocSizeKib) {
+            @ForAll @LongRange(min = 1, max = 1L << 30) long preAllocSizeKib,
+            @ForAll @LongRange(min = 1, max = 1L << 40) long fsyncWarningThresholdMs) {
         ServerConfig original = ServerConfig.builder()
                 .tickTimeMs(tickTimeMs).dataDir(Path.of(dataDir)).dataLogDir(Path.of(dataLogDir))
                 .clientPort(clientPort).maxClientCnxns(maxClientCnxns)
@@ -40,6 +41,7 @@ class ServerConfigRoundTripTest {
                 .autopurgeSnapRetainCount(snapRetainCount).fourLetterWordWhitelist(whitelist)
                 .extendedTypesEnabled(extendedTypesEnabled).forceSync(forceSync)
                 .containerCheckIntervalMs(containerCheckIntervalMs).preAllocSizeBytes(preAllocSizeKib * 1024)
+                .fsyncWarningThresholdMs(fsyncWarningThresholdMs)
                 .build();
         List<String> warnings = new ArrayList<>();
         assertEquals(original, ConfigLoader.fromProperties(original.toProperties(), warnings::add));

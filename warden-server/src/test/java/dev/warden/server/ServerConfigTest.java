@@ -193,7 +193,8 @@ class ServerConfigTest {
         assertTrue(text.contains("serverId=1\n"), text);
         assertTrue(text.contains("maxWatchesPerSession=1000000\n"), text);
         assertTrue(text.contains("superDigest=<hidden>\n"), text);
+        assertTrue(text.contains("fsync.warningthresholdms=1000\n"), text);
         assertFalse(text.contains(SUPER), text);
-        assertEquals(22, text.lines().count());
+        assertEquals(23, text.lines().count());
     }
 }

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * For tests and simulation: channels over real files that behave like a disk which fills up: once the byte budget shared
  * by all channels is spent, writes fail with "No space left on device" (a write that straddles
- * the limit lands partially, as a real one can). Truncation and fsync keep working.
+ * the limit lands partially, as a real one can). Truncation and fsync keep working. Fsyncs can
+ * also be made slow, like a disk busy with other work.
  */
 public final class FaultInjectingChannels implements FileChannelFactory {
 
@@ -24,6 +25,7 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     private final AtomicLong writeBudgetBytes = new AtomicLong(UNLIMITED);
     private final AtomicLong forceCount = new AtomicLong();
     private final AtomicLong writeCallCount = new AtomicLong();
+    private volatile long forceDelayMs;
 
     /** From now on only {@code bytes} more bytes can be written, by all channels together. */
     public void limitWritesTo(long bytes) {
@@ -33,6 +35,11 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     /** Space has come back. */
     public void allowWrites() {
         writeBudgetBytes.set(UNLIMITED);
+    }
+
+    /** From now on every fsync takes at least {@code ms} longer; 0 makes them plain again. */
+    public void delayForcesBy(long ms) {
+        forceDelayMs = ms;
     }
 
     public long forceCount() {
@@ -101,6 +108,15 @@ public final class FaultInjectingChannels implements FileChannelFactory {
         @Override
         public void force(boolean metaData) throws IOException {
             forceCount.incrementAndGet();
+            long delayMs = forceDelayMs;
+            if (delayMs > 0) {
+                try {
+                    Thread.sleep(delayMs);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted during a delayed fsync");
+                }
+            }
             delegate.force(metaData);
         }
 

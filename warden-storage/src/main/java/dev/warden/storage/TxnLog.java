@@ -50,6 +50,7 @@ public final class TxnLog implements AutoCloseable {
     private volatile long lastDurableZxid;
     private boolean failed;
     private boolean closed;
+    private final FsyncStats fsyncStats = new FsyncStats();
 
     private TxnLog(Path dir, TxnLogOptions options, List<Segment> segments) throws IOException {
         this.dir = dir;
@@ -109,15 +110,36 @@ public final class TxnLog implements AutoCloseable {
         }
         long dataEnd = active.write(pending.contents());
         if (options.forceSync()) {
+            long startNs = System.nanoTime();
             active.force();
             if (created) {
                 Directories.fsync(dir, options.channels());
             }
+            noteFsync(System.nanoTime() - startNs);
         }
         active.commit(dataEnd, pending.lastZxid());
         lastDurableZxid = pending.lastZxid();
         pending.clear();
         failed = false;
+    }
+
+    /** How long this log's flushes spent in fsync; see {@link TxnLogOptions#slowFsyncWarningMs()}. */
+    public FsyncStats fsyncStats() {
+        return fsyncStats;
+    }
+
+    private void noteFsync(long nanos) {
+        long thresholdMs = options.slowFsyncWarningMs();
+        boolean slow = thresholdMs > 0 && nanos >= thresholdMs * 1_000_000;
+        fsyncStats.record(nanos, slow);
+        if (slow) {
+            // Every write waits for this fsync before it is acknowledged, so clients saw it too.
+            LOG.warn("fsync of the transaction log in {} took {} ms ({} bytes, zxids 0x{} to 0x{}), at or above the"
+                    + " warning threshold of {} ms (fsync.warningthresholdms); every write in the batch waited"
+                    + " for it. A disk shared with other I/O is the usual cause: give the log a disk of its own"
+                    + " (dataLogDir).", dir, nanos / 1_000_000, pending.sizeBytes(),
+                    Long.toHexString(pending.firstZxid()), Long.toHexString(pending.lastZxid()), thresholdMs);
+        }
     }
 
     public long lastAppendedZxid() {

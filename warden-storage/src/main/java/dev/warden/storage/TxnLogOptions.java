@@ -12,12 +12,16 @@ import java.util.Objects;
  * @param segmentMaxBytes  once a segment holds this many bytes, the next flush starts a new
  *                         segment (a soft limit: one flush never spans two segments)
  * @param channels         opens every file channel the log uses
+ * @param slowFsyncWarningMs a flush whose fsync takes at least this long is logged as a warning
+ *                         and counted in {@link FsyncStats#slowCount()}; 0 never warns
  */
 public record TxnLogOptions(boolean forceSync, long preallocateBytes, long segmentMaxBytes,
-                            FileChannelFactory channels) {
+                            FileChannelFactory channels, long slowFsyncWarningMs) {
 
     public static final long DEFAULT_PREALLOCATE_BYTES = 64L * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MAX_BYTES = 256L * 1024 * 1024;
+    /** ZooKeeper's fsync.warningthresholdms default. */
+    public static final long DEFAULT_SLOW_FSYNC_WARNING_MS = 1000;
 
     public TxnLogOptions {
         if (preallocateBytes < 0) {
@@ -27,27 +31,34 @@ public record TxnLogOptions(boolean forceSync, long preallocateBytes, long segme
             throw new IllegalArgumentException("segmentMaxBytes too small: " + segmentMaxBytes);
         }
         Objects.requireNonNull(channels, "channels");
+        if (slowFsyncWarningMs < 0) {
+            throw new IllegalArgumentException("slowFsyncWarningMs must be >= 0: " + slowFsyncWarningMs);
+        }
     }
 
-    /** fsync on, 64 MiB preallocation steps, 256 MiB segments, plain file channels. */
+    /** fsync on, 64 MiB preallocation steps, 256 MiB segments, plain file channels, warn at 1 s fsyncs. */
     public static TxnLogOptions defaults() {
         return new TxnLogOptions(true, DEFAULT_PREALLOCATE_BYTES, DEFAULT_SEGMENT_MAX_BYTES,
-                FileChannelFactory.DEFAULT);
+                FileChannelFactory.DEFAULT, DEFAULT_SLOW_FSYNC_WARNING_MS);
     }
 
     public TxnLogOptions withForceSync(boolean value) {
-        return new TxnLogOptions(value, preallocateBytes, segmentMaxBytes, channels);
+        return new TxnLogOptions(value, preallocateBytes, segmentMaxBytes, channels, slowFsyncWarningMs);
     }
 
     public TxnLogOptions withPreallocateBytes(long value) {
-        return new TxnLogOptions(forceSync, value, segmentMaxBytes, channels);
+        return new TxnLogOptions(forceSync, value, segmentMaxBytes, channels, slowFsyncWarningMs);
     }
 
     public TxnLogOptions withSegmentMaxBytes(long value) {
-        return new TxnLogOptions(forceSync, preallocateBytes, value, channels);
+        return new TxnLogOptions(forceSync, preallocateBytes, value, channels, slowFsyncWarningMs);
     }
 
     public TxnLogOptions withChannels(FileChannelFactory value) {
-        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, value);
+        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, value, slowFsyncWarningMs);
+    }
+
+    public TxnLogOptions withSlowFsyncWarningMs(long value) {
+        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, channels, value);
     }
 }

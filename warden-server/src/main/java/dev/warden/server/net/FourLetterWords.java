@@ -1,12 +1,15 @@
 package dev.warden.server.net;
 
+
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenVersion;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
+import dev.warden.storage.FsyncStats;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -132,6 +135,7 @@ final class FourLetterWords {
         line(out, "zk_tree_digest", String.format("%016x", server.stateMachine().tree().digest()));
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
         line(out, "zk_local_sessions", 0);
+        fsyncLines(out, stats.fsyncs());
         leaderLines(out, server.memberStatus());
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
@@ -139,6 +143,16 @@ final class FourLetterWords {
             line(out, "zk_max_file_descriptor_count", unix.getMaxFileDescriptorCount());
         }
         return out.toString();
+    }
+
+    /** The log's fsync times in ms, under ZooKeeper's names (a summary called fsynctime, and the threshold count). */
+    static void fsyncLines(StringBuilder out, FsyncStats fsyncs) {
+        line(out, "zk_fsync_threshold_exceed_count", fsyncs.slowCount());
+        line(out, "zk_avg_fsynctime", String.format(Locale.ROOT, "%.4f", fsyncs.avgMs()));
+        line(out, "zk_min_fsynctime", fsyncs.minMs());
+        line(out, "zk_max_fsynctime", fsyncs.maxMs());
+        line(out, "zk_cnt_fsynctime", fsyncs.count());
+        line(out, "zk_sum_fsynctime", fsyncs.totalMs());
     }
 
     /** mntr's leader-only keys, as ZooKeeper names them. */

@@ -1,9 +1,10 @@
 package dev.warden.server.net;
 
+import dev.warden.storage.FsyncStats;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 
-/** Counters for the four-letter words: packets and request latency (ms). */
+/** Counters for the four-letter words: packets, request latency (ms) and the log's fsyncs. */
 public final class ServerStats {
     private final AtomicLong packetsReceived = new AtomicLong();
     private final AtomicLong packetsSent = new AtomicLong();
@@ -12,9 +13,16 @@ public final class ServerStats {
     private final LongAccumulator latencyMinMs = new LongAccumulator(Math::min, Long.MAX_VALUE);
     private final LongAccumulator latencyMaxMs = new LongAccumulator(Math::max, 0);
     private final long startedAtMs;
+    private final FsyncStats fsyncs;
 
-    public ServerStats(long startedAtMs) {
+    public ServerStats(long startedAtMs, FsyncStats fsyncs) {
         this.startedAtMs = startedAtMs;
+        this.fsyncs = fsyncs;
+    }
+
+    /** The transaction log's fsync times. */
+    public FsyncStats fsyncs() {
+        return fsyncs;
     }
 
     void received() {

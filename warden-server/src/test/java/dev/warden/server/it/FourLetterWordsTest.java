@@ -64,6 +64,10 @@ class FourLetterWordsTest {
                 assertTrue(mntr.contains("zk_num_alive_connections\t2\n"), mntr);
                 assertTrue(java.util.regex.Pattern.compile("(?m)^zk_tree_digest\t[0-9a-f]{16}$").matcher(mntr).find(),
                         mntr);
+                // the session and the create were each fsynced; none took the default 1 s threshold
+                assertTrue(java.util.regex.Pattern.compile("(?m)^zk_cnt_fsynctime\t([2-9]|\\d\\d+)$").matcher(mntr).find(),
+                        mntr);
+                assertTrue(mntr.contains("zk_fsync_threshold_exceed_count\t0\n"), mntr);
                 assertTrue(ask(server, "conf").contains("clientPort=" + server.config().clientPort()));
                 assertTrue(ask(server, "envi").startsWith("Environment:\n"));
                 assertTrue(ask(server, "stat").contains("Clients:\n"));

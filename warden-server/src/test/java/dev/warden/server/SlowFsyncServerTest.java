@@ -1,0 +1,79 @@
+package dev.warden.server;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.storage.FaultInjectingChannels;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A slow disk is visible to an operator: fsyncs at or above fsync.warningthresholdms are counted
+ * in mntr (zk_fsync_threshold_exceed_count, as ZooKeeper names it) next to the fsync time
+ * summary, and the writes that waited for them still succeed.
+ */
+class SlowFsyncServerTest {
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void fsyncsOverTheThresholdAreCountedInMntrAndTheWritesSucceed() throws Exception {
+        ServerConfig config = ServerConfig.builder().dataDir(dataDir).clientPort(0)
+                .fourLetterWordWhitelist(Set.of("mntr")).fsyncWarningThresholdMs(40).build();
+        FaultInjectingChannels disk = new FaultInjectingChannels();
+        try (WardenServer server = WardenServer.start(config, Clock.SYSTEM, disk)) {
+            ZooKeeper zk = ApacheClients.connect(server.connectString());
+            try {
+                zk.create("/fast", new byte[1], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                assertEquals(0, figure(mntr(server), "zk_fsync_threshold_exceed_count"));
+
+                disk.delayForcesBy(60);
+                zk.create("/slow", new byte[] {7}, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                zk.setData("/slow", new byte[] {8}, -1);
+                disk.delayForcesBy(0);
+
+                String mntr = mntr(server);
+                assertEquals(2, figure(mntr, "zk_fsync_threshold_exceed_count"), mntr);
+                assertTrue(figure(mntr, "zk_cnt_fsynctime") >= 4, mntr); // session, /fast, /slow, setData
+                assertTrue(figure(mntr, "zk_max_fsynctime") >= 60, mntr);
+                assertTrue(figure(mntr, "zk_sum_fsynctime") >= 120, mntr);
+                assertTrue(Pattern.compile("(?m)^zk_avg_fsynctime\t[0-9]+\\.[0-9]{4}$").matcher(mntr).find(), mntr);
+                assertArrayEquals(new byte[] {8}, zk.getData("/slow", false, null));
+            } finally {
+                zk.close();
+            }
+        }
+    }
+
+    private static long figure(String mntr, String key) {
+        Matcher m = Pattern.compile("(?m)^" + key + "\t(\\d+)$").matcher(mntr);
+        assertTrue(m.find(), () -> key + " missing from\n" + mntr);
+        return Long.parseLong(m.group(1));
+    }
+
+    private static String mntr(WardenServer server) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", server.clientPort()), 5000);
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            out.write("mntr".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
