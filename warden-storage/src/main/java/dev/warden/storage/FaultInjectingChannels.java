@@ -1,6 +1,7 @@
 package dev.warden.storage;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -114,7 +115,7 @@ public final class FaultInjectingChannels implements FileChannelFactory {
                     Thread.sleep(delayMs);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("interrupted during a delayed fsync");
+                    throw new InterruptedIOException("interrupted during a delayed fsync");
                 }
             }
             delegate.force(metaData);

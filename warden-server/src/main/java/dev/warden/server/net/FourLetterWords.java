@@ -1,6 +1,5 @@
 package dev.warden.server.net;
 
-
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenVersion;
 import dev.warden.server.session.SessionTracker;
