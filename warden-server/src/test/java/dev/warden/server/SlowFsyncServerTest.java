@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.storage.FaultInjectingChannels;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -66,14 +61,6 @@ class SlowFsyncServerTest {
     }
 
     private static String mntr(WardenServer server) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", server.clientPort()), 5000);
-            socket.setSoTimeout(5000);
-            OutputStream out = socket.getOutputStream();
-            out.write("mntr".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return FourLetterWordClient.ask(server.connectString(), "mntr");
     }
 }

@@ -4,14 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
+import dev.warden.server.FourLetterWordClient;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Set;
 import org.apache.zookeeper.CreateMode;
@@ -85,14 +81,6 @@ class FourLetterWordsTest {
 
     /** Sends a word on a fresh connection and reads the reply until the server closes. */
     private static String ask(WardenServer server, String word) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", server.clientPort()), 5000);
-            socket.setSoTimeout(5000);
-            OutputStream out = socket.getOutputStream();
-            out.write(word.getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return FourLetterWordClient.ask(server.connectString(), word);
     }
 }

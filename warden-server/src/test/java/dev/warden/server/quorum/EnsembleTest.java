@@ -9,6 +9,7 @@ import dev.warden.consensus.CounterLimitedConsensus;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.Zxid;
 import dev.warden.server.ApacheClients;
+import dev.warden.server.FourLetterWordClient;
 import dev.warden.server.it.PausableProxy;
 import dev.warden.storage.FaultInjectingChannels;
 import java.nio.charset.StandardCharsets;
@@ -289,13 +290,7 @@ class EnsembleTest {
     }
 
     static String fourLetterWord(String connectString, String word) throws Exception {
-        String[] hostPort = connectString.split(":");
-        try (java.net.Socket socket = new java.net.Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
-            socket.setSoTimeout(5_000);
-            socket.getOutputStream().write(word.getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().flush();
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        }
+        return FourLetterWordClient.ask(connectString, word);
     }
 
     @Test
