@@ -1,5 +1,6 @@
 package dev.warden.bench.load;
 
+import dev.warden.server.ServerConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,10 +10,10 @@ import java.util.Locale;
  * the server saying why: the client only sees its connection dropped.
  */
 final class ServerLimitHints {
-    /** ZooKeeper's and Warden's default maxClientCnxns: concurrent connections from one address. */
-    static final int DEFAULT_MAX_CLIENT_CONNECTIONS = 60;
-    /** ZooKeeper's and Warden's default jute.maxbuffer: the largest frame a server accepts. */
-    static final int DEFAULT_JUTE_MAX_BUFFER_BYTES = 0xfffff;
+    /** A server's defaults; Warden's maxClientCnxns and jute.maxbuffer are ZooKeeper's. */
+    private static final ServerConfig SERVER_DEFAULTS = ServerConfig.builder().build();
+    static final int DEFAULT_MAX_CLIENT_CONNECTIONS = SERVER_DEFAULTS.maxClientCnxns();
+    static final int DEFAULT_JUTE_MAX_BUFFER_BYTES = SERVER_DEFAULTS.juteMaxBuffer();
     /** Room a write request needs besides its value: frame length, header, path, version, ACLs. */
     static final int REQUEST_OVERHEAD_BYTES = 1024;
 
@@ -28,10 +29,11 @@ final class ServerLimitHints {
                     + " least %d in the server's zoo.cfg", sessions, DEFAULT_MAX_CLIENT_CONNECTIONS, sessions));
         }
         if ((long) spec.valueSizeBytes() + REQUEST_OVERHEAD_BYTES > DEFAULT_JUTE_MAX_BUFFER_BYTES) {
+            int fits = suggestedMaxBuffer(spec.valueSizeBytes());
             hints.add(String.format(Locale.ROOT, "a %d-byte value does not fit the default frame limit (jute.maxbuffer=%d):"
                     + " start the server with a larger one, e.g. jute.maxbuffer=%d in Warden's zoo.cfg, or"
                     + " -Djute.maxbuffer=%d for Apache ZooKeeper", spec.valueSizeBytes(), DEFAULT_JUTE_MAX_BUFFER_BYTES,
-                    suggestedMaxBuffer(spec.valueSizeBytes()), suggestedMaxBuffer(spec.valueSizeBytes())));
+                    fits, fits));
         }
         return hints;
     }
