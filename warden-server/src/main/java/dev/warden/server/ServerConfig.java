@@ -1,6 +1,7 @@
 package dev.warden.server;
 
 import dev.warden.server.quorum.QuorumMember;
+import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Collections;
@@ -405,7 +406,7 @@ public record ServerConfig(
         private long containerCheckIntervalMs = 60_000;
         private long sessionlessConnectionTimeoutMs = 10_000;
         private long preAllocSizeBytes = 65_536L * 1024;
-        private long fsyncWarningThresholdMs = 1000;
+        private long fsyncWarningThresholdMs = TxnLogOptions.DEFAULT_SLOW_FSYNC_WARNING_MS;
         private int serverId = 1;
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
