@@ -1,8 +1,6 @@
 package dev.warden.server.it;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import dev.warden.server.FreePorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,21 +66,12 @@ final class Apache3Target implements TargetServer {
         return target;
     }
 
-    private void pickPorts() throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int i = 0; i < MEMBERS * 3; i++) {
-                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-            }
-            for (int i = 0; i < MEMBERS; i++) {
-                clientPorts[i] = sockets.get(i * 3).getLocalPort();
-                quorumPorts[i] = sockets.get(i * 3 + 1).getLocalPort();
-                electionPorts[i] = sockets.get(i * 3 + 2).getLocalPort();
-            }
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
+    /** Below the ephemeral range, so a member dialling its peers cannot take a port picked for another. */
+    private void pickPorts() {
+        for (int i = 0; i < MEMBERS; i++) {
+            clientPorts[i] = FreePorts.pick();
+            quorumPorts[i] = FreePorts.pick();
+            electionPorts[i] = FreePorts.pick();
         }
     }
 

@@ -77,10 +77,9 @@ class PeerTransportTest {
         }
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+    /** Below the ephemeral range: a member dialling its peers must not take a port picked for another. */
+    static int freePort() {
+        return dev.warden.server.FreePorts.pick();
     }
 
     static Map<Long, QuorumMember> ensemble(int size) throws IOException {
