@@ -52,6 +52,11 @@ public final class ClusterCommand implements Callable<Integer> {
             description = "How long to wait for a quorum (default 120).")
     private int startTimeoutSeconds;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "A zoo.cfg line added to every member's configuration, e.g. --set fsync.warningthresholdms=50;"
+                    + " repeatable.")
+    private List<String> configLines = List.of();
+
     private final StopSignal stopSignal;
 
     public ClusterCommand(StopSignal stopSignal) {
@@ -66,9 +71,13 @@ public final class ClusterCommand implements Callable<Integer> {
         try {
             Flavour flavour = Flavour.parse(flavourName);
             String members = classPath != null ? classPath : ManagementFactory.getRuntimeMXBean().getClassPath();
-            clusterSpec = ClusterSpec.builder(flavour, baseDir, members).participants(participants)
+            ClusterSpec.Builder builder = ClusterSpec.builder(flavour, baseDir, members).participants(participants)
                     .observers(observers).tickTimeMs(tickTimeMs)
-                    .jvmOptions(List.of("-Xmx" + heap, "-XX:+UseSerialGC")).build();
+                    .jvmOptions(List.of("-Xmx" + heap, "-XX:+UseSerialGC"));
+            for (String line : configLines) {
+                builder.configLine(line);
+            }
+            clusterSpec = builder.build();
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
             err.flush();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.cli.StopSignal;
 import dev.warden.cli.cluster.ClusterCommand;
 import dev.warden.cli.cluster.Flavour;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
@@ -52,7 +53,7 @@ class ClusterCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(Flavour.class)
-    void startsAnEnsembleThatServesUntilStopped(Flavour flavour) {
+    void startsAnEnsembleThatServesUntilStopped(Flavour flavour) throws IOException {
         String name = flavour.name().toLowerCase(Locale.ROOT);
         Pattern serving = Pattern.compile(name + " ensemble of 3 serving on (\\S+), leader (\\d), files in ");
         int exit = run(() -> {
@@ -64,10 +65,11 @@ class ClusterCommandTest {
                 throw new AssertionError(e);
             }
         }, "--dir", tmp.toString(), "--flavour", name, "--tick-time-ms", "500",
+                "--set", "globalOutstandingLimit=999",
                 "--classpath", ManagementFactory.getRuntimeMXBean().getClassPath());
         assertEquals(0, exit, err.toString());
         assertTrue(out.toString().contains("ensemble stopped; files kept in"), out.toString());
-        assertTrue(Files.exists(tmp.resolve("member-3/zoo.cfg")));
+        assertTrue(Files.readString(tmp.resolve("member-3/zoo.cfg")).contains("globalOutstandingLimit=999\n"));
     }
 
     @Test
@@ -76,5 +78,7 @@ class ClusterCommandTest {
         assertTrue(err.toString().contains("at least one participant"), err.toString());
         assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--flavour", "etcd"));
         assertTrue(err.toString().contains("unknown ensemble flavour 'etcd'"), err.toString());
+        assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--set", "forceSync"));
+        assertTrue(err.toString().contains("a zoo.cfg line is key=value, was 'forceSync'"), err.toString());
     }
 }
