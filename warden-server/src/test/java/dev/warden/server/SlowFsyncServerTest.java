@@ -28,7 +28,7 @@ class SlowFsyncServerTest {
     @Test
     void fsyncsOverTheThresholdAreCountedInMntrAndTheWritesSucceed() throws Exception {
         ServerConfig config = ServerConfig.builder().dataDir(dataDir).clientPort(0)
-                .fourLetterWordWhitelist(Set.of("mntr")).fsyncWarningThresholdMs(40).build();
+                .fourLetterWordWhitelist(Set.of("mntr", "srst")).fsyncWarningThresholdMs(40).build();
         FaultInjectingChannels disk = new FaultInjectingChannels();
         try (WardenServer server = WardenServer.start(config, Clock.SYSTEM, disk)) {
             ZooKeeper zk = ApacheClients.connect(server.connectString());
@@ -47,7 +47,16 @@ class SlowFsyncServerTest {
                 assertTrue(figure(mntr, "zk_max_fsynctime") >= 60, mntr);
                 assertTrue(figure(mntr, "zk_sum_fsynctime") >= 120, mntr);
                 assertTrue(Pattern.compile("(?m)^zk_avg_fsynctime\t[0-9]+\\.[0-9]{4}$").matcher(mntr).find(), mntr);
+                // The writes that waited for the slow fsyncs show in the request latency figures.
+                assertTrue(figure(mntr, "zk_max_latency") >= 60, mntr);
+                assertTrue(Double.parseDouble(text(mntr, "zk_avg_latency")) > 0, mntr);
                 assertArrayEquals(new byte[] {8}, zk.getData("/slow", false, null));
+
+                assertEquals("Server stats reset.\n", FourLetterWordClient.ask(server.connectString(), "srst"));
+                String afterReset = mntr(server);
+                assertEquals(0, figure(afterReset, "zk_fsync_threshold_exceed_count"), afterReset);
+                assertTrue(figure(afterReset, "zk_max_latency") < 60, afterReset); // the slow writes are forgotten
+                assertTrue(figure(afterReset, "zk_max_fsynctime") >= 60, afterReset); // the summary is kept
             } finally {
                 zk.close();
             }
@@ -58,6 +67,12 @@ class SlowFsyncServerTest {
         Matcher m = Pattern.compile("(?m)^" + key + "\t(\\d+)$").matcher(mntr);
         assertTrue(m.find(), () -> key + " missing from\n" + mntr);
         return Long.parseLong(m.group(1));
+    }
+
+    private static String text(String mntr, String key) {
+        Matcher m = Pattern.compile("(?m)^" + key + "\t(\\S+)$").matcher(mntr);
+        assertTrue(m.find(), () -> key + " missing from\n" + mntr);
+        return m.group(1);
     }
 
     private static String mntr(WardenServer server) throws IOException {

@@ -34,6 +34,11 @@ public final class FsyncStats {
         return slowCount.sum();
     }
 
+    /** Starts {@link #slowCount()} again from 0 (the four-letter word srst). */
+    public void resetSlowCount() {
+        slowCount.reset();
+    }
+
     public long totalMs() {
         return totalNanos.sum() / 1_000_000;
     }

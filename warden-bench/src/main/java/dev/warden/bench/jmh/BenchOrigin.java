@@ -4,6 +4,7 @@ import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.pipeline.Origin;
+import dev.warden.server.pipeline.Request;
 import dev.warden.server.watch.Watcher;
 
 /** A connection stand-in for read benchmarks: anonymous identity, replies dropped. */
@@ -21,7 +22,7 @@ final class BenchOrigin implements Origin {
     }
 
     @Override
-    public void requestDone() {
+    public void requestDone(Request request) {
     }
 
     @Override

@@ -270,7 +270,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             routeError(new Request(this, sessionId, header.xid(), opcode, null), ErrorCode.MARSHALLING_ERROR, false);
             return;
         }
-        Request request = new Request(this, sessionId, header.xid(), opcode, body);
+        Request request = new Request(this, sessionId, header.xid(), opcode, body).receivedAt(receivedNs);
         if (server.pipeline().answersInline(opcode) && inFlight.get() == 0) {
             readInline(request, receivedNs);
             return;
@@ -293,7 +293,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             treeReadLock.unlock();
         }
-        server.stats().latency((System.nanoTime() - receivedNs) / 1_000_000);
+        server.stats().latency((System.nanoTime() - receivedNs) / 1_000);
     }
 
     private void submit(Request request) {
@@ -352,8 +352,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     @Override
-    public void requestDone() {
+    public void requestDone(Request request) {
         inFlight.decrementAndGet();
+        if (request.receivedNs() != 0) {
+            // Writes and queued reads too, as ZooKeeper counts them: without them a write load reads as 0 ms.
+            server.stats().latency((System.nanoTime() - request.receivedNs()) / 1_000);
+        }
     }
 
     // ---- Watcher: called under the tree's write lock ----------------------------------------

@@ -43,10 +43,12 @@ final class FourLetterWords {
             case "wchc" -> wchc(server);
             case "wchp" -> wchp(server);
             case "dump" -> dump(server);
-            case "srst", "crst" -> {
+            case "srst" -> {
                 server.stats().reset();
-                yield word.equals("srst") ? "Server stats reset.\n" : "Connection stats reset.\n";
+                yield "Server stats reset.\n";
             }
+            // Connections keep no figures of their own here, so there is nothing to reset.
+            case "crst" -> "Connection stats reset.\n";
             default -> word + " is not supported by this server.\n";
         };
     }

@@ -3,15 +3,20 @@ package dev.warden.server.net;
 import dev.warden.storage.FsyncStats;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
 
-/** Counters for the four-letter words: packets, request latency (ms) and the log's fsyncs. */
+/**
+ * Counters for the four-letter words: packets, request latency and the log's fsyncs. Latency is
+ * kept in microseconds so that the average of sub-millisecond requests is not rounded to 0;
+ * the words report milliseconds, as ZooKeeper does.
+ */
 public final class ServerStats {
     private final AtomicLong packetsReceived = new AtomicLong();
     private final AtomicLong packetsSent = new AtomicLong();
-    private final AtomicLong latencyTotalMs = new AtomicLong();
-    private final AtomicLong latencyCount = new AtomicLong();
-    private final LongAccumulator latencyMinMs = new LongAccumulator(Math::min, Long.MAX_VALUE);
-    private final LongAccumulator latencyMaxMs = new LongAccumulator(Math::max, 0);
+    private final LongAdder latencyTotalUs = new LongAdder();
+    private final LongAdder latencyCount = new LongAdder();
+    private final LongAccumulator latencyMinUs = new LongAccumulator(Math::min, Long.MAX_VALUE);
+    private final LongAccumulator latencyMaxUs = new LongAccumulator(Math::max, 0);
     private final long startedAtMs;
     private final FsyncStats fsyncs;
 
@@ -33,11 +38,12 @@ public final class ServerStats {
         packetsSent.incrementAndGet();
     }
 
-    void latency(long ms) {
-        latencyTotalMs.addAndGet(ms);
-        latencyCount.incrementAndGet();
-        latencyMinMs.accumulate(ms);
-        latencyMaxMs.accumulate(ms);
+    /** One request answered {@code micros} after it was decoded. */
+    void latency(long micros) {
+        latencyTotalUs.add(micros);
+        latencyCount.increment();
+        latencyMinUs.accumulate(micros);
+        latencyMaxUs.accumulate(micros);
     }
 
     public long packetsReceived() {
@@ -49,17 +55,17 @@ public final class ServerStats {
     }
 
     public long minLatencyMs() {
-        long min = latencyMinMs.get();
-        return min == Long.MAX_VALUE ? 0 : min;
+        long min = latencyMinUs.get();
+        return min == Long.MAX_VALUE ? 0 : min / 1000;
     }
 
     public long maxLatencyMs() {
-        return latencyMaxMs.get();
+        return latencyMaxUs.get() / 1000;
     }
 
     public double avgLatencyMs() {
-        long count = latencyCount.get();
-        return count == 0 ? 0 : (double) latencyTotalMs.get() / count;
+        long count = latencyCount.sum();
+        return count == 0 ? 0 : latencyTotalUs.sum() / 1000.0 / count;
     }
 
     public long startedAtMs() {
@@ -69,9 +75,11 @@ public final class ServerStats {
     public void reset() {
         packetsReceived.set(0);
         packetsSent.set(0);
-        latencyTotalMs.set(0);
-        latencyCount.set(0);
-        latencyMinMs.reset();
-        latencyMaxMs.reset();
+        latencyTotalUs.reset();
+        latencyCount.reset();
+        latencyMinUs.reset();
+        latencyMaxUs.reset();
+        // As ZooKeeper's srst: the slow-fsync count restarts, the fsync time summary does not.
+        fsyncs.resetSlowCount();
     }
 }

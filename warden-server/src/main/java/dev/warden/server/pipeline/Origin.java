@@ -11,8 +11,11 @@ public interface Origin {
     /** Queues a reply; replies leave in the order they are queued. Thread-safe. */
     void send(ReplyHeader header, Record body);
 
-    /** Called once per request that entered the pipeline, after its reply is queued. */
-    void requestDone();
+    /**
+     * Called once per request that entered the pipeline, after its reply is queued (or, for a
+     * session closed meanwhile, when it is dropped).
+     */
+    void requestDone(Request request);
 
     /** Flushes what is queued, then closes the connection. */
     void closeAfterFlush();

@@ -315,7 +315,7 @@ public final class Pipeline implements RequestPipeline {
             if (request.opcode == OpCode.CREATE_SESSION) {
                 TxnBody.CreateSession created = (TxnBody.CreateSession) request.txn.body();
                 origin.sessionCreated(request.txn.sessionId(), created.timeoutMs(), created.password());
-                origin.requestDone();
+                origin.requestDone(request);
                 return;
             }
             reply(origin, request, ErrorCode.OK, WriteReplies.body(request, stats));
@@ -332,7 +332,7 @@ public final class Pipeline implements RequestPipeline {
             // Could not persist the session: tell the client it has none, then hang up.
             origin.send(null, new ConnectResponse(0, 0, 0, new byte[16], false, request.readOnlyPresent));
             origin.closeAfterFlush();
-            origin.requestDone();
+            origin.requestDone(request);
             return;
         }
         if (request.multiErrors != null) {
@@ -354,7 +354,7 @@ public final class Pipeline implements RequestPipeline {
         long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : stateMachine.tree().lastAppliedZxid();
         int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
         origin.send(new ReplyHeader(xid, zxid, error.code()), error == ErrorCode.OK ? body : null);
-        origin.requestDone();
+        origin.requestDone(request);
     }
 
     /** Lets queued work finish (including the final fsync), then stops the threads. */

@@ -29,6 +29,8 @@ public final class Request {
     boolean readOnlyPresent;
     /** createSession on an ensemble member: the id and password the accepting member chose. */
     byte[] presetPassword;
+    /** {@link System#nanoTime()} when a client connection decoded it; 0 for internal requests. */
+    private long receivedNs;
 
     public Request(Origin origin, long sessionId, int xid, int opcode, Record body) {
         this.origin = origin;
@@ -67,6 +69,17 @@ public final class Request {
 
     public Txn txn() {
         return txn;
+    }
+
+    /** Records when the connection decoded this request, for the latency figures of {@code mntr} and {@code stat}. */
+    public Request receivedAt(long nanoTime) {
+        this.receivedNs = nanoTime;
+        return this;
+    }
+
+    /** {@link System#nanoTime()} when a client connection decoded it; 0 if it did not come from one. */
+    public long receivedNs() {
+        return receivedNs;
     }
 
     public ErrorCode error() {

@@ -319,7 +319,7 @@ public final class MemberApplier implements AutoCloseable {
                 origin.closeAfterFlush();
             }
         }
-        origin.requestDone();
+        origin.requestDone(request);
         requestFinished();
     }
 
@@ -335,7 +335,7 @@ public final class MemberApplier implements AutoCloseable {
         ArrayDeque<LocalRequest> queue = bySession.remove(sessionId);
         if (queue != null) {
             for (LocalRequest pending : queue) {
-                pending.request.origin.requestDone();
+                pending.request.origin.requestDone(pending.request);
                 requestFinished();
             }
         }

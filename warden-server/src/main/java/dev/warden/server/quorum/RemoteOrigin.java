@@ -4,6 +4,7 @@ import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.pipeline.Origin;
+import dev.warden.server.pipeline.Request;
 import dev.warden.server.watch.Watcher;
 
 /**
@@ -29,7 +30,7 @@ public final class RemoteOrigin implements Origin {
     }
 
     @Override
-    public void requestDone() {
+    public void requestDone(Request request) {
     }
 
     @Override

@@ -127,7 +127,7 @@ public final class TxnGenerator {
         }
 
         @Override
-        public void requestDone() {
+        public void requestDone(Request request) {
         }
 
         @Override
