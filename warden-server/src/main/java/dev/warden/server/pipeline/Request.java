@@ -29,7 +29,7 @@ public final class Request {
     boolean readOnlyPresent;
     /** createSession on an ensemble member: the id and password the accepting member chose. */
     byte[] presetPassword;
-    /** {@link System#nanoTime()} when a client connection decoded it; 0 for internal requests. */
+    /** {@link System#nanoTime()} when a client connection decoded it; 0 when not recorded (internal requests). */
     private long receivedNs;
 
     public Request(Origin origin, long sessionId, int xid, int opcode, Record body) {
