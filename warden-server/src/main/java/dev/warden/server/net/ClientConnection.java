@@ -293,7 +293,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             treeReadLock.unlock();
         }
-        server.stats().latency((System.nanoTime() - receivedNs) / 1_000);
+        server.stats().latency(System.nanoTime() - receivedNs);
     }
 
     private void submit(Request request) {
@@ -356,7 +356,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         inFlight.decrementAndGet();
         if (request.receivedNs() != 0) {
             // Writes and queued reads too, as ZooKeeper counts them: without them a write load reads as 0 ms.
-            server.stats().latency((System.nanoTime() - request.receivedNs()) / 1_000);
+            server.stats().latency(System.nanoTime() - request.receivedNs());
         }
     }
 

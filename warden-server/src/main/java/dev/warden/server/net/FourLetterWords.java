@@ -4,6 +4,7 @@ import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenVersion;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
+import dev.warden.storage.DurationSummary;
 import dev.warden.storage.FsyncStats;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -69,8 +70,8 @@ final class FourLetterWords {
             out.append('\n');
         }
         ServerStats stats = server.stats();
-        out.append("Latency min/avg/max: ").append(stats.minLatencyMs()).append('/')
-                .append(String.format("%.4f", stats.avgLatencyMs())).append('/').append(stats.maxLatencyMs()).append('\n');
+        out.append("Latency min/avg/max: ").append(stats.latency().minMs()).append('/')
+                .append(String.format("%.4f", stats.latency().avgMs())).append('/').append(stats.latency().maxMs()).append('\n');
         out.append("Received: ").append(stats.packetsReceived()).append('\n');
         out.append("Sent: ").append(stats.packetsSent()).append('\n');
         out.append("Connections: ").append(server.registry().size()).append('\n');
@@ -121,9 +122,9 @@ final class FourLetterWords {
         StringBuilder out = new StringBuilder();
         line(out, "zk_version", WardenVersion.DESCRIPTION);
         line(out, "zk_server_state", server.memberStatus().mode());
-        line(out, "zk_avg_latency", String.format("%.4f", stats.avgLatencyMs()));
-        line(out, "zk_max_latency", stats.maxLatencyMs());
-        line(out, "zk_min_latency", stats.minLatencyMs());
+        line(out, "zk_avg_latency", String.format("%.4f", stats.latency().avgMs()));
+        line(out, "zk_max_latency", stats.latency().maxMs());
+        line(out, "zk_min_latency", stats.latency().minMs());
         line(out, "zk_packets_received", stats.packetsReceived());
         line(out, "zk_packets_sent", stats.packetsSent());
         line(out, "zk_num_alive_connections", server.registry().size());
@@ -148,12 +149,13 @@ final class FourLetterWords {
 
     /** The log's fsync times in ms, under ZooKeeper's names (a summary called fsynctime, and the threshold count). */
     static void fsyncLines(StringBuilder out, FsyncStats fsyncs) {
+        DurationSummary times = fsyncs.times();
         line(out, "zk_fsync_threshold_exceed_count", fsyncs.slowCount());
-        line(out, "zk_avg_fsynctime", String.format(Locale.ROOT, "%.4f", fsyncs.avgMs()));
-        line(out, "zk_min_fsynctime", fsyncs.minMs());
-        line(out, "zk_max_fsynctime", fsyncs.maxMs());
-        line(out, "zk_cnt_fsynctime", fsyncs.count());
-        line(out, "zk_sum_fsynctime", fsyncs.totalMs());
+        line(out, "zk_avg_fsynctime", String.format(Locale.ROOT, "%.4f", times.avgMs()));
+        line(out, "zk_min_fsynctime", times.minMs());
+        line(out, "zk_max_fsynctime", times.maxMs());
+        line(out, "zk_cnt_fsynctime", times.count());
+        line(out, "zk_sum_fsynctime", times.totalMs());
     }
 
     /** mntr's leader-only keys, as ZooKeeper names them. */

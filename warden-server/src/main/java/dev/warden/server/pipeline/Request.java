@@ -29,7 +29,7 @@ public final class Request {
     boolean readOnlyPresent;
     /** createSession on an ensemble member: the id and password the accepting member chose. */
     byte[] presetPassword;
-    /** {@link System#nanoTime()} when a client connection decoded it; 0 when not recorded (internal requests). */
+    /** See {@link #receivedNs()}. */
     private long receivedNs;
 
     public Request(Origin origin, long sessionId, int xid, int opcode, Record body) {
@@ -77,7 +77,7 @@ public final class Request {
         return this;
     }
 
-    /** {@link System#nanoTime()} when a client connection decoded it; 0 if it did not come from one. */
+    /** {@link System#nanoTime()} when a client connection decoded it; 0 when not recorded (internal requests). */
     public long receivedNs() {
         return receivedNs;
     }
