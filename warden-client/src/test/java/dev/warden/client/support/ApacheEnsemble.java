@@ -1,19 +1,15 @@
 package dev.warden.client.support;
 
+import dev.warden.server.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Properties;
-import java.util.Set;
 import java.util.StringJoiner;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.apache.zookeeper.server.ServerCnxn;
 import org.apache.zookeeper.server.ServerCnxnFactory;
@@ -87,30 +83,13 @@ public final class ApacheEnsemble implements TargetServer {
         }
     }
 
-    /**
-     * Distinct ports free on loopback a moment ago, from below the kernel's ephemeral range
-     * (32768 and up by default): a port picked there can be taken by a member's outgoing
-     * connection to its peers before the member binds it.
-     */
+    /** Distinct ports below the ephemeral range (see {@link FreePorts}). */
     private static int[] freePorts(int count) {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        Set<Integer> picked = new LinkedHashSet<>();
-        for (int attempt = 0; attempt < 5_000 && picked.size() < count; attempt++) {
-            int port = 20_000 + random.nextInt(12_000);
-            if (picked.contains(port)) {
-                continue;
-            }
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.bind(new InetSocketAddress("127.0.0.1", port));
-                picked.add(port);
-            } catch (IOException inUse) {
-                // taken: try another
-            }
+        int[] ports = new int[count];
+        for (int i = 0; i < count; i++) {
+            ports[i] = FreePorts.pick();
         }
-        if (picked.size() < count) {
-            throw new IllegalStateException("fewer than " + count + " free ports between 20000 and 32000");
-        }
-        return picked.stream().mapToInt(Integer::intValue).toArray();
+        return ports;
     }
 
     public void startPeer(int index) {

@@ -1,11 +1,11 @@
 package dev.warden.recipes.testing;
 
+import dev.warden.server.FreePorts;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.quorum.QuorumMember;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,12 +34,12 @@ final class InJvmEnsemble implements AutoCloseable {
     InJvmEnsemble(Path baseDir, int minSessionTimeoutMs, int maxSessionTimeoutMs) {
         Map<Long, QuorumMember> members = new TreeMap<>();
         for (long id = 1; id <= MEMBERS; id++) {
-            members.put(id, new QuorumMember(id, "127.0.0.1", freePort(), freePort(), false, null, 0));
+            members.put(id, new QuorumMember(id, "127.0.0.1", FreePorts.pick(), FreePorts.pick(), false, null, 0));
         }
         for (long id = 1; id <= MEMBERS; id++) {
             configs.put(id, ServerConfig.builder()
                     .dataDir(baseDir.resolve("member-" + id))
-                    .clientPort(freePort())
+                    .clientPort(FreePorts.pick())
                     .clientPortAddress("127.0.0.1")
                     .serverId((int) id)
                     .members(members)
@@ -53,24 +53,6 @@ final class InJvmEnsemble implements AutoCloseable {
                     .maxClientCnxns(1000)
                     .build());
         }
-    }
-
-    /**
-     * A free port below the kernel's ephemeral range (32768 and up by default): a port picked
-     * there could be taken by a member's outgoing connection before the member binds it.
-     */
-    private static int freePort() {
-        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
-        for (int attempt = 0; attempt < 500; attempt++) {
-            int port = 20_000 + random.nextInt(12_000);
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.bind(new java.net.InetSocketAddress("127.0.0.1", port));
-                return port;
-            } catch (IOException inUse) {
-                // taken: try another
-            }
-        }
-        throw new IllegalStateException("no free port between 20000 and 32000");
     }
 
     synchronized void startAll(Duration timeout) {
