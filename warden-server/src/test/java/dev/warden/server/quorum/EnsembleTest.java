@@ -133,10 +133,7 @@ class EnsembleTest {
         long oldLeader = leader();
         ensemble.stop(oldLeader);
         long started = System.currentTimeMillis();
-        for (long id : ensemble.servers().keySet()) {
-            ensemble.awaitServing(id, SERVING_TIMEOUT_MS);
-        }
-        long newLeader = leader();
+        long newLeader = ensemble.awaitNewLeader(oldLeader, SERVING_TIMEOUT_MS);
         assertNotEquals(oldLeader, newLeader);
         long electionMs = System.currentTimeMillis() - started;
         // The client fails over to a remaining member and keeps its session; a request in flight
@@ -167,9 +164,7 @@ class EnsembleTest {
         }
         survivors.get(0).create("/there", bytes("x"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         ensemble.stop(oldLeader);
-        for (long id : ensemble.servers().keySet()) {
-            ensemble.awaitServing(id, SERVING_TIMEOUT_MS);
-        }
+        ensemble.awaitNewLeader(oldLeader, SERVING_TIMEOUT_MS);
         for (ZooKeeper zk : survivors) {
             awaitReconnected(zk);
         }
@@ -325,8 +320,7 @@ class EnsembleTest {
         if (leader() == 3) {
             // The failing disk is meant for a follower: move leadership away.
             ensemble.stop(3);
-            ensemble.awaitServing(1, SERVING_TIMEOUT_MS);
-            ensemble.awaitServing(2, SERVING_TIMEOUT_MS);
+            ensemble.awaitNewLeader(3, SERVING_TIMEOUT_MS);
             disk = new FaultInjectingChannels();
             ensemble.start(3, disk);
             ensemble.awaitServing(3, SERVING_TIMEOUT_MS);

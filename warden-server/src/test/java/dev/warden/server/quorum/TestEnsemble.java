@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Role;
 import dev.warden.server.Clock;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
@@ -118,6 +119,31 @@ final class TestEnsemble implements AutoCloseable {
             Thread.sleep(10);
         }
         throw new AssertionError("member " + id + " not serving within " + timeoutMs + " ms");
+    }
+
+    /**
+     * Waits for the members still running to settle under a leader other than
+     * {@code previousLeader}. Waiting for each to be serving is not enough: just after the leader
+     * stops, its followers have not yet noticed and still report serving under it.
+     */
+    long awaitNewLeader(long previousLeader, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            List<Long> leaders = new ArrayList<>();
+            boolean allServing = true;
+            for (Map.Entry<Long, WardenServer> entry : servers.entrySet()) {
+                boolean serving = entry.getValue().member().isServing();
+                allServing &= serving;
+                if (serving && entry.getValue().member().role() == Role.LEADING) {
+                    leaders.add(entry.getKey());
+                }
+            }
+            if (allServing && leaders.size() == 1 && leaders.get(0) != previousLeader) {
+                return leaders.get(0);
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no new leader serving every running member within " + timeoutMs + " ms");
     }
 
     void awaitAllServing(long timeoutMs) throws InterruptedException {
