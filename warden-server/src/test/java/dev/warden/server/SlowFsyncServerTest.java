@@ -28,7 +28,7 @@ class SlowFsyncServerTest {
     @Test
     void fsyncsOverTheThresholdAreCountedInMntrAndTheWritesSucceed() throws Exception {
         ServerConfig config = ServerConfig.builder().dataDir(dataDir).clientPort(0)
-                .fourLetterWordWhitelist(Set.of("mntr", "srst")).fsyncWarningThresholdMs(40).build();
+                .fourLetterWordWhitelist(Set.of("mntr", "srst")).fsyncWarningThresholdMs(400).build();
         FaultInjectingChannels disk = new FaultInjectingChannels();
         try (WardenServer server = WardenServer.start(config, Clock.SYSTEM, disk)) {
             ZooKeeper zk = ApacheClients.connect(server.connectString());
@@ -36,7 +36,7 @@ class SlowFsyncServerTest {
                 zk.create("/fast", new byte[1], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 assertEquals(0, figure(mntr(server), "zk_fsync_threshold_exceed_count"));
 
-                disk.delayForcesBy(60);
+                disk.delayForcesBy(500); // far above a real fsync, even on a loaded CI host
                 zk.create("/slow", new byte[] {7}, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 zk.setData("/slow", new byte[] {8}, -1);
                 disk.delayForcesBy(0);
@@ -44,19 +44,19 @@ class SlowFsyncServerTest {
                 String mntr = mntr(server);
                 assertEquals(2, figure(mntr, "zk_fsync_threshold_exceed_count"), mntr);
                 assertTrue(figure(mntr, "zk_cnt_fsynctime") >= 4, mntr); // session, /fast, /slow, setData
-                assertTrue(figure(mntr, "zk_max_fsynctime") >= 60, mntr);
-                assertTrue(figure(mntr, "zk_sum_fsynctime") >= 120, mntr);
+                assertTrue(figure(mntr, "zk_max_fsynctime") >= 500, mntr);
+                assertTrue(figure(mntr, "zk_sum_fsynctime") >= 1000, mntr);
                 assertTrue(Pattern.compile("(?m)^zk_avg_fsynctime\t[0-9]+\\.[0-9]{4}$").matcher(mntr).find(), mntr);
                 // The writes that waited for the slow fsyncs show in the request latency figures.
-                assertTrue(figure(mntr, "zk_max_latency") >= 60, mntr);
+                assertTrue(figure(mntr, "zk_max_latency") >= 500, mntr);
                 assertTrue(Double.parseDouble(text(mntr, "zk_avg_latency")) > 0, mntr);
                 assertArrayEquals(new byte[] {8}, zk.getData("/slow", false, null));
 
                 assertEquals("Server stats reset.\n", FourLetterWordClient.ask(server.connectString(), "srst"));
                 String afterReset = mntr(server);
                 assertEquals(0, figure(afterReset, "zk_fsync_threshold_exceed_count"), afterReset);
-                assertTrue(figure(afterReset, "zk_max_latency") < 60, afterReset); // the slow writes are forgotten
-                assertTrue(figure(afterReset, "zk_max_fsynctime") >= 60, afterReset); // the summary is kept
+                assertTrue(figure(afterReset, "zk_max_latency") < 500, afterReset); // the slow writes are forgotten
+                assertTrue(figure(afterReset, "zk_max_fsynctime") >= 500, afterReset); // the summary is kept
             } finally {
                 zk.close();
             }

@@ -99,8 +99,9 @@ public final class ApacheEnsemble implements TargetServer {
             Files.writeString(dataDir.resolve("myid"), Integer.toString(index + 1));
             Properties properties = new Properties();
             properties.setProperty("tickTime", "200");
-            properties.setProperty("initLimit", "10");
-            properties.setProperty("syncLimit", "5");
+            // 5 s: a stall of a loaded CI host must not make a follower drop its leader
+            properties.setProperty("initLimit", "25");
+            properties.setProperty("syncLimit", "25");
             properties.setProperty("maxSessionTimeout", "20000");
             properties.setProperty("dataDir", dataDir.toString());
             properties.setProperty("clientPort", Integer.toString(clientPorts[index]));

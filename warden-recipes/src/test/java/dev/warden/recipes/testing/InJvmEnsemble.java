@@ -44,8 +44,9 @@ final class InJvmEnsemble implements AutoCloseable {
                     .serverId((int) id)
                     .members(members)
                     .tickTimeMs(TICK_MS)
-                    .initLimitTicks(10)
-                    .syncLimitTicks(5)
+                    // 5 s: a stall of a loaded CI host must not make a follower drop its leader
+                    .initLimitTicks(25)
+                    .syncLimitTicks(25)
                     .minSessionTimeoutMs(minSessionTimeoutMs)
                     .maxSessionTimeoutMs(maxSessionTimeoutMs)
                     .forceSync(false)

@@ -44,8 +44,9 @@ final class TestEnsemble implements AutoCloseable {
                     .clientPortAddress("127.0.0.1")
                     .tickTimeMs(TICK_MS)
                     .serverId((int) id)
-                    .initLimitTicks(10)
-                    .syncLimitTicks(5)
+                    // 5 s: a stall of a loaded CI host must not make a follower drop its leader
+                    .initLimitTicks(25)
+                    .syncLimitTicks(25)
                     .members(members)
                     .fourLetterWordWhitelist(Set.of("*"))
                     .containerCheckIntervalMs(500)
