@@ -23,8 +23,9 @@ import java.util.stream.Collectors;
  */
 final class InJvmEnsemble implements AutoCloseable {
     private static final int MEMBERS = 3;
-    /** 200 ms ticks and syncLimit 5: a lost leader is noticed within a second, yet a loaded
-     *  two-core machine does not flap. */
+    /** 200 ms ticks, and init and sync limits of 25 ticks (5 s): a stopped member closes its
+     *  sockets, so its loss is noticed at once, and a loaded two-core machine that stalls for
+     *  a second does not make a follower drop its leader. */
     private static final int TICK_MS = 200;
     private static final long POLL_MS = 20;
 
