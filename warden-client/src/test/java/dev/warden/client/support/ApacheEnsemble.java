@@ -1,5 +1,6 @@
 package dev.warden.client.support;
 
+import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -99,9 +100,8 @@ public final class ApacheEnsemble implements TargetServer {
             Files.writeString(dataDir.resolve("myid"), Integer.toString(index + 1));
             Properties properties = new Properties();
             properties.setProperty("tickTime", "200");
-            // 5 s: a stall of a loaded CI host must not make a follower drop its leader
-            properties.setProperty("initLimit", "25");
-            properties.setProperty("syncLimit", "25");
+            properties.setProperty("initLimit", Integer.toString(EnsembleTestLimits.LIMIT_TICKS));
+            properties.setProperty("syncLimit", Integer.toString(EnsembleTestLimits.LIMIT_TICKS));
             properties.setProperty("maxSessionTimeout", "20000");
             properties.setProperty("dataDir", dataDir.toString());
             properties.setProperty("clientPort", Integer.toString(clientPorts[index]));

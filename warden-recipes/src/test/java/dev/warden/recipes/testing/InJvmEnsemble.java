@@ -1,5 +1,6 @@
 package dev.warden.recipes.testing;
 
+import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
@@ -23,9 +24,7 @@ import java.util.stream.Collectors;
  */
 final class InJvmEnsemble implements AutoCloseable {
     private static final int MEMBERS = 3;
-    /** 200 ms ticks, and init and sync limits of 25 ticks (5 s): a stopped member closes its
-     *  sockets, so its loss is noticed at once, and a loaded two-core machine that stalls for
-     *  a second does not make a follower drop its leader. */
+    /** 200 ms ticks; init and sync limits as {@link EnsembleTestLimits} explains. */
     private static final int TICK_MS = 200;
     private static final long POLL_MS = 20;
 
@@ -45,9 +44,8 @@ final class InJvmEnsemble implements AutoCloseable {
                     .serverId((int) id)
                     .members(members)
                     .tickTimeMs(TICK_MS)
-                    // 5 s: a stall of a loaded CI host must not make a follower drop its leader
-                    .initLimitTicks(25)
-                    .syncLimitTicks(25)
+                    .initLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
+                    .syncLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
                     .minSessionTimeoutMs(minSessionTimeoutMs)
                     .maxSessionTimeoutMs(maxSessionTimeoutMs)
                     .forceSync(false)

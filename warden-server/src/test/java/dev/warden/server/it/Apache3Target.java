@@ -1,5 +1,6 @@
 package dev.warden.server.it;
 
+import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,8 +97,8 @@ final class Apache3Target implements TargetServer {
         Files.writeString(memberDir.resolve("myid"), Integer.toString(index + 1));
         Properties properties = new Properties();
         properties.setProperty("tickTime", Integer.toString(ApacheTarget.TICK_TIME_MS));
-        properties.setProperty("initLimit", Integer.toString(ApacheTarget.ENSEMBLE_LIMIT_TICKS));
-        properties.setProperty("syncLimit", Integer.toString(ApacheTarget.ENSEMBLE_LIMIT_TICKS));
+        properties.setProperty("initLimit", Integer.toString(EnsembleTestLimits.LIMIT_TICKS));
+        properties.setProperty("syncLimit", Integer.toString(EnsembleTestLimits.LIMIT_TICKS));
         properties.setProperty("minSessionTimeout", Integer.toString(ApacheTarget.MIN_SESSION_TIMEOUT_MS));
         properties.setProperty("maxSessionTimeout", Integer.toString(ApacheTarget.MAX_SESSION_TIMEOUT_MS));
         properties.setProperty("maxClientCnxns", "500");

@@ -18,12 +18,6 @@ import org.apache.zookeeper.server.ZooKeeperServer;
  */
 final class ApacheTarget implements TargetServer {
     static final int TICK_TIME_MS = 200;
-    /**
-     * The three-member targets' init and sync limits, in ticks: 5 s, so a pause of the test
-     * machine (a loaded CI host stalls for a second now and then) does not make a follower drop
-     * its leader and the clients lose their connections in the middle of a comparison.
-     */
-    static final int ENSEMBLE_LIMIT_TICKS = 25;
     static final int MIN_SESSION_TIMEOUT_MS = 400;
     static final int MAX_SESSION_TIMEOUT_MS = 20_000;
     static final int CONTAINER_CHECK_INTERVAL_MS = 100;

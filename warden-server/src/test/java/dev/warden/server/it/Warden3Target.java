@@ -1,5 +1,6 @@
 package dev.warden.server.it;
 
+import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.quorum.QuorumMember;
@@ -42,8 +43,8 @@ final class Warden3Target implements TargetServer {
                     .clientPortAddress("127.0.0.1")
                     .serverId((int) id)
                     .members(members)
-                    .initLimitTicks(ApacheTarget.ENSEMBLE_LIMIT_TICKS)
-                    .syncLimitTicks(ApacheTarget.ENSEMBLE_LIMIT_TICKS)
+                    .initLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
+                    .syncLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
                     .tickTimeMs(ApacheTarget.TICK_TIME_MS)
                     .minSessionTimeoutMs(ApacheTarget.MIN_SESSION_TIMEOUT_MS)
                     .maxSessionTimeoutMs(ApacheTarget.MAX_SESSION_TIMEOUT_MS)

@@ -2,6 +2,7 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.Role;
 import dev.warden.server.Clock;
+import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.storage.TxnLogOptions;
@@ -44,9 +45,8 @@ final class TestEnsemble implements AutoCloseable {
                     .clientPortAddress("127.0.0.1")
                     .tickTimeMs(TICK_MS)
                     .serverId((int) id)
-                    // 5 s: a stall of a loaded CI host must not make a follower drop its leader
-                    .initLimitTicks(25)
-                    .syncLimitTicks(25)
+                    .initLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
+                    .syncLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
                     .members(members)
                     .fourLetterWordWhitelist(Set.of("*"))
                     .containerCheckIntervalMs(500)
