@@ -71,7 +71,7 @@ final class FourLetterWords {
         }
         ServerStats stats = server.stats();
         out.append("Latency min/avg/max: ").append(stats.latency().minMs()).append('/')
-                .append(String.format("%.4f", stats.latency().avgMs())).append('/').append(stats.latency().maxMs()).append('\n');
+                .append(String.format(Locale.ROOT, "%.4f", stats.latency().avgMs())).append('/').append(stats.latency().maxMs()).append('\n');
         out.append("Received: ").append(stats.packetsReceived()).append('\n');
         out.append("Sent: ").append(stats.packetsSent()).append('\n');
         out.append("Connections: ").append(server.registry().size()).append('\n');
@@ -122,7 +122,7 @@ final class FourLetterWords {
         StringBuilder out = new StringBuilder();
         line(out, "zk_version", WardenVersion.DESCRIPTION);
         line(out, "zk_server_state", server.memberStatus().mode());
-        line(out, "zk_avg_latency", String.format("%.4f", stats.latency().avgMs()));
+        line(out, "zk_avg_latency", String.format(Locale.ROOT, "%.4f", stats.latency().avgMs()));
         line(out, "zk_max_latency", stats.latency().maxMs());
         line(out, "zk_min_latency", stats.latency().minMs());
         line(out, "zk_packets_received", stats.packetsReceived());
