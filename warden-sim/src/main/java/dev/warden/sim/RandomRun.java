@@ -10,7 +10,8 @@ import java.util.function.Consumer;
 /**
  * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
  * rotating "swizzle" ring), message loss and duplication, slow disks and log purges while clients
- * write and read; then a liveness phase without faults in which the ensemble must elect a leader,
+ * write and read, each member driven either as the server drives it (fsyncs in flight while it
+ * goes on) or one batch at a time; then a liveness phase without faults in which the ensemble must elect a leader,
  * converge and serve a new write within a bounded simulated time.
  */
 public final class RandomRun {
@@ -90,8 +91,12 @@ public final class RandomRun {
                 // every ack now races its fsync; slow disks widen the window a crash can hit
                 sim.breakDriverAckBeforePersist(id);
                 sim.setSlowDisk(id, 20 + random.nextInt(60));
-            } else if (random.nextInt(3) == 0) {
-                sim.setSlowDisk(id, 1 + random.nextInt(40));
+            } else {
+                if (random.nextInt(3) == 0) {
+                    sim.setSlowDisk(id, 1 + random.nextInt(40));
+                }
+                // as the server's driver does; the synchronous one stays in the mix (scripted scenarios use it)
+                sim.setPipelined(id, random.nextBoolean());
             }
         }
         double crashProbability = options.brokenDriver() ? 0.02 : 0.002;

@@ -12,7 +12,11 @@ import dev.warden.consensus.ZabPeer;
 import dev.warden.server.Clock;
 import dev.warden.server.txn.Txn;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
@@ -58,6 +62,30 @@ public final class SimMember {
     boolean diskStalled;
     /** A deliberately broken driver for checker tests: acknowledgements leave before the fsync. */
     boolean ackBeforePersist;
+    /**
+     * Drives the core as the server's MemberDriver does with its log thread: a batch that only
+     * appends leaves its fsync in flight while the member goes on taking messages and batches.
+     */
+    boolean pipelined;
+    /** Pipelined: batches whose fsync is in flight, oldest first; they finish in order. */
+    private final Deque<PipelinedBatch> batches = new ArrayDeque<>();
+    /** Pipelined: messages per peer held in {@link #batches}; later ones to that peer queue behind them. */
+    private final Map<Long, Integer> heldByPeer = new HashMap<>();
+    /** Pipelined: a batch that resets role, epochs or log, taken but waiting until no fsync is in flight. */
+    private Ready waitingReset;
+
+    /** Entries written and fsynced when the batch finishes, and what waits for that. */
+    private static final class PipelinedBatch {
+        final List<Entry> entries;
+        final long doneAtMs;
+        final List<Outbound> held = new ArrayList<>();
+        final List<Ready> settle = new ArrayList<>();
+
+        PipelinedBatch(List<Entry> entries, long doneAtMs) {
+            this.entries = entries;
+            this.doneAtMs = doneAtMs;
+        }
+    }
 
     private record Disconnect(long peer) { }
 
@@ -102,6 +130,7 @@ public final class SimMember {
         prep = null;
         inbox.clear();
         inFlight = null;
+        clearPipeline();
         peer = new ZabPeer(config, disk.epochs(), disk, () -> machine.snapshot(ledger), random, nowMs);
         up = true;
     }
@@ -113,6 +142,7 @@ public final class SimMember {
     void crash(boolean tornTail) {
         up = false;
         inFlight = null;
+        clearPipeline();
         inbox.clear();
         peer = null;
         prep = null;
@@ -131,9 +161,19 @@ public final class SimMember {
         }
     }
 
+    private void clearPipeline() {
+        batches.clear();
+        heldByPeer.clear();
+        waitingReset = null;
+    }
+
     /** Runs the member until it waits on its disk or has nothing to do. */
     void pump(long nowMs) {
         if (!up) {
+            return;
+        }
+        if (pipelined) {
+            pumpPipelined(nowMs);
             return;
         }
         if (inFlight != null) {
@@ -169,6 +209,118 @@ public final class SimMember {
                 return;
             }
             finish(ready);
+        }
+    }
+
+    /** As {@link #pump}, for the pipelined driver. */
+    private void pumpPipelined(long nowMs) {
+        if (inFlight != null) {
+            if (nowMs < fsyncDoneAtMs || diskStalled) {
+                return;
+            }
+            finish(inFlight);
+        }
+        settleFinished(nowMs);
+        if (waitingReset != null) {
+            if (!batches.isEmpty()) {
+                return;
+            }
+            Ready ready = waitingReset;
+            waitingReset = null;
+            if (performInOrder(ready, nowMs)) {
+                return;
+            }
+        }
+        peer.tick(nowMs);
+        while (true) {
+            while (!inbox.isEmpty() && !peer.hasReady()) {
+                Object next = inbox.poll();
+                if (next instanceof Delivery d) {
+                    peer.receive(d.from(), d.message());
+                } else if (next instanceof Disconnect d) {
+                    peer.peerDisconnected(d.peer());
+                }
+            }
+            if (!peer.hasReady()) {
+                return;
+            }
+            Ready ready = peer.ready();
+            boolean resets = ready.roleChange() != null || ready.epochs() != null || ready.truncateAfterZxid() >= 0
+                    || ready.snapshot() != null;
+            if (resets && !batches.isEmpty()) {
+                waitingReset = ready;
+                return;
+            }
+            if (resets || batches.isEmpty() && ready.entriesToPersist().isEmpty()) {
+                if (performInOrder(ready, nowMs)) {
+                    return;
+                }
+                continue;
+            }
+            for (Outbound out : ready.sendImmediately()) {
+                if (heldByPeer.containsKey(out.to())) {
+                    hold(batches.peekLast(), out);
+                } else {
+                    send(out);
+                }
+            }
+            if (!ready.entriesToPersist().isEmpty()) {
+                long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
+                if (latencyMs > 0) {
+                    slowFsyncs++;
+                }
+                long previousDoneMs = batches.isEmpty() ? nowMs : batches.peekLast().doneAtMs;
+                batches.add(new PipelinedBatch(ready.entriesToPersist(), Math.max(previousDoneMs, nowMs + latencyMs)));
+            }
+            PipelinedBatch last = batches.peekLast();
+            ready.sendAfterPersist().forEach(out -> hold(last, out));
+            for (Received received : ready.received()) {
+                onAppData(received.payload());
+            }
+            last.settle.add(ready);
+            settleFinished(nowMs);
+        }
+    }
+
+    /** Starts and, unless its fsync must wait, finishes one batch; true if it waits for the disk. */
+    private boolean performInOrder(Ready ready, long nowMs) {
+        start(ready);
+        boolean writes = writesToDisk(ready);
+        long latencyMs = writes && slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
+        if (latencyMs > 0) {
+            slowFsyncs++;
+        }
+        if (latencyMs > 0 || diskStalled && writes) {
+            inFlight = ready;
+            fsyncDoneAtMs = nowMs + latencyMs;
+            return true;
+        }
+        finish(ready);
+        return false;
+    }
+
+    private void hold(PipelinedBatch batch, Outbound out) {
+        batch.held.add(out);
+        heldByPeer.merge(out.to(), 1, Integer::sum);
+    }
+
+    /** Finishes, in order, the batches whose fsync is done: write, sync, release what waited. */
+    private void settleFinished(long nowMs) {
+        while (!batches.isEmpty() && batches.peekFirst().doneAtMs <= nowMs && !diskStalled) {
+            PipelinedBatch batch = batches.pollFirst();
+            batch.entries.forEach(disk::append);
+            disk.fsync();
+            for (Outbound out : batch.held) {
+                heldByPeer.compute(out.to(), (to, count) -> count == 1 ? null : count - 1);
+                send(out);
+            }
+            for (Ready ready : batch.settle) {
+                applyCommitted(ready);
+                for (long token : ready.syncsDone()) {
+                    world.syncDone(this, token);
+                }
+                peer.advance(ready);
+            }
         }
     }
 
@@ -209,6 +361,17 @@ public final class SimMember {
         if (!ackBeforePersist) {
             ready.sendAfterPersist().forEach(this::send);
         }
+        applyCommitted(ready);
+        for (Received received : ready.received()) {
+            onAppData(received.payload());
+        }
+        for (long token : ready.syncsDone()) {
+            world.syncDone(this, token);
+        }
+        peer.advance(ready);
+    }
+
+    private void applyCommitted(Ready ready) {
         for (Entry entry : ready.committed()) {
             TreeMachine.Applied applied = machine.apply(entry);
             if (prep != null) {
@@ -218,17 +381,10 @@ public final class SimMember {
         }
         if (!isServingLeader()) {
             prep = null;
-        } else if (prep == null && machine.lastZxid() == disk.lastZxid()) {
+        } else if (prep == null && batches.isEmpty() && machine.lastZxid() == disk.lastZxid()) {
             // prep validates against the tree, so it starts only once the tree holds the leader's whole log
             prep = new SimPrep(machine, clock, random, peer.nextZxid());
         }
-        for (Received received : ready.received()) {
-            onAppData(received.payload());
-        }
-        for (long token : ready.syncsDone()) {
-            world.syncDone(this, token);
-        }
-        peer.advance(ready);
     }
 
     private void send(Outbound out) {
@@ -277,7 +433,7 @@ public final class SimMember {
 
     /** Takes a snapshot of committed state and drops the log before it, when that is possible right now. */
     void purge() {
-        if (isServing() && inFlight == null && !disk.hasUnsynced() && machine.lastZxid() == peer.committedZxid()
+        if (isServing() && inFlight == null && batches.isEmpty() && !disk.hasUnsynced() && machine.lastZxid() == peer.committedZxid()
                 && machine.lastZxid() > disk.snapshot().zxid()) {
             disk.purgeTo(machine.snapshot(ledger));
         }

@@ -243,6 +243,11 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         member(id).slowDiskMaxMs = maxFsyncMs;
     }
 
+    /** Drive this member as the server does, with its fsyncs in flight while it goes on (see SimMember). */
+    public void setPipelined(long id, boolean pipelined) {
+        member(id).pipelined = pipelined;
+    }
+
     /** A broken driver for checker tests: acknowledgements leave before their writes are durable. */
     public void breakDriverAckBeforePersist(long id) {
         member(id).ackBeforePersist = true;
