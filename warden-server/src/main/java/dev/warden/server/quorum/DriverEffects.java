@@ -10,8 +10,9 @@ import java.util.List;
 
 /**
  * What the {@link MemberDriver} asks of the rest of the member while it performs a Ready batch.
- * Every method runs on the driver thread, in the order the batch prescribes; the storage
- * methods return only once their work is durable.
+ * Every method runs on the driver thread, in the order the batch prescribes, except
+ * {@link #persist}, which the driver's log thread may call; the storage methods return only once
+ * their work is durable.
  */
 public interface DriverEffects {
     /** The core's role changed; {@code nextZxid} is the first zxid to propose when leading. */
@@ -25,8 +26,15 @@ public interface DriverEffects {
     /** Replaces the state with the snapshot and restarts the log after its zxid, durably. */
     void installSnapshot(SnapshotData snapshot) throws IOException;
 
-    /** Appends the entries and forces them to disk with one fsync. */
+    /**
+     * Appends the entries and forces them to disk with one fsync. Runs on the driver's log thread
+     * while the driver goes on, so it may touch nothing but the log itself.
+     */
     void persist(List<Entry> entries) throws IOException;
+
+    /** On the driver thread, after {@link #persist} of these entries returned: they are now part of the log's view. */
+    default void logged(List<Entry> entries) {
+    }
 
     /** Entries now committed, in order, for the apply thread. */
     void committed(List<Entry> entries);

@@ -311,7 +311,12 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
 
     @Override
     public void persist(List<Entry> entries) throws IOException {
-        memberLog.persist(entries);
+        memberLog.appendDurably(entries);
+    }
+
+    @Override
+    public void logged(List<Entry> entries) {
+        memberLog.published(entries);
     }
 
     @Override

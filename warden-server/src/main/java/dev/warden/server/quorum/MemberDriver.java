@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Entry;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Received;
@@ -9,6 +10,7 @@ import dev.warden.server.Clock;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +30,15 @@ import org.slf4j.LoggerFactory;
  * their prescribed order. Because a cycle handles all that queued up meanwhile, proposals,
  * acknowledgements and fsyncs batch by themselves under load (group commit).
  *
+ * <p>The log's appends and fsyncs run on a {@link LogWriter} thread of their own. While one is
+ * written the driver goes on taking messages and proposals: a leader's next proposals leave
+ * at once, and the batches that pile up meanwhile go to disk together with one fsync. What a
+ * write promises waits for it in a {@link LogBatch}: acknowledgements (and any later message
+ * to the same peer, so each peer gets its messages in order), and applying commits, completing
+ * syncs and advancing the core, which happen in the order the core handed the batches out and
+ * only once this member's own log holds the entries. A batch that changes the role, the epochs
+ * or the log's start waits for every write in flight and then runs on the driver thread alone.
+ *
  * <p>The core is never told a batch is done unless every write in it reached the disk: if the
  * log cannot be written, the driver stops (it acknowledges nothing more) and reports the
  * failure so the member stops serving.
@@ -34,7 +46,8 @@ import org.slf4j.LoggerFactory;
 public final class MemberDriver implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MemberDriver.class);
 
-    private sealed interface Event permits PeerMessage, PeerDown, Propose, ToLeader, ToMember, Sync, Chore, Stop {
+    private sealed interface Event permits PeerMessage, PeerDown, Propose, ToLeader, ToMember, Sync, Chore, LogProgress,
+            Stop {
     }
 
     private record PeerMessage(long from, ZabMessage message) implements Event {
@@ -56,6 +69,10 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     private record Chore(Runnable body) implements Event {
+    }
+
+    /** The log writer finished (or failed) batches: settle them. */
+    private record LogProgress() implements Event {
     }
 
     private record Stop() implements Event {
@@ -80,6 +97,17 @@ public final class MemberDriver implements AutoCloseable {
     /** When each peer was last heard from (driver clock), for the leader's admin figures. */
     private final Map<Long, Long> lastHeardMs = new ConcurrentHashMap<>();
     private volatile long lastCycleMs;
+    private final LogWriter logWriter;
+    /** Set while a LogProgress is queued, so the writer queues at most one at a time. */
+    private final AtomicBoolean progressQueued = new AtomicBoolean();
+    /** Batches with the log writer, oldest first (driver thread only). */
+    private final ArrayDeque<LogBatch> inFlight = new ArrayDeque<>();
+    /**
+     * Messages per peer held in {@link #inFlight} batches until their entries are durable. A later
+     * message to such a peer is held behind them, so each peer gets its messages in the order the
+     * core queued them.
+     */
+    private final Map<Long, Integer> heldByPeer = new HashMap<>();
 
     /**
      * @param idlePollMs      longest wait for an event before the core is ticked anyway
@@ -95,9 +123,23 @@ public final class MemberDriver implements AutoCloseable {
         this.inbox = new ArrayBlockingQueue<>(inboxCapacity);
         this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
+        this.logWriter = new LogWriter(new LogWriter.Sink() {
+            @Override
+            public void persist(List<Entry> entries) throws IOException {
+                effects.persist(entries);
+            }
+
+            @Override
+            public void progress() {
+                if (progressQueued.compareAndSet(false, true)) {
+                    offer(new LogProgress());
+                }
+            }
+        }, threadName + "-log");
     }
 
     public void start() {
+        logWriter.start();
         thread.start();
     }
 
@@ -206,6 +248,7 @@ public final class MemberDriver implements AutoCloseable {
                     feed(event);
                 }
                 events.clear();
+                settleDurableBatches();
                 while (running && core.hasReady()) {
                     perform(core.ready());
                 }
@@ -225,6 +268,8 @@ public final class MemberDriver implements AutoCloseable {
             serving = false;
             log.error("{}: the driver failed; the member stops serving", thread.getName(), e);
             effects.failed("driver failure: " + e, e);
+        } finally {
+            logWriter.close();
         }
     }
 
@@ -250,11 +295,113 @@ public final class MemberDriver implements AutoCloseable {
             if (!core.sync(s.token())) {
                 effects.syncRefused(s.token());
             }
+        } else if (event instanceof LogProgress) {
+            progressQueued.set(false);
+        }
+    }
+
+    /**
+     * Performs one Ready batch. A batch that only appends entries (and sends, commits, delivers)
+     * leaves its append and fsync to the log writer and returns: what must wait for them waits
+     * in a {@link LogBatch}, and the driver meanwhile takes further events and batches, whose
+     * proposals leave at once. A batch that changes role, epochs or the log's start first waits
+     * for every write in flight and then runs entirely here.
+     */
+    private void perform(Ready ready) throws IOException, InterruptedException {
+        boolean resets = ready.roleChange() != null || ready.epochs() != null || ready.truncateAfterZxid() >= 0
+                || ready.snapshot() != null;
+        if (resets) {
+            awaitLogWrites();
+            performInOrder(ready);
+            return;
+        }
+        if (inFlight.isEmpty() && ready.entriesToPersist().isEmpty()) {
+            performInOrder(ready);
+            return;
+        }
+        sendOrHold(ready.sendImmediately());
+        if (!ready.entriesToPersist().isEmpty()) {
+            LogBatch batch = new LogBatch(ready.entriesToPersist());
+            inFlight.add(batch);
+            logWriter.submit(batch);
+        }
+        LogBatch last = inFlight.peekLast();
+        for (Outbound message : ready.sendAfterPersist()) {
+            hold(last, message);
+        }
+        // Delivered now: what members tell each other does not depend on local durability,
+        // and a leader's forwarded requests are prepared while the log is written.
+        for (Received received : ready.received()) {
+            effects.received(received);
+        }
+        last.settleWhenDurable.add(ready);
+    }
+
+    private void sendOrHold(List<Outbound> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        if (heldByPeer.isEmpty()) {
+            sender.sendAll(messages);
+            return;
+        }
+        List<Outbound> now = new ArrayList<>(messages.size());
+        for (Outbound message : messages) {
+            if (heldByPeer.containsKey(message.to())) {
+                hold(inFlight.peekLast(), message);
+            } else {
+                now.add(message);
+            }
+        }
+        send(now);
+    }
+
+    private void hold(LogBatch batch, Outbound message) {
+        batch.sendsWhenDurable.add(message);
+        heldByPeer.merge(message.to(), 1, Integer::sum);
+    }
+
+    /** Waits until every batch with the log writer is durable, and settles them. */
+    private void awaitLogWrites() throws IOException, InterruptedException {
+        for (LogBatch batch : inFlight) {
+            batch.awaitDone();
+        }
+        settleDurableBatches();
+    }
+
+    /**
+     * For each batch the log writer finished, oldest first: its entries become part of the
+     * log's view, the messages held for it leave, and the Ready batches waiting on it commit,
+     * complete their syncs and advance the core, in the order the core handed them out.
+     */
+    private void settleDurableBatches() throws IOException {
+        while (!inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
+            LogBatch batch = inFlight.pollFirst();
+            Throwable failure = batch.failure();
+            if (failure instanceof IOException io) {
+                throw io;
+            } else if (failure != null) {
+                throw new IOException("the log write failed: " + failure, failure);
+            }
+            effects.logged(batch.entries());
+            for (Outbound message : batch.sendsWhenDurable) {
+                heldByPeer.compute(message.to(), (peer, count) -> count == 1 ? null : count - 1);
+            }
+            send(batch.sendsWhenDurable);
+            for (Ready ready : batch.settleWhenDurable) {
+                if (!ready.committed().isEmpty()) {
+                    effects.committed(ready.committed());
+                }
+                if (!ready.syncsDone().isEmpty()) {
+                    effects.syncsDone(ready.syncsDone());
+                }
+                core.advance(ready);
+            }
         }
     }
 
     /** Performs one Ready batch in the order {@link Ready} documents, then advances the core. */
-    private void perform(Ready ready) throws IOException {
+    private void performInOrder(Ready ready) throws IOException {
         if (ready.roleChange() != null) {
             role = ready.roleChange().role();
             leaderId = ready.roleChange().leaderId();
@@ -274,6 +421,7 @@ public final class MemberDriver implements AutoCloseable {
         }
         if (!ready.entriesToPersist().isEmpty()) {
             effects.persist(ready.entriesToPersist());
+            effects.logged(ready.entriesToPersist());
         }
         send(ready.sendAfterPersist());
         if (!ready.committed().isEmpty()) {
@@ -306,5 +454,6 @@ public final class MemberDriver implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         running = false;
+        logWriter.close();
     }
 }

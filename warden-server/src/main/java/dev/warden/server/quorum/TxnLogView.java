@@ -20,8 +20,12 @@ import java.util.List;
  * none): recovery guarantees that every entry after it is in the log, so it is where DIFFs can
  * start until a purge or a SNAP install moves that point.
  *
- * <p>All methods run on the driver's single consensus thread; disk errors during reads surface
- * as {@link UncheckedIOException}, since {@link LogView} has no checked exceptions.
+ * <p>All methods run on the driver's single consensus thread, except {@link #appendDurably},
+ * which the driver's log thread calls while the driver goes on: it touches only the
+ * (synchronized) {@link TxnLog}. The core sees appended entries only once the driver has
+ * {@link #published} them, so its view of the log changes only on its own thread. Disk errors
+ * during reads surface as {@link UncheckedIOException}, since {@link LogView} has no checked
+ * exceptions.
  */
 public final class TxnLogView implements LogView {
     /*
@@ -38,6 +42,8 @@ public final class TxnLogView implements LogView {
     private final RecentEntries recent;
     /** Every logged entry above this zxid is present. */
     private long readableFromZxid;
+    /** The last entry the core may see: durable and {@link #published}. */
+    private long visibleZxid;
 
     public TxnLogView(TxnLog log, long baseZxid) {
         this(log, baseZxid, DEFAULT_CACHE_ENTRIES, DEFAULT_CACHE_BYTES);
@@ -50,12 +56,13 @@ public final class TxnLogView implements LogView {
         this.log = log;
         List<TxnLog.SegmentRange> ranges = log.segmentRanges();
         this.readableFromZxid = ranges.isEmpty() ? baseZxid : Math.min(baseZxid, ranges.get(0).firstZxid());
+        this.visibleZxid = log.lastDurableZxid();
         this.recent = new RecentEntries(cacheMaxEntries, cacheMaxBytes, lastZxid());
     }
 
     @Override
     public long lastZxid() {
-        return Math.max(log.lastDurableZxid(), readableFromZxid);
+        return Math.max(visibleZxid, readableFromZxid);
     }
 
     @Override
@@ -100,7 +107,7 @@ public final class TxnLogView implements LogView {
     /** True only for an entry physically in the log at or after {@link #firstReadableZxid()}. */
     @Override
     public boolean contains(long zxid) {
-        if (zxid <= 0 || zxid < readableFromZxid || zxid > log.lastDurableZxid()) {
+        if (zxid <= 0 || zxid < readableFromZxid || zxid > visibleZxid) {
             return false;
         }
         if (zxid > recent.floorZxid()) {
@@ -143,8 +150,17 @@ public final class TxnLogView implements LogView {
         return out;
     }
 
-    /** Appends the entries and fsyncs once (Ready's entriesToPersist). */
+    /** Appends the entries and fsyncs once (Ready's entriesToPersist), then publishes them. */
     public void persist(List<Entry> entries) throws IOException {
+        appendDurably(entries);
+        published(entries);
+    }
+
+    /**
+     * Appends the entries and fsyncs once; any thread. They stay out of the core's view until
+     * {@link #published}.
+     */
+    public void appendDurably(List<Entry> entries) throws IOException {
         if (entries.isEmpty()) {
             return;
         }
@@ -162,16 +178,24 @@ public final class TxnLogView implements LogView {
             }
             throw e;
         }
+    }
+
+    /** Entries {@link #appendDurably} wrote, in order, become visible to the core (driver thread). */
+    public void published(List<Entry> entries) {
         for (Entry entry : entries) {
             recent.add(entry);
+        }
+        if (!entries.isEmpty()) {
+            visibleZxid = Math.max(visibleZxid, entries.get(entries.size() - 1).zxid());
         }
     }
 
     /** Drops every entry after {@code zxid}, durably (Ready's truncateAfterZxid). */
     public void truncateAfter(long zxid) throws IOException {
         log.truncateAfter(zxid);
+        visibleZxid = log.lastDurableZxid();
         // The last entry kept, not zxid itself: zxid may fall between entries.
-        recent.truncateAfter(log.lastDurableZxid());
+        recent.truncateAfter(visibleZxid);
         readableFromZxid = Math.min(readableFromZxid, zxid);
     }
 
@@ -181,6 +205,7 @@ public final class TxnLogView implements LogView {
      */
     public void restartAfter(long snapshotZxid) throws IOException {
         log.restartAfter(snapshotZxid);
+        visibleZxid = log.lastDurableZxid();
         recent.restartAfter(snapshotZxid);
         readableFromZxid = snapshotZxid;
     }

@@ -110,12 +110,113 @@ class MemberDriverTest {
         assertEquals(expected, core.proposed);
     }
 
+    @Test
+    void whileAnFsyncIsInFlightLaterMessagesLeaveButWhatItPromisesWaits() throws Exception {
+        Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
+        // a follower: its acknowledgement promises the entry; a later ping reply to the same
+        // leader must queue behind it, one to another member need not
+        Ready appends = new Ready(null, List.of(new Outbound(2, new ZabMessage.Ping(1, 0))), null, -1, null,
+                List.of(entry), List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(),
+                List.of());
+        Ready later = new Ready(null, List.of(new Outbound(2, new ZabMessage.PingAck(1)),
+                new Outbound(3, new ZabMessage.PingAck(2))), null, -1, null, List.of(), List.of(), List.of(entry),
+                List.of(new Received(2, new byte[] {9})), List.of(77L));
+        ScriptedCore core = new ScriptedCore(2, appends, later);
+        BlockingEffects effects = new BlockingEffects();
+        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()
+                + " to " + to), effects, Clock.SYSTEM, 1, 16, "test-driver")) {
+            driver.start();
+            try {
+                assertTrue(effects.persistStarted.await(5, TimeUnit.SECONDS));
+                awaitTraced("received 2");
+                assertEquals(List.of("send Ping to 2", "send PingAck to 3", "received 2"), driverTrace());
+            } finally {
+                effects.release.countDown();
+            }
+            assertTrue(core.advanced.await(5, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("send Ping to 2", "send PingAck to 3", "received 2", "send Ack to 2",
+                "send PingAck to 2", "advance", "committed 1", "syncs [77]", "advance"), driverTrace());
+    }
+
+    /** The trace without the log thread's line, whose place among the driver's is a race. */
+    private List<String> driverTrace() {
+        synchronized (trace) {
+            return trace.stream().filter(line -> !line.startsWith("persist")).toList();
+        }
+    }
+
+    @Test
+    void aBatchThatChangesTheRoleWaitsForTheFsyncInFlight() throws Exception {
+        Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
+        Ready appends = new Ready(null, List.of(), null, -1, null, List.of(entry),
+                List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(), List.of());
+        Ready roleChange = new Ready(new RoleChange(Role.LOOKING, -1, -1, false), List.of(), null, -1, null,
+                List.of(), List.of(), List.of(), List.of(), List.of());
+        ScriptedCore core = new ScriptedCore(2, appends, roleChange);
+        BlockingEffects effects = new BlockingEffects();
+        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+                effects, Clock.SYSTEM, 1, 16, "test-driver")) {
+            driver.start();
+            try {
+                assertTrue(effects.persistStarted.await(5, TimeUnit.SECONDS));
+                Thread.sleep(100); // room for a driver that did not wait to change its role now
+            } finally {
+                effects.release.countDown();
+            }
+            assertTrue(core.advanced.await(5, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("persist 1", "send Ack", "advance", "role LOOKING", "advance"), trace);
+    }
+
+    private void awaitTraced(String line) throws InterruptedException {
+        long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!trace.contains(line) && System.nanoTime() < deadlineNs) {
+            Thread.sleep(5);
+        }
+        assertTrue(trace.contains(line), "traced " + line + ": " + trace);
+    }
+
+    /** Effects whose fsync holds until released, as a slow disk would. */
+    private final class BlockingEffects implements DriverEffects {
+        final CountDownLatch persistStarted = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void persist(List<Entry> entries) throws IOException {
+            trace.add("persist " + entries.size());
+            persistStarted.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted");
+            }
+        }
+
+        @Override public void roleChanged(RoleChange change, long nextZxid) { trace.add("role " + change.role()); }
+        @Override public void saveEpochs(EpochState epochs) { trace.add("epochs"); }
+        @Override public void truncateAfter(long zxid) { trace.add("truncate " + zxid); }
+        @Override public void installSnapshot(SnapshotData snapshot) { trace.add("snapshot " + snapshot.zxid()); }
+        @Override public void committed(List<Entry> entries) { trace.add("committed " + entries.size()); }
+        @Override public void received(Received message) { trace.add("received " + message.from()); }
+        @Override public void syncsDone(List<Long> tokens) { trace.add("syncs " + tokens); }
+        @Override public void syncRefused(long token) { trace.add("sync refused " + token); }
+        @Override public void failed(String reason, Throwable cause) { trace.add("failed"); }
+    }
+
     private class ScriptedCore implements ConsensusCore {
         private final Queue<Ready> script = new ArrayDeque<>();
-        final CountDownLatch advanced = new CountDownLatch(1);
+        final CountDownLatch advanced;
 
         ScriptedCore(Ready ready) {
-            script.add(ready);
+            this(1, ready);
+        }
+
+        /** Hands out the readies in order; {@code advanced} opens after that many advances. */
+        ScriptedCore(int advances, Ready... readies) {
+            script.addAll(List.of(readies));
+            advanced = new CountDownLatch(advances);
         }
 
         @Override public void tick(long nowMs) { }

@@ -1,0 +1,113 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.Entry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The member's log thread: appends the entries of the batches the {@link MemberDriver} hands
+ * it and makes them durable, so the driver goes on receiving, proposing and committing while an
+ * fsync runs. Batches queued while one is written go to disk together, with one fsync (group
+ * commit), and always in the order they were submitted.
+ *
+ * <p>After a failed write it stops: that batch and every later one are reported failed, none
+ * is ever reported durable, so nothing written after the failure is acknowledged.
+ */
+final class LogWriter implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(LogWriter.class);
+
+    /** What the writer asks of its owner; both run on the writer's thread. */
+    interface Sink {
+        /** Appends the entries and forces them to disk with one fsync; durable on return. */
+        void persist(List<Entry> entries) throws Exception;
+
+        /** Batches became durable or failed: the driver should look at them. */
+        void progress();
+    }
+
+    private final Sink sink;
+    private final LinkedBlockingQueue<LogBatch> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    LogWriter(Sink sink, String threadName) {
+        this.sink = sink;
+        this.thread = new Thread(this::run, threadName);
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Queues a batch; it is reported failed at once if the writer has stopped. */
+    void submit(LogBatch batch) {
+        if (!running) {
+            batch.failed(new IllegalStateException("the log writer has stopped"));
+            return;
+        }
+        queue.add(batch);
+    }
+
+    private void run() {
+        List<LogBatch> batches = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
+        try {
+            while (running) {
+                LogBatch first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batches.add(first);
+                queue.drainTo(batches);
+                for (LogBatch batch : batches) {
+                    entries.addAll(batch.entries());
+                }
+                try {
+                    sink.persist(entries);
+                    batches.forEach(LogBatch::durable);
+                } catch (Exception | Error e) {
+                    running = false;
+                    log.error("{}: the log write failed; no later batch is written", thread.getName(), e);
+                    batches.forEach(batch -> batch.failed(e));
+                }
+                batches.clear();
+                entries.clear();
+                sink.progress();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            running = false;
+            failQueued();
+        }
+    }
+
+    private void failQueued() {
+        List<LogBatch> left = new ArrayList<>();
+        queue.drainTo(left);
+        if (!left.isEmpty()) {
+            left.forEach(batch -> batch.failed(new IllegalStateException("the log writer stopped before this batch")));
+            sink.progress();
+        }
+    }
+
+    /** Finishes the write in progress, fails what is still queued and waits for the thread. */
+    @Override
+    public void close() {
+        running = false;
+        if (Thread.currentThread() == thread) {
+            return;
+        }
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        failQueued();
+    }
+}
