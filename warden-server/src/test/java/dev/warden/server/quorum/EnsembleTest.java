@@ -340,6 +340,46 @@ class EnsembleTest {
         assertArrayEquals(bytes("y"), zk.getData("/during-9", false, null));
     }
 
+    /**
+     * The leader's log is written on a thread of its own, so a leader whose fsync hangs longer
+     * than syncLimit (5 s in these ensembles) still pings its followers: nobody drops it, and
+     * writes commit meanwhile on the followers' acknowledgements.
+     */
+    @Test
+    void aLeaderWhoseFsyncHangsPastSyncLimitKeepsLeadingAndWritesCommitThroughItsFollowers() throws Exception {
+        ensemble = new TestEnsemble(baseDir, List.of(1L, 2L, 3L), List.of(), ZabConsensus::new);
+        Map<Long, FaultInjectingChannels> disks = new java.util.TreeMap<>();
+        for (long id : List.of(1L, 2L, 3L)) {
+            disks.put(id, new FaultInjectingChannels());
+            ensemble.start(id, disks.get(id));
+        }
+        ensemble.awaitAllServing(SERVING_TIMEOUT_MS);
+        long leader = leader();
+        long follower = aFollower();
+        ZooKeeper zk = connect(ensemble.connectString(follower));
+        zk.create("/before", bytes("x"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        Map<Long, Long> roleChanges = roleChanges();
+        long hangMs = 7_000;
+        long hangStartedNs = System.nanoTime();
+        disks.get(leader).delayForcesBy(hangMs);
+        zk.create("/during", bytes("y"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        long committedAfterMs = (System.nanoTime() - hangStartedNs) / 1_000_000;
+        // outlast the hang of the fsync already waiting, well past syncLimit
+        Thread.sleep(Math.max(0, hangMs + 500 - (System.nanoTime() - hangStartedNs) / 1_000_000));
+        disks.get(leader).delayForcesBy(0);
+        assertEquals(true, committedAfterMs < hangMs, "the write waited " + committedAfterMs + " ms for the leader's disk");
+        assertEquals(leader, leader(), "the same leader throughout");
+        assertEquals(roleChanges, roleChanges(), "no member changed role (no election)");
+        ZooKeeper atLeader = connect(ensemble.connectString(leader));
+        atLeader.create("/after", bytes("z"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        for (long id : List.of(1L, 2L, 3L)) {
+            ZooKeeper reader = connect(ensemble.connectString(id));
+            sync(reader, "/after");
+            assertArrayEquals(bytes("y"), reader.getData("/during", false, null));
+            assertArrayEquals(bytes("z"), reader.getData("/after", false, null));
+        }
+    }
+
     @Test
     void zxidCounterExhaustionMovesToTheNextEpochWithoutAnElection() throws Exception {
         long counterLimit = 10;
