@@ -176,49 +176,45 @@ public final class SimMember {
             pumpPipelined(nowMs);
             return;
         }
+        if (!finishSlowFsync(nowMs)) {
+            return;
+        }
+        peer.tick(nowMs);
+        while (feedUntilReady()) {
+            if (performInOrder(peer.ready(), nowMs)) {
+                return;
+            }
+        }
+    }
+
+    /** False while a batch still waits for its slow or stalled fsync; finishes it once it is done. */
+    private boolean finishSlowFsync(long nowMs) {
         if (inFlight != null) {
             if (nowMs < fsyncDoneAtMs || diskStalled) {
-                return;
+                return false;
             }
             finish(inFlight);
         }
-        peer.tick(nowMs);
-        while (true) {
-            while (!inbox.isEmpty() && !peer.hasReady()) {
-                Object next = inbox.poll();
-                if (next instanceof Delivery d) {
-                    peer.receive(d.from(), d.message());
-                } else if (next instanceof Disconnect d) {
-                    peer.peerDisconnected(d.peer());
-                }
+        return true;
+    }
+
+    /** Feeds the core queued messages until it has a batch ready; false if the inbox ran dry first. */
+    private boolean feedUntilReady() {
+        while (!inbox.isEmpty() && !peer.hasReady()) {
+            Object next = inbox.poll();
+            if (next instanceof Delivery d) {
+                peer.receive(d.from(), d.message());
+            } else if (next instanceof Disconnect d) {
+                peer.peerDisconnected(d.peer());
             }
-            if (!peer.hasReady()) {
-                return;
-            }
-            Ready ready = peer.ready();
-            start(ready);
-            // only a batch with something to fsync waits for the disk
-            boolean writes = writesToDisk(ready);
-            long latencyMs = writes && slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
-            if (latencyMs > 0) {
-                slowFsyncs++;
-            }
-            if (latencyMs > 0 || diskStalled && writes) {
-                inFlight = ready;
-                fsyncDoneAtMs = nowMs + latencyMs;
-                return;
-            }
-            finish(ready);
         }
+        return peer.hasReady();
     }
 
     /** As {@link #pump}, for the pipelined driver. */
     private void pumpPipelined(long nowMs) {
-        if (inFlight != null) {
-            if (nowMs < fsyncDoneAtMs || diskStalled) {
-                return;
-            }
-            finish(inFlight);
+        if (!finishSlowFsync(nowMs)) {
+            return;
         }
         settleFinished(nowMs);
         if (waitingReset != null) {
@@ -232,18 +228,7 @@ public final class SimMember {
             }
         }
         peer.tick(nowMs);
-        while (true) {
-            while (!inbox.isEmpty() && !peer.hasReady()) {
-                Object next = inbox.poll();
-                if (next instanceof Delivery d) {
-                    peer.receive(d.from(), d.message());
-                } else if (next instanceof Disconnect d) {
-                    peer.peerDisconnected(d.peer());
-                }
-            }
-            if (!peer.hasReady()) {
-                return;
-            }
+        while (feedUntilReady()) {
             Ready ready = peer.ready();
             boolean resets = ready.roleChange() != null || ready.epochs() != null || ready.truncateAfterZxid() >= 0
                     || ready.snapshot() != null;
@@ -282,7 +267,10 @@ public final class SimMember {
         }
     }
 
-    /** Starts and, unless its fsync must wait, finishes one batch; true if it waits for the disk. */
+    /**
+     * Starts and, unless its fsync must wait, finishes one batch; true if it waits for the disk
+     * (only a batch with something to fsync does).
+     */
     private boolean performInOrder(Ready ready, long nowMs) {
         start(ready);
         boolean writes = writesToDisk(ready);
