@@ -1,10 +1,10 @@
 package dev.warden.server.it;
 
 import dev.warden.server.EnsembleTestLimits;
+import dev.warden.server.FreePorts;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.quorum.QuorumMember;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,13 +33,13 @@ final class Warden3Target implements TargetServer {
     static Warden3Target start(Path dataDir, String superDigest) throws Exception {
         Map<Long, QuorumMember> members = new HashMap<>();
         for (long id = 1; id <= MEMBERS; id++) {
-            members.put(id, new QuorumMember(id, "127.0.0.1", freePort(), freePort(), false, null, 0));
+            members.put(id, new QuorumMember(id, "127.0.0.1", FreePorts.pick(), FreePorts.pick(), false, null, 0));
         }
         List<ServerConfig> configs = new ArrayList<>();
         for (long id = 1; id <= MEMBERS; id++) {
             configs.add(ServerConfig.builder()
                     .dataDir(dataDir.resolve("member" + id))
-                    .clientPort(freePort())
+                    .clientPort(FreePorts.pick())
                     .clientPortAddress("127.0.0.1")
                     .serverId((int) id)
                     .members(members)
@@ -57,10 +57,6 @@ final class Warden3Target implements TargetServer {
         Warden3Target target = new Warden3Target(configs);
         target.startAll();
         return target;
-    }
-
-    private static int freePort() throws IOException {
-        return dev.warden.server.FreePorts.pick();
     }
 
     private void startAll() throws Exception {

@@ -9,6 +9,7 @@ import dev.warden.consensus.Entry;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.FreePorts;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -77,15 +78,10 @@ class PeerTransportTest {
         }
     }
 
-    /** Below the ephemeral range: a member dialling its peers must not take a port picked for another. */
-    static int freePort() {
-        return dev.warden.server.FreePorts.pick();
-    }
-
     static Map<Long, QuorumMember> ensemble(int size) throws IOException {
         Map<Long, QuorumMember> members = new LinkedHashMap<>();
         for (long id = 1; id <= size; id++) {
-            members.put(id, new QuorumMember(id, "127.0.0.1", freePort(), freePort(), false, null, 0));
+            members.put(id, new QuorumMember(id, "127.0.0.1", FreePorts.pick(), FreePorts.pick(), false, null, 0));
         }
         return members;
     }

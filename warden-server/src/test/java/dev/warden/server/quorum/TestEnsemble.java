@@ -3,6 +3,7 @@ package dev.warden.server.quorum;
 import dev.warden.consensus.Role;
 import dev.warden.server.Clock;
 import dev.warden.server.EnsembleTestLimits;
+import dev.warden.server.FreePorts;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.storage.TxnLogOptions;
@@ -35,13 +36,13 @@ final class TestEnsemble implements AutoCloseable {
         List<Long> all = new ArrayList<>(ids);
         all.addAll(observerIds);
         for (long id : all) {
-            members.put(id, new QuorumMember(id, "127.0.0.1", freePort(), freePort(), observerIds.contains(id),
+            members.put(id, new QuorumMember(id, "127.0.0.1", FreePorts.pick(), FreePorts.pick(), observerIds.contains(id),
                     null, 0));
         }
         for (long id : all) {
             configs.put(id, ServerConfig.builder()
                     .dataDir(baseDir.resolve("m" + id))
-                    .clientPort(freePort())
+                    .clientPort(FreePorts.pick())
                     .clientPortAddress("127.0.0.1")
                     .tickTimeMs(TICK_MS)
                     .serverId((int) id)
@@ -52,10 +53,6 @@ final class TestEnsemble implements AutoCloseable {
                     .containerCheckIntervalMs(500)
                     .build());
         }
-    }
-
-    static int freePort() throws IOException {
-        return dev.warden.server.FreePorts.pick();
     }
 
     void startAll() throws IOException {
