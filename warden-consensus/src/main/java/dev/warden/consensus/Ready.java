@@ -22,6 +22,15 @@ import java.util.List;
 public record Ready(RoleChange roleChange, List<Outbound> sendImmediately, EpochState epochs, long truncateAfterZxid,
                     SnapshotData snapshot, List<Entry> entriesToPersist, List<Outbound> sendAfterPersist,
                     List<Entry> committed, List<Received> received, List<Long> syncsDone) {
+    /**
+     * True if the batch changes the role, the epochs or where the log starts (truncation or
+     * snapshot). A driver that keeps log writes in flight while it goes on must let every one of
+     * them finish before it performs such a batch.
+     */
+    public boolean resetsState() {
+        return roleChange != null || epochs != null || truncateAfterZxid >= 0 || snapshot != null;
+    }
+
     public boolean isEmpty() {
         return roleChange == null && sendImmediately.isEmpty() && epochs == null && truncateAfterZxid < 0
                 && snapshot == null && entriesToPersist.isEmpty() && sendAfterPersist.isEmpty() && committed.isEmpty()

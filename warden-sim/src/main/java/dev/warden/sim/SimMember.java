@@ -230,13 +230,11 @@ public final class SimMember {
         peer.tick(nowMs);
         while (feedUntilReady()) {
             Ready ready = peer.ready();
-            boolean resets = ready.roleChange() != null || ready.epochs() != null || ready.truncateAfterZxid() >= 0
-                    || ready.snapshot() != null;
-            if (resets && !batches.isEmpty()) {
+            if (ready.resetsState() && !batches.isEmpty()) {
                 waitingReset = ready;
                 return;
             }
-            if (resets || batches.isEmpty() && ready.entriesToPersist().isEmpty()) {
+            if (ready.resetsState() || batches.isEmpty() && ready.entriesToPersist().isEmpty()) {
                 if (performInOrder(ready, nowMs)) {
                     return;
                 }
@@ -250,12 +248,10 @@ public final class SimMember {
                 }
             }
             if (!ready.entriesToPersist().isEmpty()) {
-                long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
-                if (latencyMs > 0) {
-                    slowFsyncs++;
-                }
+                // a batch's fsync cannot finish before the one ahead of it
                 long previousDoneMs = batches.isEmpty() ? nowMs : batches.peekLast().doneAtMs;
-                batches.add(new PipelinedBatch(ready.entriesToPersist(), Math.max(previousDoneMs, nowMs + latencyMs)));
+                long doneAtMs = Math.max(previousDoneMs, nowMs + fsyncLatencyMs());
+                batches.add(new PipelinedBatch(ready.entriesToPersist(), doneAtMs));
             }
             PipelinedBatch last = batches.peekLast();
             ready.sendAfterPersist().forEach(out -> hold(last, out));
@@ -274,10 +270,7 @@ public final class SimMember {
     private boolean performInOrder(Ready ready, long nowMs) {
         start(ready);
         boolean writes = writesToDisk(ready);
-        long latencyMs = writes && slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
-        if (latencyMs > 0) {
-            slowFsyncs++;
-        }
+        long latencyMs = writes ? fsyncLatencyMs() : 0;
         if (latencyMs > 0 || diskStalled && writes) {
             inFlight = ready;
             fsyncDoneAtMs = nowMs + latencyMs;
@@ -341,6 +334,15 @@ public final class SimMember {
     private static boolean writesToDisk(Ready ready) {
         return ready.epochs() != null || ready.truncateAfterZxid() >= 0 || ready.snapshot() != null
                 || !ready.entriesToPersist().isEmpty();
+    }
+
+    /** How long this fsync takes: up to {@link #slowDiskMaxMs}, drawn from the seeded random. */
+    private long fsyncLatencyMs() {
+        long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
+        if (latencyMs > 0) {
+            slowFsyncs++;
+        }
+        return latencyMs;
     }
 
     private void finish(Ready ready) {

@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Entry;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -20,22 +21,22 @@ import org.slf4j.LoggerFactory;
 final class LogWriter implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LogWriter.class);
 
-    /** What the writer asks of its owner; both run on the writer's thread. */
-    interface Sink {
-        /** Appends the entries and forces them to disk with one fsync; durable on return. */
-        void persist(List<Entry> entries) throws Exception;
-
-        /** Batches became durable or failed: the driver should look at them. */
-        void progress();
+    /** Appends the entries and forces them to disk with one fsync; durable on return. */
+    @FunctionalInterface
+    interface Persist {
+        void persist(List<Entry> entries) throws IOException;
     }
 
-    private final Sink sink;
+    private final Persist persist;
+    /** Told, on the writer's thread, that batches became durable or failed. */
+    private final Runnable onProgress;
     private final LinkedBlockingQueue<LogBatch> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
 
-    LogWriter(Sink sink, String threadName) {
-        this.sink = sink;
+    LogWriter(Persist persist, Runnable onProgress, String threadName) {
+        this.persist = persist;
+        this.onProgress = onProgress;
         this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
     }
@@ -68,7 +69,7 @@ final class LogWriter implements AutoCloseable {
                     entries.addAll(batch.entries());
                 }
                 try {
-                    sink.persist(entries);
+                    persist.persist(entries);
                     batches.forEach(LogBatch::durable);
                 } catch (Exception | Error e) {
                     running = false;
@@ -77,7 +78,7 @@ final class LogWriter implements AutoCloseable {
                 }
                 batches.clear();
                 entries.clear();
-                sink.progress();
+                onProgress.run();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -92,7 +93,7 @@ final class LogWriter implements AutoCloseable {
         queue.drainTo(left);
         if (!left.isEmpty()) {
             left.forEach(batch -> batch.failed(new IllegalStateException("the log writer stopped before this batch")));
-            sink.progress();
+            onProgress.run();
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.warden.server.quorum;
 
-import dev.warden.consensus.Entry;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Received;
@@ -123,19 +122,14 @@ public final class MemberDriver implements AutoCloseable {
         this.inbox = new ArrayBlockingQueue<>(inboxCapacity);
         this.thread = new Thread(this::run, threadName);
         this.thread.setDaemon(true);
-        this.logWriter = new LogWriter(new LogWriter.Sink() {
-            @Override
-            public void persist(List<Entry> entries) throws IOException {
-                effects.persist(entries);
-            }
+        this.logWriter = new LogWriter(effects::persist, this::logProgress, threadName + "-log");
+    }
 
-            @Override
-            public void progress() {
-                if (progressQueued.compareAndSet(false, true)) {
-                    offer(new LogProgress());
-                }
-            }
-        }, threadName + "-log");
+    /** From the log writer: batches are done; wake the driver, with at most one such event queued. */
+    private void logProgress() {
+        if (progressQueued.compareAndSet(false, true)) {
+            offer(new LogProgress());
+        }
     }
 
     public void start() {
@@ -308,9 +302,7 @@ public final class MemberDriver implements AutoCloseable {
      * for every write in flight and then runs entirely here.
      */
     private void perform(Ready ready) throws IOException, InterruptedException {
-        boolean resets = ready.roleChange() != null || ready.epochs() != null || ready.truncateAfterZxid() >= 0
-                || ready.snapshot() != null;
-        if (resets) {
+        if (ready.resetsState()) {
             awaitLogWrites();
             performInOrder(ready);
             return;
