@@ -178,13 +178,17 @@ class MemberDriverTest {
     }
 
     /** Effects whose fsync holds until released, as a slow disk would. */
-    private final class BlockingEffects implements DriverEffects {
+    private final class BlockingEffects extends RecordingEffects {
         final CountDownLatch persistStarted = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
 
+        BlockingEffects() {
+            super(false);
+        }
+
         @Override
         public void persist(List<Entry> entries) throws IOException {
-            trace.add("persist " + entries.size());
+            super.persist(entries);
             persistStarted.countDown();
             try {
                 release.await();
@@ -193,16 +197,6 @@ class MemberDriverTest {
                 throw new IOException("interrupted");
             }
         }
-
-        @Override public void roleChanged(RoleChange change, long nextZxid) { trace.add("role " + change.role()); }
-        @Override public void saveEpochs(EpochState epochs) { trace.add("epochs"); }
-        @Override public void truncateAfter(long zxid) { trace.add("truncate " + zxid); }
-        @Override public void installSnapshot(SnapshotData snapshot) { trace.add("snapshot " + snapshot.zxid()); }
-        @Override public void committed(List<Entry> entries) { trace.add("committed " + entries.size()); }
-        @Override public void received(Received message) { trace.add("received " + message.from()); }
-        @Override public void syncsDone(List<Long> tokens) { trace.add("syncs " + tokens); }
-        @Override public void syncRefused(long token) { trace.add("sync refused " + token); }
-        @Override public void failed(String reason, Throwable cause) { trace.add("failed"); }
     }
 
     private class ScriptedCore implements ConsensusCore {
@@ -247,7 +241,7 @@ class MemberDriverTest {
         }
     }
 
-    private final class RecordingEffects implements DriverEffects {
+    private class RecordingEffects implements DriverEffects {
         private final boolean diskFull;
         final CountDownLatch failed = new CountDownLatch(1);
 
