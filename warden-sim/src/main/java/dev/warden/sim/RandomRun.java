@@ -91,13 +91,11 @@ public final class RandomRun {
                 // every ack now races its fsync; slow disks widen the window a crash can hit
                 sim.breakDriverAckBeforePersist(id);
                 sim.setSlowDisk(id, 20 + random.nextInt(60));
-            } else {
-                if (random.nextInt(3) == 0) {
-                    sim.setSlowDisk(id, 1 + random.nextInt(40));
-                }
-                // as the server's driver does; the synchronous one stays in the mix (scripted scenarios use it)
-                sim.setPipelined(id, random.nextBoolean());
+            } else if (random.nextInt(3) == 0) {
+                sim.setSlowDisk(id, 1 + random.nextInt(40));
             }
+            // as the server's driver does; the synchronous one stays in the mix (scripted scenarios use it)
+            sim.setPipelined(id, random.nextBoolean());
         }
         double crashProbability = options.brokenDriver() ? 0.02 : 0.002;
         long swizzleUntilMs = -1;

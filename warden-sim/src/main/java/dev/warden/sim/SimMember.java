@@ -60,7 +60,10 @@ public final class SimMember {
     long slowDiskMaxMs;
     /** Scripted scenarios: batches that write to disk never finish their fsync until this is cleared. */
     boolean diskStalled;
-    /** A deliberately broken driver for checker tests: acknowledgements leave before the fsync. */
+    /**
+     * A deliberately broken driver for checker tests: acknowledgements leave before the fsync,
+     * in either way of driving the core.
+     */
     boolean ackBeforePersist;
     /**
      * Drives the core as the server's MemberDriver does with its log thread: a batch that only
@@ -254,7 +257,11 @@ public final class SimMember {
                 batches.add(new PipelinedBatch(ready.entriesToPersist(), doneAtMs));
             }
             PipelinedBatch last = batches.peekLast();
-            ready.sendAfterPersist().forEach(out -> hold(last, out));
+            if (ackBeforePersist) {
+                ready.sendAfterPersist().forEach(this::send);
+            } else {
+                ready.sendAfterPersist().forEach(out -> hold(last, out));
+            }
             for (Received received : ready.received()) {
                 onAppData(received.payload());
             }

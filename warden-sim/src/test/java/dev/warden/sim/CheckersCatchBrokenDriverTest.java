@@ -9,7 +9,11 @@ import dev.warden.server.txn.TxnBody;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The checkers must be able to fail: a driver that acknowledges before its fsync loses acknowledged writes; a tree changed outside the log differs in digest. */
+/**
+ * The checkers must be able to fail: a driver that acknowledges before its fsync loses acknowledged
+ * writes, whether it waits for each fsync or keeps them in flight; a tree changed outside the log
+ * differs in digest.
+ */
 class CheckersCatchBrokenDriverTest {
 
     /** Followers ack a write they have not synced, then crash with it; the leader crashes too. Returns the writes acknowledged meanwhile. */
@@ -54,6 +58,31 @@ class CheckersCatchBrokenDriverTest {
     void theCorrectDriverNeverAcknowledgesThatWrite() {
         Simulation sim = new Simulation(7, 3, 3);
         assertEquals(0, loseUnsyncedAcks(sim), "no client was told the write succeeded");
+    }
+
+    /** The server's way of driving the core: fsyncs in flight while the member goes on. */
+    private static Simulation pipelined(long seed) {
+        Simulation sim = new Simulation(seed, 3, 3);
+        for (SimMember member : sim.members()) {
+            sim.setPipelined(member.id(), true);
+        }
+        return sim;
+    }
+
+    @Test
+    void ackBeforePersistIsCaughtWithFsyncsInFlight() {
+        Simulation sim = pipelined(7);
+        for (SimMember member : sim.members()) {
+            sim.breakDriverAckBeforePersist(member.id());
+        }
+        Checkers.Violation violation = assertThrows(Checkers.Violation.class, () -> loseUnsyncedAcks(sim));
+        assertTrue(violation.getMessage().contains("acknowledged write") || violation.getMessage().contains("committed"),
+                violation.getMessage());
+    }
+
+    @Test
+    void theCorrectPipelinedDriverNeverAcknowledgesThatWrite() {
+        assertEquals(0, loseUnsyncedAcks(pipelined(7)), "no client was told the write succeeded");
     }
 
     @Test
