@@ -421,8 +421,9 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     @Override
     public void close() {
         pipeline.setServing(false);
-        driver.close();
+        driver.stop();
         consensus.close();
         applier.close();
+        driver.close();
     }
 }

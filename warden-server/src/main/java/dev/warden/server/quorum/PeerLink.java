@@ -84,7 +84,11 @@ final class PeerLink {
             }
             loop.execute(() -> transport.reportDisconnected(peerId));
         } else if (drain) {
-            loop.execute(this::drain);
+            if (loop.inEventLoop()) {
+                transport.drainAfterSend(this); // written before the send returns, with the link's other frames
+            } else {
+                loop.execute(this::drain);
+            }
         }
     }
 

@@ -17,6 +17,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,8 +37,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #send} is thread-safe and never blocks: it encodes on the caller's thread and
  * queues the frame on a per-destination bounded queue. A full queue closes that connection and
- * reports the peer disconnected. Callbacks to the {@link PeerHandler} come on the single I/O
- * thread, so they are ordered; none come after {@link #close}.
+ * reports the peer disconnected. Called on the I/O thread itself, it writes the frames to the
+ * sockets before it returns (the member's driver runs there). Callbacks to the
+ * {@link PeerHandler} come on the single I/O thread, so they are ordered; none come after
+ * {@link #close}.
  */
 public final class PeerTransport implements PeerSender, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerTransport.class);
@@ -89,8 +92,12 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private final Map<Long, QuorumMember> members;
     private final PeerHandler handler;
     private final Options options;
-    private final EventLoopGroup group = new NioEventLoopGroup(1);
-    private final EventLoop loop = group.next();
+    private final EventLoopGroup group;
+    /** Whether {@link #close} shuts the group down: not when it belongs to the member's driver. */
+    private final boolean ownsGroup;
+    private final EventLoop loop;
+    /** Links given frames by a send on the I/O thread, written out when that send returns. */
+    private final ArrayDeque<PeerLink> toDrain = new ArrayDeque<>();
     private final Map<Long, PeerLink> peerLinks = new HashMap<>();
     private final Map<Long, PeerLink> electionLinks = new HashMap<>();
     /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
@@ -98,7 +105,25 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private final List<Channel> listeners = new ArrayList<>();
     private volatile boolean closed;
 
+    /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
+        this(myId, members, handler, options, new NioEventLoopGroup(1), true);
+    }
+
+    /**
+     * A transport whose connections live on the single thread of {@code group}, which the caller
+     * keeps and shuts down after {@link #close}.
+     */
+    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                         EventLoopGroup group) {
+        this(myId, members, handler, options, group, false);
+    }
+
+    private PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                          EventLoopGroup group, boolean ownsGroup) {
+        this.group = group;
+        this.ownsGroup = ownsGroup;
+        this.loop = group.next();
         if (!members.containsKey(myId)) {
             throw new IllegalArgumentException("member " + myId + " is not in " + members.keySet());
         }
@@ -162,6 +187,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     @Override
     public void send(long peerId, ZabMessage message) {
         send(peerId, message, ZabCodec.encode(message));
+        drainNow();
     }
 
     /**
@@ -179,6 +205,23 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
             send(outbound.to(), message, frame);
             previous = message;
             previousFrame = frame;
+        }
+        drainNow();
+    }
+
+    /** I/O thread: a link has frames to write once the current send returns. */
+    void drainAfterSend(PeerLink link) {
+        toDrain.add(link);
+    }
+
+    /** Writes out what a send on the I/O thread queued: one flush per link per send. */
+    private void drainNow() {
+        if (!loop.inEventLoop()) {
+            return;
+        }
+        PeerLink link;
+        while ((link = toDrain.poll()) != null) {
+            link.drain();
         }
     }
 
@@ -246,6 +289,19 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         for (Channel listener : listeners) {
             listener.close();
         }
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        if (ownsGroup) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        } else {
+            // The connections close on the shared loop; wait until it has got that far.
+            if (!loop.inEventLoop() && !loop.isShuttingDown()) {
+                try {
+                    loop.submit(() -> { }).await(1, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                    // the loop is gone, and its connections with it
+                }
+            }
+        }
     }
 }

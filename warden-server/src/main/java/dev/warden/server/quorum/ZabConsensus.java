@@ -61,7 +61,7 @@ public final class ZabConsensus implements ConsensusFactory {
             public void onDisconnected(long peer) {
                 driver.peerDisconnected(peer);
             }
-        }, PEER_OPTIONS);
+        }, PEER_OPTIONS, driver.eventLoopGroup());
         try {
             started.start();
         } catch (InterruptedException e) {
