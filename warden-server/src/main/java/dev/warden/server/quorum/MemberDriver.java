@@ -286,7 +286,9 @@ public final class MemberDriver implements AutoCloseable {
      * queued at once after it.
      */
     private void cycle() {
-        if (!running) {
+        // Before start() the member may still be wiring the sender up: what its peer links read
+        // meanwhile waits, in order, for the first cycle that start() queues.
+        if (!running || !started) {
             return;
         }
         try {

@@ -86,6 +86,35 @@ class MemberDriverTest {
     }
 
     @Test
+    void messagesReadOnTheLoopBeforeStartWaitForItAndKeepTheirOrder() throws Exception {
+        // The peer links share the driver's event loop and may read before the member has
+        // started its driver: nothing may reach the core until then, and then all in order.
+        List<Long> rounds = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch allFed = new CountDownLatch(3);
+        ScriptedCore core = new ScriptedCore(new Ready(null, List.of(), null, -1, null, List.of(), List.of(),
+                List.of(), List.of(), List.of())) {
+            @Override
+            public void receive(long fromId, ZabMessage message) {
+                rounds.add(((ZabMessage.Ping) message).round());
+                allFed.countDown();
+            }
+        };
+        try (MemberDriver driver = new MemberDriver(core, (to, m) -> { }, new RecordingEffects(false), Clock.SYSTEM,
+                1, 16, "test-driver")) {
+            driver.eventLoopGroup().next().submit(() -> {
+                for (long round = 1; round <= 3; round++) {
+                    driver.peerMessage(2, new ZabMessage.Ping(round, 0));
+                }
+            }).await(5, TimeUnit.SECONDS);
+            Thread.sleep(50);
+            assertEquals(List.of(), rounds, "fed to the core before the driver started");
+            driver.start();
+            assertTrue(allFed.await(5, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of(1L, 2L, 3L), rounds);
+    }
+
+    @Test
     void eventsTheDriverGivesItselfNeverWaitOnItsFullInbox() throws Exception {
         // The leader's prep step runs on the driver thread and proposes from there: with an inbox
         // of 2, a hundred proposals from the driver itself must neither block nor be lost.
