@@ -43,15 +43,19 @@ class CheckersCatchBrokenDriverTest {
         return sim.checkers().ackedWriteCount() - ackedBefore;
     }
 
-    @Test
-    void ackBeforePersistIsCaughtAsALostWrite() {
-        Simulation sim = new Simulation(7, 3, 3);
+    /** Breaks every member's driver to acknowledge before its fsync; the checkers must object. */
+    private static void assertEarlyAcksAreCaught(Simulation sim) {
         for (SimMember member : sim.members()) {
             sim.breakDriverAckBeforePersist(member.id());
         }
         Checkers.Violation violation = assertThrows(Checkers.Violation.class, () -> loseUnsyncedAcks(sim));
         assertTrue(violation.getMessage().contains("acknowledged write") || violation.getMessage().contains("committed"),
                 violation.getMessage());
+    }
+
+    @Test
+    void ackBeforePersistIsCaughtAsALostWrite() {
+        assertEarlyAcksAreCaught(new Simulation(7, 3, 3));
     }
 
     @Test
@@ -71,13 +75,7 @@ class CheckersCatchBrokenDriverTest {
 
     @Test
     void ackBeforePersistIsCaughtWithFsyncsInFlight() {
-        Simulation sim = pipelined(7);
-        for (SimMember member : sim.members()) {
-            sim.breakDriverAckBeforePersist(member.id());
-        }
-        Checkers.Violation violation = assertThrows(Checkers.Violation.class, () -> loseUnsyncedAcks(sim));
-        assertTrue(violation.getMessage().contains("acknowledged write") || violation.getMessage().contains("committed"),
-                violation.getMessage());
+        assertEarlyAcksAreCaught(pipelined(7));
     }
 
     @Test
