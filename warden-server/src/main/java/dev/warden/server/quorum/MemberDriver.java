@@ -9,7 +9,6 @@ import dev.warden.server.Clock;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -123,14 +122,8 @@ public final class MemberDriver implements AutoCloseable {
     private final LogWriter logWriter;
     /** Set while a LogProgress is queued, so the writer queues at most one at a time. */
     private final AtomicBoolean progressQueued = new AtomicBoolean();
-    /** Batches with the log writer, oldest first (driver thread only). */
-    private final ArrayDeque<LogBatch> inFlight = new ArrayDeque<>();
-    /**
-     * Messages per peer held in {@link #inFlight} batches until their entries are durable. A later
-     * message to such a peer is held behind them, so each peer gets its messages in the order the
-     * core queued them.
-     */
-    private final Map<Long, Integer> heldByPeer = new HashMap<>();
+    /** Batches with the log writer and the messages held in them (driver thread only). */
+    private final BatchesInFlight inFlight = new BatchesInFlight();
 
     /**
      * @param idlePollMs      longest wait for an event before the core is ticked anyway
@@ -383,53 +376,24 @@ public final class MemberDriver implements AutoCloseable {
             performInOrder(ready);
             return;
         }
-        sendOrHold(ready.sendImmediately());
+        send(inFlight.sendableNow(ready.sendImmediately()));
         if (!ready.entriesToPersist().isEmpty()) {
-            LogBatch batch = new LogBatch(ready.entriesToPersist());
-            inFlight.add(batch);
-            logWriter.submit(batch);
+            logWriter.submit(inFlight.add(ready.entriesToPersist()));
         }
-        LogBatch last = inFlight.peekLast();
         for (Outbound message : ready.sendAfterPersist()) {
-            hold(last, message);
+            inFlight.hold(message);
         }
         // Delivered now: what members tell each other does not depend on local durability,
         // and a leader's forwarded requests are prepared while the log is written.
         for (Received received : ready.received()) {
             effects.received(received);
         }
-        last.settleWhenDurable.add(ready);
-    }
-
-    private void sendOrHold(List<Outbound> messages) {
-        if (messages.isEmpty()) {
-            return;
-        }
-        if (heldByPeer.isEmpty()) {
-            sender.sendAll(messages);
-            return;
-        }
-        List<Outbound> now = new ArrayList<>(messages.size());
-        for (Outbound message : messages) {
-            if (heldByPeer.containsKey(message.to())) {
-                hold(inFlight.peekLast(), message);
-            } else {
-                now.add(message);
-            }
-        }
-        send(now);
-    }
-
-    private void hold(LogBatch batch, Outbound message) {
-        batch.sendsWhenDurable.add(message);
-        heldByPeer.merge(message.to(), 1, Integer::sum);
+        inFlight.newest().settleWhenDurable.add(ready);
     }
 
     /** Waits until every batch with the log writer is durable, and settles them. */
     private void awaitLogWrites() throws IOException, InterruptedException {
-        for (LogBatch batch : inFlight) {
-            batch.awaitDone();
-        }
+        inFlight.awaitAll();
         settleDurableBatches();
     }
 
@@ -439,18 +403,9 @@ public final class MemberDriver implements AutoCloseable {
      * complete their syncs and advance the core, in the order the core handed them out.
      */
     private void settleDurableBatches() throws IOException {
-        while (!inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
-            LogBatch batch = inFlight.pollFirst();
-            Throwable failure = batch.failure();
-            if (failure instanceof IOException io) {
-                throw io;
-            } else if (failure != null) {
-                throw new IOException("the log write failed: " + failure, failure);
-            }
+        LogBatch batch;
+        while ((batch = inFlight.pollDurable()) != null) {
             effects.logged(batch.entries());
-            for (Outbound message : batch.sendsWhenDurable) {
-                heldByPeer.compute(message.to(), (peer, count) -> count == 1 ? null : count - 1);
-            }
             send(batch.sendsWhenDurable);
             for (Ready ready : batch.settleWhenDurable) {
                 if (!ready.committed().isEmpty()) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -298,7 +299,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                     loop.submit(() -> { }).await(1, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                } catch (RejectedExecutionException shutDown) {
                     // the loop is gone, and its connections with it
                 }
             }
