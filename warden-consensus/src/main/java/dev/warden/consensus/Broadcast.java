@@ -26,6 +26,7 @@ final class Broadcast {
     private final List<Entry> informQueue = new ArrayList<>();
     private long ownPersistedZxid;
     private long lastCommitSent;
+    private long lastDurableSent;
     private final PingRounds rounds;
     private long quorumLostSinceMs = -1;
     // epoch bump on counter exhaustion
@@ -254,6 +255,23 @@ final class Broadcast {
             informQueue.clear();
             lastCommitSent = state.committedZxid;
         }
+        if (followersCommitOnOurDisk() && ownPersistedZxid > Math.max(lastDurableSent, state.committedZxid)) {
+            for (LeaderLink link : leader.links.values()) {
+                if (!link.observer && link.forwarding()) {
+                    state.out.send(link.id, new ZabMessage.LeaderDurable(ownPersistedZxid));
+                }
+            }
+            lastDurableSent = ownPersistedZxid;
+        }
+    }
+
+    /**
+     * With two or three voters, our disk and one follower's are a quorum, so each follower can
+     * commit what both hold as soon as it hears what ours holds. With more voters a follower
+     * would need to hear from others too; they wait for COMMIT.
+     */
+    private boolean followersCommitOnOurDisk() {
+        return state.config.quorumSize() == 2 && state.isVoter(state.config.myId());
     }
 
     private void sendChunked(long to, List<Entry> entries, boolean inform) {

@@ -23,6 +23,10 @@ final class FollowerSide {
     /** Sync-stream messages that reset the log wait here until earlier log writes are in a finished batch. */
     private final Deque<ZabMessage> deferred = new ArrayDeque<>();
     private boolean failed;
+    /** Cumulative, counted from batches finished while serving: this leader's proposals on our disk. */
+    private long ownDurableZxid;
+    /** Cumulative, from LeaderDurable: this leader's proposals on its disk. */
+    private long leaderDurableZxid;
 
     FollowerSide(PeerState state, long leaderId) {
         this.state = state;
@@ -70,8 +74,18 @@ final class FollowerSide {
         handle(message);
     }
 
-    /** The previous batch is done: messages held back for a fresh batch may go now. */
-    void afterAdvance() {
+    /**
+     * The previous batch is done: its entries are on our disk, and messages held back for a fresh
+     * batch may go now.
+     */
+    void afterAdvance(Ready done) {
+        List<Entry> persisted = done.entriesToPersist();
+        // Only batches finished while serving count: one finished just after we chose this leader
+        // may hold an earlier leader's entries, which the sync stream may yet truncate.
+        if (stage == Stage.SERVING && !persisted.isEmpty()) {
+            ownDurableZxid = Math.max(ownDurableZxid, persisted.get(persisted.size() - 1).zxid());
+            commitWhatTwoDisksHold();
+        }
         while (!deferred.isEmpty() && !failed) {
             if (resetsLog(deferred.peek()) && !state.out.canResetLog()) {
                 return;
@@ -109,6 +123,11 @@ final class FollowerSide {
         } else if (message instanceof ZabMessage.Commit commit) {
             if (stage.compareTo(Stage.SYNCED) >= 0) {
                 state.commitUpTo(commit.zxid());
+            }
+        } else if (message instanceof ZabMessage.LeaderDurable durable) {
+            if (stage == Stage.SERVING) {
+                leaderDurableZxid = Math.max(leaderDurableZxid, durable.zxid());
+                commitWhatTwoDisksHold();
             }
         } else if (message instanceof ZabMessage.Inform inform) {
             if (stage.compareTo(Stage.SYNCED) >= 0 && onEntries(inform.entries(), false)) {
@@ -174,6 +193,19 @@ final class FollowerSide {
             state.out.sendAfterPersist(leaderId, new ZabMessage.Ack(state.lastLoggedZxid));
         }
         return true;
+    }
+
+    /**
+     * Where two voters are a quorum, what is on both the leader's disk and ours is committed:
+     * any later leader is elected by a quorum that includes one of us, and takes the longest
+     * history among them. This is the same rule the leader applies to our ACK, learned one
+     * message sooner. Our log and the leader's agree up to the lower of the two, since we
+     * synced to it and took its proposals in order.
+     */
+    private void commitWhatTwoDisksHold() {
+        if (role == Role.FOLLOWING && state.config.quorumSize() == 2) {
+            state.commitUpTo(Math.min(ownDurableZxid, leaderDurableZxid));
+        }
     }
 
     private void onNewLeader(ZabMessage.NewLeader newLeader) {

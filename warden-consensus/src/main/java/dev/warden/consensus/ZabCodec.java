@@ -10,6 +10,7 @@ import dev.warden.consensus.ZabMessage.EpochBump;
 import dev.warden.consensus.ZabMessage.EpochBumpAck;
 import dev.warden.consensus.ZabMessage.FollowerInfo;
 import dev.warden.consensus.ZabMessage.Inform;
+import dev.warden.consensus.ZabMessage.LeaderDurable;
 import dev.warden.consensus.ZabMessage.LeaderInfo;
 import dev.warden.consensus.ZabMessage.NewLeader;
 import dev.warden.consensus.ZabMessage.Ping;
@@ -60,6 +61,7 @@ public final class ZabCodec {
     private static final byte SYNC_REQUEST = 19;
     private static final byte SYNC_REPLY = 20;
     private static final byte APP_DATA = 21;
+    private static final byte LEADER_DURABLE = 22;
 
     /** An entry on the wire is at least a zxid and a buffer length. */
     private static final int MIN_ENTRY_BYTES = 12;
@@ -113,6 +115,8 @@ public final class ZabCodec {
             out.writeByte(ACK).writeLong(m.zxid());
         } else if (message instanceof Commit m) {
             out.writeByte(COMMIT).writeLong(m.zxid());
+        } else if (message instanceof LeaderDurable m) {
+            out.writeByte(LEADER_DURABLE).writeLong(m.zxid());
         } else if (message instanceof Inform m) {
             writeEntries(out.writeByte(INFORM), m.entries());
         } else if (message instanceof Ping m) {
@@ -196,6 +200,7 @@ public final class ZabCodec {
             case PROPOSE -> new Propose(readEntries(in));
             case ACK -> new Ack(in.readLong());
             case COMMIT -> new Commit(in.readLong());
+            case LEADER_DURABLE -> new LeaderDurable(in.readLong());
             case INFORM -> new Inform(readEntries(in));
             case PING -> new Ping(in.readLong(), in.readLong());
             case PING_ACK -> new PingAck(in.readLong());

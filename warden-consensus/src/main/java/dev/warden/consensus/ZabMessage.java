@@ -36,6 +36,13 @@ public sealed interface ZabMessage {
     record Ack(long zxid) implements ZabMessage { }
     /** Cumulative: everything up to and including {@code zxid} is committed. */
     record Commit(long zxid) implements ZabMessage { }
+    /**
+     * Leader to followers, cumulative: every proposal up to and including {@code zxid} is on the
+     * leader's disk. Sent only where two voters are a quorum (two or three voters): a follower
+     * with the same proposals on its own disk then knows them committed without waiting for the
+     * COMMIT, which needs one more round trip through the leader.
+     */
+    record LeaderDurable(long zxid) implements ZabMessage { }
     /** To observers: committed entries. */
     record Inform(List<Entry> entries) implements ZabMessage { }
     record Ping(long round, long committedZxid) implements ZabMessage { }

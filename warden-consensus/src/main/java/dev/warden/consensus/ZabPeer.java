@@ -242,7 +242,7 @@ public final class ZabPeer {
         if (leader != null) {
             leader.afterAdvance(ready);
         } else if (follower != null) {
-            follower.afterAdvance();
+            follower.afterAdvance(ready);
         }
         checkFailure();
     }

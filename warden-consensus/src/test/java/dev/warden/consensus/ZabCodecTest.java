@@ -131,6 +131,7 @@ class ZabCodecTest {
                 entries.map(ZabMessage.Propose::new),
                 num.map(ZabMessage.Ack::new),
                 num.map(ZabMessage.Commit::new),
+                num.map(ZabMessage.LeaderDurable::new),
                 entries.map(ZabMessage.Inform::new),
                 Combinators.combine(num, num).as(ZabMessage.Ping::new),
                 num.map(ZabMessage.PingAck::new),

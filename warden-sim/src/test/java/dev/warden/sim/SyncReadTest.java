@@ -19,8 +19,10 @@ class SyncReadTest {
         SimMember leader = sim.leader();
         SimMember lagging = followers(sim).get(0);
         SimMember other = followers(sim).get(1);
-        // the lagging follower hears of new commits only late
+        // the lagging follower hears of new commits only late: neither the COMMIT nor what is on
+        // the leader's disk (from which it could tell the write committed) reaches it yet
         sim.hold(Simulation.message(ZabMessage.Commit.class, leader.id(), lagging.id()));
+        sim.hold(Simulation.message(ZabMessage.LeaderDurable.class, leader.id(), lagging.id()));
         sim.client(1).connectTo(leader.id());
         assertTrue(sim.clientWrite(1, SimClient.Kind.CAS));
         sim.runUntil(s -> !s.client(1).busy(), 5_000);
