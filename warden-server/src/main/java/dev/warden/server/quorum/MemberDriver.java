@@ -376,10 +376,14 @@ public final class MemberDriver implements AutoCloseable {
             performInOrder(ready);
             return;
         }
-        send(inFlight.sendableNow(ready.sendImmediately()));
+        List<Outbound> sendNow = inFlight.sendableNow(ready.sendImmediately());
         if (!ready.entriesToPersist().isEmpty()) {
+            // The disk first: a leader's fsync then overlaps the writes of its proposals to the
+            // peers instead of starting after them, and is more often done before their
+            // acknowledgements come back (then its followers may commit on LeaderDurable).
             logWriter.submit(inFlight.add(ready.entriesToPersist()));
         }
+        send(sendNow);
         for (Outbound message : ready.sendAfterPersist()) {
             inFlight.hold(message);
         }
