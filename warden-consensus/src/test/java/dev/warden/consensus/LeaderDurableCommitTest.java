@@ -25,6 +25,10 @@ class LeaderDurableCommitTest {
         return cluster;
     }
 
+    private static TestCluster.Member aFollower(TestCluster cluster) {
+        return cluster.member(cluster.leader().id == 1 ? 2 : 1);
+    }
+
     /** Delivers, in order, only the leader's messages to {@code followerId}; every other message stays queued. */
     private static void deliverOnlyLeaderTo(TestCluster cluster, long leaderId, long followerId) {
         List<TestCluster.InFlight> others = new ArrayList<>();
@@ -45,8 +49,8 @@ class LeaderDurableCommitTest {
     void withThreeVotersAFollowerCommitsWhatBothDisksHoldBeforeAnyCommitArrives() {
         TestCluster cluster = serving(Set.of(1L, 2L, 3L));
         TestCluster.Member leader = cluster.leader();
-        long followerId = leader.id == 1 ? 2 : 1;
-        TestCluster.Member follower = cluster.member(followerId);
+        TestCluster.Member follower = aFollower(cluster);
+        long followerId = follower.id;
         int commitsBefore = cluster.deliveredOfType(ZabMessage.Commit.class).size();
 
         long zxid = cluster.propose("fast");
@@ -69,8 +73,8 @@ class LeaderDurableCommitTest {
     void aFollowerThatHasNotLoggedTheProposalDoesNotCommitOnTheLeadersDisk() {
         TestCluster cluster = serving(Set.of(1L, 2L, 3L));
         TestCluster.Member leader = cluster.leader();
-        long followerId = leader.id == 1 ? 2 : 1;
-        TestCluster.Member follower = cluster.member(followerId);
+        TestCluster.Member follower = aFollower(cluster);
+        long followerId = follower.id;
 
         long zxid = cluster.propose("lost on the way");
         cluster.queue.removeIf(m -> m.to() == followerId && m.message() instanceof ZabMessage.Propose);
@@ -86,7 +90,7 @@ class LeaderDurableCommitTest {
     void withFiveVotersFollowersWaitForTheCommit() {
         TestCluster cluster = serving(Set.of(1L, 2L, 3L, 4L, 5L));
         TestCluster.Member leader = cluster.leader();
-        long followerId = leader.id == 1 ? 2 : 1;
+        long followerId = aFollower(cluster).id;
 
         long zxid = cluster.propose("slow");
         deliverOnlyLeaderTo(cluster, leader.id, followerId);
