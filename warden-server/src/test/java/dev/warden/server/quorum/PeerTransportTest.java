@@ -269,6 +269,12 @@ class PeerTransportTest {
         });
         assertClosedAfter(port, out -> hello(out, 99));
         assertClosedAfter(port, out -> hello(out, 1)); // itself
+        assertClosedAfter(port, out -> { // a real member, but of peer protocol version 1 (no LeaderDurable)
+            out.writeInt(16);
+            out.writeInt(PeerWire.MAGIC);
+            out.writeInt(1);
+            out.writeLong(2);
+        });
         assertClosedAfter(port, out -> out.write("GET / HTTP/1.1\r\n\r\n".getBytes()));
         assertTrue(r1.events.isEmpty(), "no events from rejected connections: " + r1.events);
     }
