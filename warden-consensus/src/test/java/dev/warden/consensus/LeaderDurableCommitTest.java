@@ -29,8 +29,10 @@ class LeaderDurableCommitTest {
         return cluster.member(cluster.leader().id == 1 ? 2 : 1);
     }
 
-    /** Delivers, in order, only the leader's messages to {@code followerId}; every other message stays queued. */
-    private static void deliverOnlyLeaderTo(TestCluster cluster, long leaderId, long followerId) {
+    /** Delivers, in order, only the leader's messages to {@code follower}; every other message stays queued. */
+    private static void deliverOnlyLeaderTo(TestCluster cluster, TestCluster.Member follower) {
+        long leaderId = cluster.leader().id;
+        long followerId = follower.id;
         List<TestCluster.InFlight> others = new ArrayList<>();
         TestCluster.InFlight next;
         while ((next = cluster.queue.poll()) != null) {
@@ -48,20 +50,18 @@ class LeaderDurableCommitTest {
     @Test
     void withThreeVotersAFollowerCommitsWhatBothDisksHoldBeforeAnyCommitArrives() {
         TestCluster cluster = serving(Set.of(1L, 2L, 3L));
-        TestCluster.Member leader = cluster.leader();
         TestCluster.Member follower = aFollower(cluster);
-        long followerId = follower.id;
         int commitsBefore = cluster.deliveredOfType(ZabMessage.Commit.class).size();
 
         long zxid = cluster.propose("fast");
-        deliverOnlyLeaderTo(cluster, leader.id, followerId);
+        deliverOnlyLeaderTo(cluster, follower);
 
         assertEquals(commitsBefore, cluster.deliveredOfType(ZabMessage.Commit.class).size(), "no COMMIT was delivered");
         assertTrue(cluster.deliveredOfType(ZabMessage.LeaderDurable.class).stream()
-                .anyMatch(m -> m.to() == followerId && ((ZabMessage.LeaderDurable) m.message()).zxid() == zxid));
+                .anyMatch(m -> m.to() == follower.id && ((ZabMessage.LeaderDurable) m.message()).zxid() == zxid));
         assertEquals(zxid, follower.peer.committedZxid());
         assertTrue(follower.log.applied.containsKey(zxid), "applied on the follower");
-        assertTrue(leader.peer.committedZxid() < zxid, "the leader has no acknowledgement yet");
+        assertTrue(cluster.leader().peer.committedZxid() < zxid, "the leader has no acknowledgement yet");
 
         cluster.deliverAll();
         for (TestCluster.Member member : cluster.members.values()) {
@@ -72,15 +72,13 @@ class LeaderDurableCommitTest {
     @Test
     void aFollowerThatHasNotLoggedTheProposalDoesNotCommitOnTheLeadersDisk() {
         TestCluster cluster = serving(Set.of(1L, 2L, 3L));
-        TestCluster.Member leader = cluster.leader();
         TestCluster.Member follower = aFollower(cluster);
-        long followerId = follower.id;
 
         long zxid = cluster.propose("lost on the way");
-        cluster.queue.removeIf(m -> m.to() == followerId && m.message() instanceof ZabMessage.Propose);
-        deliverOnlyLeaderTo(cluster, leader.id, followerId);
+        cluster.queue.removeIf(m -> m.to() == follower.id && m.message() instanceof ZabMessage.Propose);
+        deliverOnlyLeaderTo(cluster, follower);
 
-        assertTrue(cluster.deliveredOfType(ZabMessage.LeaderDurable.class).stream().anyMatch(m -> m.to() == followerId),
+        assertTrue(cluster.deliveredOfType(ZabMessage.LeaderDurable.class).stream().anyMatch(m -> m.to() == follower.id),
                 "the leader's disk was reported");
         assertTrue(follower.peer.committedZxid() < zxid);
         assertFalse(follower.log.applied.containsKey(zxid));
@@ -89,12 +87,11 @@ class LeaderDurableCommitTest {
     @Test
     void withFiveVotersFollowersWaitForTheCommit() {
         TestCluster cluster = serving(Set.of(1L, 2L, 3L, 4L, 5L));
-        TestCluster.Member leader = cluster.leader();
-        long followerId = aFollower(cluster).id;
+        TestCluster.Member follower = aFollower(cluster);
 
         long zxid = cluster.propose("slow");
-        deliverOnlyLeaderTo(cluster, leader.id, followerId);
-        assertFalse(cluster.member(followerId).log.applied.containsKey(zxid), "two disks of five are no quorum");
+        deliverOnlyLeaderTo(cluster, follower);
+        assertFalse(follower.log.applied.containsKey(zxid), "two disks of five are no quorum");
 
         cluster.deliverAll();
         assertTrue(cluster.deliveredOfType(ZabMessage.LeaderDurable.class).isEmpty(), "no LeaderDurable with five voters");
