@@ -255,7 +255,8 @@ final class Broadcast {
             informQueue.clear();
             lastCommitSent = state.committedZxid;
         }
-        if (followersCommitOnOurDisk() && ownPersistedZxid > Math.max(lastDurableSent, state.committedZxid)) {
+        // With more voters a follower would need to hear from others too; there it waits for COMMIT.
+        if (state.config.twoDisksAreAQuorum() && ownPersistedZxid > Math.max(lastDurableSent, state.committedZxid)) {
             for (LeaderLink link : leader.links.values()) {
                 if (!link.observer && link.forwarding()) {
                     state.out.send(link.id, new ZabMessage.LeaderDurable(ownPersistedZxid));
@@ -263,15 +264,6 @@ final class Broadcast {
             }
             lastDurableSent = ownPersistedZxid;
         }
-    }
-
-    /**
-     * With two or three voters, our disk and one follower's are a quorum, so each follower can
-     * commit what both hold as soon as it hears what ours holds. With more voters a follower
-     * would need to hear from others too; they wait for COMMIT.
-     */
-    private boolean followersCommitOnOurDisk() {
-        return state.config.quorumSize() == 2 && state.isVoter(state.config.myId());
     }
 
     private void sendChunked(long to, List<Entry> entries, boolean inform) {

@@ -203,7 +203,7 @@ final class FollowerSide {
      * synced to it and took its proposals in order.
      */
     private void commitWhatTwoDisksHold() {
-        if (role == Role.FOLLOWING && state.config.quorumSize() == 2) {
+        if (role == Role.FOLLOWING && state.config.twoDisksAreAQuorum()) {
             state.commitUpTo(Math.min(ownDurableZxid, leaderDurableZxid));
         }
     }

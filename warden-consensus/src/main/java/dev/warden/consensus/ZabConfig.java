@@ -46,4 +46,12 @@ public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long t
     public int quorumSize() {
         return voters.size() / 2 + 1;
     }
+
+    /**
+     * True with two or three voters: the leader's disk and one follower's are then a quorum, so
+     * a follower commits what both hold without waiting for the COMMIT (LeaderDurable).
+     */
+    public boolean twoDisksAreAQuorum() {
+        return quorumSize() == 2;
+    }
 }
