@@ -52,36 +52,73 @@ class TwoDiskCommitScenariosTest {
         return !member.disk.contains(zxid) || member.disk.hasUnsynced();
     }
 
+    /** The leader, the follower the client writes through, and the member the proposal never reaches. */
+    private record Roles(SimMember leader, SimMember viaFollower, SimMember other) {
+        static Roles of(Simulation sim) {
+            return new Roles(sim.leader(), followers(sim).get(0), followers(sim).get(1));
+        }
+    }
+
+    /**
+     * Hangs {@code hung}'s disk, keeps the proposal from the third member and sends a write through
+     * the follower, then lets the run go on for 200 ms; the follower must have got the proposal.
+     */
+    private static void writeWhileOneDiskHangs(Simulation sim, Roles roles, SimMember hung) {
+        AtomicBoolean proposalArrived = new AtomicBoolean();
+        sim.stallDisk(hung.id(), true);
+        sim.hold(Simulation.message(ZabMessage.Propose.class, roles.leader().id(), roles.other().id()));
+        sim.interceptOnce(Simulation.message(ZabMessage.Propose.class, roles.leader().id(), roles.viaFollower().id()),
+                s -> {
+                    proposalArrived.set(true);
+                    return Simulation.Verdict.DELIVER;
+                });
+        startWrite(sim, CLIENT, roles.viaFollower());
+        sim.runFor(200);
+        assertTrue(proposalArrived.get(), "the follower got the proposal");
+    }
+
+    /**
+     * The member with the only durable copy crashes; the one whose copy was unsynced crashes too
+     * and loses it, comes back, and elects a leader with the third member. That leader takes a
+     * write, everyone recovers, and the write nobody answered is on no disk.
+     */
+    private static void crashBothCopiesAndElectWithout(Simulation sim, Roles roles, SimMember durableCopy,
+                                                        SimMember unsyncedCopy, long written) {
+        sim.crash(durableCopy.id());
+        sim.crash(unsyncedCopy.id(), false);
+        sim.discardHeld();
+        sim.stallDisk(unsyncedCopy.id(), false);
+        sim.restart(unsyncedCopy.id());
+        sim.runUntil(s -> s.leader() != null && unsyncedCopy.isServing() && roles.other().isServing(), 10_000);
+        assertFalse(unsyncedCopy.disk.contains(written), "the unsynced copy died in the crash");
+        write(sim, sim.leader());
+        recoverAndCheck(sim);
+        for (SimMember member : sim.members()) {
+            assertFalse(member.disk.contains(written), "the write that was never answered is gone");
+        }
+    }
+
     /**
      * The leader logs and syncs a write sent through follower F, and tells F so (LeaderDurable);
-     * F has appended it but its fsync hangs, and the third member never gets the proposal. F must
-     * not commit on the leader's disk alone: the leader then crashes, F crashes and loses the
-     * unsynced append, and F and the third member elect a leader that never saw the write.
+     * F has taken the proposal but its fsync hangs, and the third member never gets it. F must
+     * not commit on the leader's disk alone: the leader then crashes, F crashes and loses its
+     * unsynced copy, and F and the third member elect a leader that never saw the write.
      */
     @ParameterizedTest(name = "pipelined={0}")
     @ValueSource(booleans = {false, true})
     void aFollowerDoesNotCommitOnTheLeadersDiskAlone(boolean pipelined) {
         Simulation sim = settledEnsemble(2411, pipelined);
-        SimMember leader = sim.leader();
-        SimMember viaFollower = followers(sim).get(0);
-        SimMember other = followers(sim).get(1);
+        Roles roles = Roles.of(sim);
+        SimMember leader = roles.leader();
+        SimMember viaFollower = roles.viaFollower();
         int answersBefore = sim.client(CLIENT).history().size();
         int leaderDurableBefore = sim.deliveredCount(ZabMessage.LeaderDurable.class);
 
-        AtomicBoolean proposalArrived = new AtomicBoolean();
-        sim.stallDisk(viaFollower.id(), true);
-        sim.hold(Simulation.message(ZabMessage.Propose.class, leader.id(), other.id()));
-        sim.interceptOnce(Simulation.message(ZabMessage.Propose.class, leader.id(), viaFollower.id()), s -> {
-            proposalArrived.set(true);
-            return Simulation.Verdict.DELIVER;
-        });
-        startWrite(sim, CLIENT, viaFollower);
-        sim.runFor(200);
+        writeWhileOneDiskHangs(sim, roles, viaFollower);
 
         long written = leader.disk.lastZxid();
         assertTrue(written > leader.machine().lastZxid() && !leader.disk.hasUnsynced(), "the leader synced the write");
-        assertTrue(proposalArrived.get(), "the follower got the proposal");
-        assertTrue(notDurableOn(viaFollower, written), "but its fsync has not finished");
+        assertTrue(notDurableOn(viaFollower, written), "the follower's fsync has not finished");
         assertTrue(sim.deliveredCount(ZabMessage.LeaderDurable.class) > leaderDurableBefore,
                 "the follower heard that the write is on the leader's disk");
         assertTrue(viaFollower.peer().committedZxid() < written, "one disk is not a quorum: the follower's core"
@@ -89,54 +126,32 @@ class TwoDiskCommitScenariosTest {
         assertFalse(applied(viaFollower, written), "nor did it apply it");
         assertEquals(answersBefore, sim.client(CLIENT).history().size(), "and the client got no answer");
 
-        sim.crash(leader.id());
-        sim.crash(viaFollower.id(), false);
-        sim.discardHeld();
-        sim.stallDisk(viaFollower.id(), false);
-        sim.restart(viaFollower.id());
-        sim.runUntil(s -> s.leader() != null && s.leader() != leader, 10_000);
-        assertFalse(viaFollower.disk.contains(written), "the unsynced copy died with the follower");
-        write(sim, sim.leader());
-        recoverAndCheck(sim);
-        assertFalse(sim.leader().disk.contains(written), "the write that was never answered is gone");
+        crashBothCopiesAndElectWithout(sim, roles, leader, viaFollower, written);
     }
 
     /**
      * The mirror case: follower F logs and syncs a write sent through it, but the leader's fsync
      * hangs, so no LeaderDurable and no COMMIT come. F must not commit on its own disk alone: F then
-     * crashes, the leader crashes and loses its unsynced append, and the leader and the third
-     * member elect a leader that never saw the write.
+     * crashes, the leader crashes and loses its unsynced copy, and the leader and the third member
+     * elect a leader that never saw the write.
      */
     @ParameterizedTest(name = "pipelined={0}")
     @ValueSource(booleans = {false, true})
     void aFollowerDoesNotCommitOnItsOwnDiskAlone(boolean pipelined) {
         Simulation sim = settledEnsemble(2412, pipelined);
-        SimMember leader = sim.leader();
-        SimMember viaFollower = followers(sim).get(0);
-        SimMember other = followers(sim).get(1);
+        Roles roles = Roles.of(sim);
+        SimMember leader = roles.leader();
+        SimMember viaFollower = roles.viaFollower();
         int answersBefore = sim.client(CLIENT).history().size();
 
-        sim.stallDisk(leader.id(), true);
-        sim.hold(Simulation.message(ZabMessage.Propose.class, leader.id(), other.id()));
-        startWrite(sim, CLIENT, viaFollower);
-        sim.runFor(200);
+        writeWhileOneDiskHangs(sim, roles, leader);
 
         long written = viaFollower.disk.lastZxid();
-        assertTrue(written > viaFollower.machine().lastZxid(), "the follower logged a write it has not applied");
-        assertFalse(viaFollower.disk.hasUnsynced(), "and synced it");
-        assertTrue(notDurableOn(leader, written), "the leader's copy is not durable");
+        assertFalse(viaFollower.disk.hasUnsynced(), "the follower synced the write");
+        assertTrue(notDurableOn(leader, written), "the leader's fsync has not finished");
         assertFalse(applied(viaFollower, written), "one disk is not a quorum: the follower applied nothing");
         assertEquals(answersBefore, sim.client(CLIENT).history().size(), "and the client got no answer");
 
-        sim.crash(viaFollower.id());
-        sim.crash(leader.id(), false);
-        sim.discardHeld();
-        sim.stallDisk(leader.id(), false);
-        sim.restart(leader.id());
-        sim.runUntil(s -> s.leader() != null && leader.isServing() && other.isServing(), 10_000);
-        assertFalse(leader.disk.contains(written), "the unsynced copy died with the leader");
-        write(sim, sim.leader());
-        recoverAndCheck(sim);
-        assertFalse(sim.leader().disk.contains(written), "the write that was never answered is gone");
+        crashBothCopiesAndElectWithout(sim, roles, viaFollower, leader, written);
     }
 }
