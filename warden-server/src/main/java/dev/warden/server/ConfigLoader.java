@@ -91,7 +91,8 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.preAllocSizeBytes(ServerConfig.Range.PRE_ALLOC_SIZE_KIB.parse(k, v) * 1024),
                     "preAllocSize", "zookeeper.preAllocSize"),
             Setting.of((b, k, v, w) -> b.fsyncWarningThresholdMs(ServerConfig.Range.FSYNC_WARNING_THRESHOLD.parse(k, v)),
-                    "fsync.warningthresholdms", "zookeeper.fsync.warningthresholdms"));
+                    "fsync.warningthresholdms", "zookeeper.fsync.warningthresholdms"),
+            Setting.of((b, k, v, w) -> b.txnLogDirectIo(asBoolean(k, v)), "txnLogDirectIo"));
 
     private ConfigLoader() {
     }

@@ -45,6 +45,7 @@ public record ServerConfig(
         long sessionlessConnectionTimeoutMs,
         long preAllocSizeBytes,
         long fsyncWarningThresholdMs,
+        boolean txnLogDirectIo,
         int serverId,
         int initLimitTicks,
         int syncLimitTicks,
@@ -220,7 +221,7 @@ public record ServerConfig(
                 .containerCheckIntervalMs(containerCheckIntervalMs)
                 .sessionlessConnectionTimeoutMs(sessionlessConnectionTimeoutMs)
                 .preAllocSizeBytes(preAllocSizeBytes).fsyncWarningThresholdMs(fsyncWarningThresholdMs)
-                .serverId(serverId)
+                .txnLogDirectIo(txnLogDirectIo).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members);
         if (!dataLogDir.equals(dataDir)) {
@@ -283,6 +284,7 @@ public record ServerConfig(
         s.put("sessionlessConnectionTimeoutMs", Long.toString(sessionlessConnectionTimeoutMs));
         s.put("preAllocSize", Long.toString(preAllocSizeBytes / 1024));
         s.put("fsync.warningthresholdms", Long.toString(fsyncWarningThresholdMs));
+        s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -408,6 +410,7 @@ public record ServerConfig(
         private long sessionlessConnectionTimeoutMs = 10_000;
         private long preAllocSizeBytes = 65_536L * 1024;
         private long fsyncWarningThresholdMs = TxnLogOptions.DEFAULT_SLOW_FSYNC_WARNING_MS;
+        private boolean txnLogDirectIo = TxnLogOptions.defaults().directIo();
         private int serverId = 1;
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
@@ -446,6 +449,7 @@ public record ServerConfig(
         public Builder sessionlessConnectionTimeoutMs(long v) { sessionlessConnectionTimeoutMs = v; return this; }
         public Builder preAllocSizeBytes(long v) { preAllocSizeBytes = v; return this; }
         public Builder fsyncWarningThresholdMs(long v) { fsyncWarningThresholdMs = v; return this; }
+        public Builder txnLogDirectIo(boolean v) { txnLogDirectIo = v; return this; }
         public Builder serverId(int v) { serverId = v; return this; }
         public Builder initLimitTicks(int v) { initLimitTicks = v; return this; }
         public Builder syncLimitTicks(int v) { syncLimitTicks = v; return this; }
@@ -463,7 +467,7 @@ public record ServerConfig(
                     autopurgeSnapRetainCount, autopurgePurgeIntervalHours, juteMaxBuffer,
                     fourLetterWordWhitelist, superDigest, extendedTypesEnabled, forceSync,
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
-                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, serverId,
+                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo, serverId,
                     initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members));
         }

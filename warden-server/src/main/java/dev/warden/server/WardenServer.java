@@ -76,7 +76,8 @@ public final class WardenServer implements AutoCloseable {
         this.snapshots = new SnapshotStore(config.dataDir().resolve("snapshots"));
         TxnLogOptions defaults = TxnLogOptions.defaults();
         this.txnLog = TxnLog.open(config.dataLogDir().resolve("log"), new TxnLogOptions(config.forceSync(),
-                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), logChannels, config.fsyncWarningThresholdMs()));
+                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), logChannels, config.fsyncWarningThresholdMs(),
+                config.txnLogDirectIo()));
         try {
             ServerState.recover(stateMachine, snapshots, txnLog);
         } catch (IOException | RuntimeException e) {

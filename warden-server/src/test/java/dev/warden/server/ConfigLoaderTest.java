@@ -75,7 +75,8 @@ class ConfigLoaderTest {
                 key("preAllocSize", "1024", c -> c.preAllocSizeBytes(), 1024L * 1024),
                 key("zookeeper.preAllocSize", "16", c -> c.preAllocSizeBytes(), 16L * 1024),
                 key("fsync.warningthresholdms", "250", c -> c.fsyncWarningThresholdMs(), 250L),
-                key("zookeeper.fsync.warningthresholdms", "5000", c -> c.fsyncWarningThresholdMs(), 5000L));
+                key("zookeeper.fsync.warningthresholdms", "5000", c -> c.fsyncWarningThresholdMs(), 5000L),
+                key("txnLogDirectIo", "no", c -> c.txnLogDirectIo(), false));
     }
 
     private static Arguments key(String key, String value, Function<ServerConfig, Object> get, Object expected) {
@@ -186,6 +187,7 @@ class ConfigLoaderTest {
             "zookeeper.preAllocSize|-64|must be a positive number of KiB",
             "fsync.warningthresholdms|0|must be a positive number of milliseconds",
             "zookeeper.fsync.warningthresholdms|soon|must be a positive number of milliseconds",
+            "txnLogDirectIo|sometimes|must be true/false or yes/no",
             "clientPortAddress|''|must be a host name or IP address",
             "dataDir|''|must be a directory path",
             "dataLogDir|a\u0000b|must be a directory path"})

@@ -32,7 +32,8 @@ class ServerConfigRoundTripTest {
             @ForAll boolean forceSync,
             @ForAll @LongRange(min = 1, max = 1L << 40) long containerCheckIntervalMs,
             @ForAll @LongRange(min = 1, max = 1L << 30) long preAllocSizeKib,
-            @ForAll @LongRange(min = 1, max = 1L << 40) long fsyncWarningThresholdMs) {
+            @ForAll @LongRange(min = 1, max = 1L << 40) long fsyncWarningThresholdMs,
+            @ForAll boolean txnLogDirectIo) {
         ServerConfig original = ServerConfig.builder()
                 .tickTimeMs(tickTimeMs).dataDir(Path.of(dataDir)).dataLogDir(Path.of(dataLogDir))
                 .clientPort(clientPort).maxClientCnxns(maxClientCnxns)
@@ -41,7 +42,7 @@ class ServerConfigRoundTripTest {
                 .autopurgeSnapRetainCount(snapRetainCount).fourLetterWordWhitelist(whitelist)
                 .extendedTypesEnabled(extendedTypesEnabled).forceSync(forceSync)
                 .containerCheckIntervalMs(containerCheckIntervalMs).preAllocSizeBytes(preAllocSizeKib * 1024)
-                .fsyncWarningThresholdMs(fsyncWarningThresholdMs)
+                .fsyncWarningThresholdMs(fsyncWarningThresholdMs).txnLogDirectIo(txnLogDirectIo)
                 .build();
         List<String> warnings = new ArrayList<>();
         assertEquals(original, ConfigLoader.fromProperties(original.toProperties(), warnings::add));

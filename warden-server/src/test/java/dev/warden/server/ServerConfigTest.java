@@ -194,7 +194,8 @@ class ServerConfigTest {
         assertTrue(text.contains("maxWatchesPerSession=1000000\n"), text);
         assertTrue(text.contains("superDigest=<hidden>\n"), text);
         assertTrue(text.contains("fsync.warningthresholdms=1000\n"), text);
+        assertTrue(text.contains("txnLogDirectIo=true\n"), text);
         assertFalse(text.contains(SUPER), text);
-        assertEquals(23, text.lines().count());
+        assertEquals(24, text.lines().count());
     }
 }

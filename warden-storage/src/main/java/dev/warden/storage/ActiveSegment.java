@@ -3,14 +3,22 @@ package dev.warden.storage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.OpenOption;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
 import java.util.Set;
 
-/** The segment the log appends to: owns its write channel and its preallocated space. */
+/**
+ * The segment the log appends to: owns its write channel and its preallocated space. With
+ * {@link TxnLogOptions#directIo()} the channel bypasses the page cache ({@link DirectWriter});
+ * where the file system refuses direct I/O it writes through the page cache instead.
+ */
 final class ActiveSegment {
-
     private static final Set<StandardOpenOption> CREATE_OPTIONS = Set.of(
             StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     private static final Set<StandardOpenOption> REOPEN_OPTIONS = Set.of(
@@ -18,32 +26,69 @@ final class ActiveSegment {
 
     private final Segment segment;
     private final TxnLogOptions options;
+    /** Null when the channel writes through the page cache. */
+    private final DirectWriter direct;
     private FileChannel channel;
     private long capacityBytes;
 
-    private ActiveSegment(Segment segment, TxnLogOptions options, FileChannel channel) throws IOException {
+    private ActiveSegment(Segment segment, TxnLogOptions options, Opened opened) throws IOException {
         this.segment = segment;
         this.options = options;
-        this.channel = channel;
+        this.channel = opened.channel();
+        this.direct = opened.direct();
         this.capacityBytes = channel.size();
     }
 
     /** Creates the file with its header; the header reaches the disk with the first flush. */
     static ActiveSegment create(Path dir, long firstZxid, TxnLogOptions options) throws IOException {
         Path path = dir.resolve(SegmentFormat.fileName(firstZxid));
-        FileChannel channel = options.channels().open(path, CREATE_OPTIONS);
+        Opened opened = open(path, CREATE_OPTIONS, options);
         try {
-            writeFully(channel, SegmentFormat.header(firstZxid), 0);
-            return new ActiveSegment(new Segment(path, firstZxid, 0, SegmentFormat.HEADER_BYTES), options, channel);
+            ActiveSegment created = new ActiveSegment(new Segment(path, firstZxid, 0, SegmentFormat.HEADER_BYTES),
+                    options, opened);
+            created.writeAt(SegmentFormat.header(firstZxid), 0);
+            return created;
         } catch (IOException | RuntimeException e) {
-            closeQuietly(channel, e);
+            closeQuietly(opened.channel(), e);
             Files.deleteIfExists(path);
             throw e;
         }
     }
 
     static ActiveSegment reopen(Segment segment, TxnLogOptions options) throws IOException {
-        return new ActiveSegment(segment, options, options.channels().open(segment.path, REOPEN_OPTIONS));
+        return new ActiveSegment(segment, options, open(segment.path, REOPEN_OPTIONS, options));
+    }
+
+    /** Whether appends bypass the page cache. */
+    boolean isDirect() {
+        return direct != null;
+    }
+
+    private record Opened(FileChannel channel, DirectWriter direct) {
+    }
+
+    private static Opened open(Path path, Set<StandardOpenOption> base, TxnLogOptions options) throws IOException {
+        if (!options.directIo()) {
+            return new Opened(options.channels().open(path, base), null);
+        }
+        int blockBytes = DirectIo.blockBytes(path.getParent());
+        if (blockBytes > 0) {
+            Set<OpenOption> withDirect = new HashSet<>(base);
+            withDirect.add(DirectIo.OPTION);
+            boolean existed = Files.exists(path);
+            try {
+                return new Opened(options.channels().open(path, withDirect), new DirectWriter(blockBytes));
+            } catch (FileAlreadyExistsException | NoSuchFileException | AccessDeniedException notAboutDirectIo) {
+                throw notAboutDirectIo; // would fail the same without O_DIRECT
+            } catch (IOException | UnsupportedOperationException refused) {
+                if (!existed && base.contains(StandardOpenOption.CREATE_NEW)) {
+                    // open(2) may create the file before it refuses O_DIRECT; try again without.
+                    Files.deleteIfExists(path);
+                }
+                DirectIo.refused(path.getParent(), refused);
+            }
+        }
+        return new Opened(options.channels().open(path, base), null);
     }
 
     Segment segment() {
@@ -54,8 +99,16 @@ final class ActiveSegment {
     long write(ByteBuffer batch) throws IOException {
         long end = segment.dataEndBytes + batch.remaining();
         preallocate(end);
-        writeFully(channel, batch, segment.dataEndBytes);
+        writeAt(batch, segment.dataEndBytes);
         return end;
+    }
+
+    private void writeAt(ByteBuffer data, long atBytes) throws IOException {
+        if (direct != null) {
+            direct.write(channel, data, atBytes);
+        } else {
+            writeFully(channel, data, atBytes);
+        }
     }
 
     void force() throws IOException {
@@ -74,6 +127,9 @@ final class ActiveSegment {
             channel = options.channels().open(segment.path, REOPEN_OPTIONS);
         }
         channel.truncate(sizeBytes);
+        if (direct != null) {
+            direct.forget();
+        }
         if (options.forceSync()) {
             channel.force(false);
         }
@@ -100,8 +156,17 @@ final class ActiveSegment {
         }
         // Whole steps of the file size, so the file only ever has a few distinct lengths.
         long newCapacity = (neededBytes + step - 1) / step * step;
-        // One byte at the new end sets the length; the file stays sparse until the data lands.
-        writeFully(channel, ByteBuffer.allocate(1), newCapacity - 1);
+        if (direct != null) {
+            // Direct writes take whole blocks, so the step is rounded up to one; the last block,
+            // written as zeros, sets the length. An append that reaches past it extends the file itself.
+            newCapacity = direct.roundUpToBlock(newCapacity);
+            if (newCapacity - direct.blockBytes() >= direct.roundUpToBlock(neededBytes)) {
+                direct.extendTo(channel, newCapacity);
+            }
+        } else {
+            // One byte at the new end sets the length; the file stays sparse until the data lands.
+            writeFully(channel, ByteBuffer.allocate(1), newCapacity - 1);
+        }
         capacityBytes = newCapacity;
     }
 

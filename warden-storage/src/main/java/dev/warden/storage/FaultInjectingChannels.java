@@ -53,20 +53,23 @@ public final class FaultInjectingChannels implements FileChannelFactory {
 
     @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
-        return new FaultyChannel(FileChannel.open(path, options));
+        // A direct channel moves whole blocks only, so a full disk cuts its writes at a block.
+        int grantUnitBytes = options.contains(DirectIo.OPTION) ? DirectIo.blockBytes(path.getParent()) : 1;
+        return new FaultyChannel(FileChannel.open(path, options), Math.max(1, grantUnitBytes));
     }
 
-    /** Takes up to {@code wanted} bytes from the budget; fails when it is already spent. */
-    private int reserve(int wanted) throws IOException {
+    /** Takes up to {@code wanted} bytes (whole units) from the budget; fails when it is spent. */
+    private int reserve(int wanted, int unitBytes) throws IOException {
         while (true) {
             long budget = writeBudgetBytes.get();
             if (budget == UNLIMITED) {
                 return wanted;
             }
-            if (budget <= 0 && wanted > 0) {
+            long grantable = budget / unitBytes * unitBytes;
+            if (grantable <= 0 && wanted > 0) {
                 throw new IOException("No space left on device");
             }
-            int granted = (int) Math.min(wanted, budget);
+            int granted = (int) Math.min(wanted, grantable);
             if (writeBudgetBytes.compareAndSet(budget, budget - granted)) {
                 return granted;
             }
@@ -75,15 +78,17 @@ public final class FaultInjectingChannels implements FileChannelFactory {
 
     private final class FaultyChannel extends FileChannel {
         private final FileChannel delegate;
+        private final int grantUnitBytes;
 
-        FaultyChannel(FileChannel delegate) {
+        FaultyChannel(FileChannel delegate, int grantUnitBytes) {
             this.delegate = delegate;
+            this.grantUnitBytes = grantUnitBytes;
         }
 
         @Override
         public int write(ByteBuffer source, long position) throws IOException {
             writeCallCount.incrementAndGet();
-            int granted = reserve(source.remaining());
+            int granted = reserve(source.remaining(), grantUnitBytes);
             ByteBuffer slice = source.slice().limit(granted);
             int written = delegate.write(slice, position);
             source.position(source.position() + written);

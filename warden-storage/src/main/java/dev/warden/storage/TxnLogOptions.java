@@ -14,9 +14,12 @@ import java.util.Objects;
  * @param channels         opens every file channel the log uses
  * @param slowFsyncWarningMs a flush whose fsync takes at least this long is logged as a warning
  *                         and counted in {@link FsyncStats#slowCount()}; 0 never warns
+ * @param directIo         whether appends bypass the page cache ({@code O_DIRECT}, see
+ *                         {@link DirectWriter}); where the file system refuses it, the log writes
+ *                         through the page cache and says so once
  */
 public record TxnLogOptions(boolean forceSync, long preallocateBytes, long segmentMaxBytes,
-                            FileChannelFactory channels, long slowFsyncWarningMs) {
+                            FileChannelFactory channels, long slowFsyncWarningMs, boolean directIo) {
 
     public static final long DEFAULT_PREALLOCATE_BYTES = 64L * 1024 * 1024;
     public static final long DEFAULT_SEGMENT_MAX_BYTES = 256L * 1024 * 1024;
@@ -36,29 +39,36 @@ public record TxnLogOptions(boolean forceSync, long preallocateBytes, long segme
         }
     }
 
-    /** fsync on, 64 MiB preallocation steps, 256 MiB segments, plain file channels, warn at 1 s fsyncs. */
+    /**
+     * fsync on, 64 MiB preallocation steps, 256 MiB segments, plain file channels, warn at 1 s
+     * fsyncs, direct I/O where the file system allows it.
+     */
     public static TxnLogOptions defaults() {
         return new TxnLogOptions(true, DEFAULT_PREALLOCATE_BYTES, DEFAULT_SEGMENT_MAX_BYTES,
-                FileChannelFactory.DEFAULT, DEFAULT_SLOW_FSYNC_WARNING_MS);
+                FileChannelFactory.DEFAULT, DEFAULT_SLOW_FSYNC_WARNING_MS, true);
     }
 
     public TxnLogOptions withForceSync(boolean value) {
-        return new TxnLogOptions(value, preallocateBytes, segmentMaxBytes, channels, slowFsyncWarningMs);
+        return new TxnLogOptions(value, preallocateBytes, segmentMaxBytes, channels, slowFsyncWarningMs, directIo);
     }
 
     public TxnLogOptions withPreallocateBytes(long value) {
-        return new TxnLogOptions(forceSync, value, segmentMaxBytes, channels, slowFsyncWarningMs);
+        return new TxnLogOptions(forceSync, value, segmentMaxBytes, channels, slowFsyncWarningMs, directIo);
     }
 
     public TxnLogOptions withSegmentMaxBytes(long value) {
-        return new TxnLogOptions(forceSync, preallocateBytes, value, channels, slowFsyncWarningMs);
+        return new TxnLogOptions(forceSync, preallocateBytes, value, channels, slowFsyncWarningMs, directIo);
     }
 
     public TxnLogOptions withChannels(FileChannelFactory value) {
-        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, value, slowFsyncWarningMs);
+        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, value, slowFsyncWarningMs, directIo);
+    }
+
+    public TxnLogOptions withDirectIo(boolean value) {
+        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, channels, slowFsyncWarningMs, value);
     }
 
     public TxnLogOptions withSlowFsyncWarningMs(long value) {
-        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, channels, value);
+        return new TxnLogOptions(forceSync, preallocateBytes, segmentMaxBytes, channels, value, directIo);
     }
 }
