@@ -12,6 +12,8 @@ import java.nio.file.OpenOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The segment the log appends to: owns its write channel and its preallocated space. With
@@ -19,6 +21,24 @@ import java.util.Set;
  * where the file system refuses direct I/O it writes through the page cache instead.
  */
 final class ActiveSegment {
+    private static final Logger LOG = LoggerFactory.getLogger(ActiveSegment.class);
+
+    /**
+     * Direct I/O only: how far ahead of the data zeros are written after a light batch. An append
+     * into a preallocated hole makes the file system allocate the block, so the fsync that follows
+     * also commits that allocation to its journal; an append over blocks that already hold written
+     * zeros changes no block map, and its fdatasync only flushes the data. On the development VM
+     * (ext4) a 4 KiB direct write + fdatasync took 81 µs into a hole and 41–44 µs over zeros,
+     * 160 against 70 µs with three writers at once.
+     */
+    static final int ZERO_AHEAD_BYTES = 256 * 1024;
+    /**
+     * Batches up to this size are followed by zeros ahead. A heavier batch already shares its
+     * journal commit among many writes, and zeros written after every batch would double the bytes
+     * the log sends to the disk under load, where bandwidth matters more than one fsync's latency.
+     */
+    static final int LIGHT_BATCH_BYTES = 64 * 1024;
+
     private static final Set<StandardOpenOption> CREATE_OPTIONS = Set.of(
             StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     private static final Set<StandardOpenOption> REOPEN_OPTIONS = Set.of(
@@ -30,6 +50,10 @@ final class ActiveSegment {
     private final DirectWriter direct;
     private FileChannel channel;
     private long capacityBytes;
+    /** Direct I/O only: the file holds written zeros (or data) up to here. */
+    private long zeroedToBytes;
+    /** Set when writing zeros ahead failed; the segment then appends into holes as without it. */
+    private boolean zeroAheadOff;
 
     private ActiveSegment(Segment segment, TxnLogOptions options, Opened opened) throws IOException {
         this.segment = segment;
@@ -111,6 +135,36 @@ final class ActiveSegment {
         }
     }
 
+    /**
+     * After a light batch is durable, makes sure written zeros lie ahead of the data, within the
+     * preallocated space (so the file's length does not change) and never in the block that holds
+     * the data's end. The zeros become durable with the next flush. Failing here loses nothing:
+     * the batch is already durable, so the error is logged and the segment goes on without zeros.
+     */
+    void zeroAheadAfter(long batchBytes) {
+        if (direct == null || zeroAheadOff || batchBytes > LIGHT_BATCH_BYTES) {
+            return;
+        }
+        long dataEndBytes = segment.dataEndBytes;
+        if (zeroedToBytes - dataEndBytes >= ZERO_AHEAD_BYTES / 2) {
+            return;
+        }
+        long fromBytes = Math.max(zeroedToBytes, direct.roundUpToBlock(dataEndBytes));
+        // Whole blocks inside the file's length: a segment reopened after buffered writes may end mid-block.
+        long toBytes = Math.min(fromBytes + ZERO_AHEAD_BYTES, capacityBytes) & -direct.blockBytes();
+        if (toBytes <= fromBytes) {
+            return; // at the end of the preallocated space; the next preallocation makes room
+        }
+        try {
+            direct.writeZeros(channel, fromBytes, toBytes);
+            zeroedToBytes = toBytes;
+        } catch (IOException e) {
+            zeroAheadOff = true;
+            LOG.warn("Writing zeros ahead of the data in {} failed; its appends go on into preallocated space"
+                    + " without them: {}", segment.path, e.toString());
+        }
+    }
+
     void force() throws IOException {
         channel.force(false);
     }
@@ -127,6 +181,7 @@ final class ActiveSegment {
             channel = options.channels().open(segment.path, REOPEN_OPTIONS);
         }
         channel.truncate(sizeBytes);
+        zeroedToBytes = Math.min(zeroedToBytes, sizeBytes);
         if (direct != null) {
             direct.forget();
         }

@@ -26,6 +26,8 @@ final class DirectWriter {
     /** Aligned to {@link #blockBytes}; holds the partial last block between appends. */
     private final ByteBuffer chunk;
     private final ByteBuffer zeroBlock;
+    /** Allocated on first use: zeros for {@link #writeZeros}. */
+    private ByteBuffer zeros;
     /** The file offset the held partial block ends at, or -1 when it must be read from the file. */
     private long heldEndBytes = -1;
 
@@ -93,6 +95,26 @@ final class DirectWriter {
     /** Extends the file to {@code sizeBytes} (a block multiple) by writing its last block as zeros. */
     void extendTo(FileChannel channel, long sizeBytes) throws IOException {
         writeFully(channel, zeroBlock.clear(), sizeBytes - blockBytes);
+    }
+
+    /**
+     * Writes zeros over {@code [fromBytes, toBytes)}, both block multiples, in writes of at most
+     * {@link ActiveSegment#ZERO_AHEAD_BYTES} (rounded up to a block); the caller keeps them clear of
+     * the block that holds the data's end.
+     */
+    void writeZeros(FileChannel channel, long fromBytes, long toBytes) throws IOException {
+        if (fromBytes % blockBytes != 0 || toBytes % blockBytes != 0 || toBytes < fromBytes) {
+            throw new IllegalArgumentException("zeros must cover whole blocks: " + fromBytes + " to " + toBytes);
+        }
+        if (zeros == null) {
+            int zerosBytes = (int) roundUpToBlock(ActiveSegment.ZERO_AHEAD_BYTES);
+            zeros = ByteBuffer.allocateDirect(zerosBytes + blockBytes).alignedSlice(blockBytes).limit(zerosBytes);
+        }
+        int stepBytes = (int) roundUpToBlock(ActiveSegment.ZERO_AHEAD_BYTES);
+        for (long at = fromBytes; at < toBytes; at += stepBytes) {
+            zeros.clear().limit((int) Math.min(stepBytes, toBytes - at));
+            writeFully(channel, zeros, at);
+        }
     }
 
     /** The file was cut or replaced under this writer: read the partial block again before appending. */

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * For tests and simulation: channels over real files that behave like a disk which fills up: once the byte budget shared
  * by all channels is spent, writes fail with "No space left on device" (a write that straddles
  * the limit lands partially, as a real one can). Truncation and fsync keep working. Fsyncs can
- * also be made slow, like a disk busy with other work.
+ * also be made slow, like a disk busy with other work. A {@link WriteHook} sees every write and
+ * can fail any of them.
  */
 public final class FaultInjectingChannels implements FileChannelFactory {
 
@@ -27,6 +28,19 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     private final AtomicLong forceCount = new AtomicLong();
     private final AtomicLong writeCallCount = new AtomicLong();
     private volatile long forceDelayMs;
+    private volatile WriteHook writeHook = (file, positionBytes, bytes) -> { };
+
+    /** Sees each write before it reaches the file; throwing fails that write, with nothing written. */
+    @FunctionalInterface
+    public interface WriteHook {
+        /** @param bytes a read-only view of the bytes about to be written */
+        void beforeWrite(Path file, long positionBytes, ByteBuffer bytes) throws IOException;
+    }
+
+    /** From now on every write of every channel passes {@code hook} first. */
+    public void hookWrites(WriteHook hook) {
+        writeHook = hook;
+    }
 
     /** From now on only {@code bytes} more bytes can be written, by all channels together. */
     public void limitWritesTo(long bytes) {
@@ -55,7 +69,7 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
         // A direct channel moves whole blocks only, so a full disk cuts its writes at a block.
         int grantUnitBytes = options.contains(DirectIo.OPTION) ? DirectIo.blockBytes(path.getParent()) : 1;
-        return new FaultyChannel(FileChannel.open(path, options), Math.max(1, grantUnitBytes));
+        return new FaultyChannel(path, FileChannel.open(path, options), Math.max(1, grantUnitBytes));
     }
 
     /** Takes up to {@code wanted} bytes (whole units) from the budget; fails when it is spent. */
@@ -77,10 +91,12 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     }
 
     private final class FaultyChannel extends FileChannel {
+        private final Path path;
         private final FileChannel delegate;
         private final int grantUnitBytes;
 
-        FaultyChannel(FileChannel delegate, int grantUnitBytes) {
+        FaultyChannel(Path path, FileChannel delegate, int grantUnitBytes) {
+            this.path = path;
             this.delegate = delegate;
             this.grantUnitBytes = grantUnitBytes;
         }
@@ -88,6 +104,7 @@ public final class FaultInjectingChannels implements FileChannelFactory {
         @Override
         public int write(ByteBuffer source, long position) throws IOException {
             writeCallCount.incrementAndGet();
+            writeHook.beforeWrite(path, position, source.asReadOnlyBuffer());
             int granted = reserve(source.remaining(), grantUnitBytes);
             ByteBuffer slice = source.slice().limit(granted);
             int written = delegate.write(slice, position);

@@ -108,6 +108,7 @@ public final class TxnLog implements AutoCloseable {
             segments.add(active.segment());
             created = true;
         }
+        long batchBytes = pending.sizeBytes();
         long dataEnd = active.write(pending.contents());
         if (options.forceSync()) {
             long startNs = System.nanoTime();
@@ -121,6 +122,7 @@ public final class TxnLog implements AutoCloseable {
         lastDurableZxid = pending.lastZxid();
         pending.clear();
         failed = false;
+        active.zeroAheadAfter(batchBytes);
     }
 
     /** How long this log's flushes spent in fsync; see {@link TxnLogOptions#slowFsyncWarningMs()}. */
