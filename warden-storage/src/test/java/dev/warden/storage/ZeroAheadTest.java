@@ -5,6 +5,7 @@ import static dev.warden.storage.LogFixtures.assertRecords;
 import static dev.warden.storage.LogFixtures.reopenAndReadAll;
 import static dev.warden.storage.LogFixtures.zxids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -66,23 +67,33 @@ class ZeroAheadTest {
 
         List<Write> zerosAhead = writes.stream().filter(this::isZerosAhead).toList();
         assertTrue(zerosAhead.size() >= 2, "700 KiB of light batches wrote zeros ahead more than once: " + zerosAhead);
-        long dataEndSoFar = 0;
-        boolean zeroingStarted = false;
-        List<Write> covered = new ArrayList<>();
-        for (Write write : writes) {
-            if (isZerosAhead(write)) {
-                assertEquals(0, write.fromBytes() % blockBytes, "zeros start at a block");
-                assertTrue(write.fromBytes() >= dataEndSoFar,
-                        "zeros at " + write.fromBytes() + " would overwrite the block ending the data at " + dataEndSoFar);
-                zeroingStarted = true;
-            } else if (!write.allZeros()) {
-                if (zeroingStarted) {
-                    assertTrue(isCovered(write, covered), "an append at " + write + " landed on a hole");
-                }
-                dataEndSoFar = Math.max(dataEndSoFar, write.toBytes());
-            }
-            covered.add(write);
+        assertZerosAheadOfTheDataAndAppendsOnWrittenBytes(writes);
+        assertRecords(written, reopenAndReadAll(dir, options()));
+    }
+
+    @Test
+    void afterARollbackTheZerosStartAgainAtTheData() throws IOException {
+        List<LogRecord> written = new ArrayList<>();
+        try (TxnLog log = TxnLog.open(dir, options())) {
+            written.addAll(appendAll(log, zxids(1, 300, 1), RECORD_PAYLOAD_BYTES, 1));
+            long dataEndBeforeFailure = paddedDataEnd(writes);
+
+            channels.limitWritesTo(0); // the disk is full: the next flush fails and is rolled back
+            log.append(301, LogFixtures.payload(301, RECORD_PAYLOAD_BYTES));
+            assertThrows(IOException.class, log::flush);
+            log.rollbackToDurable();
+            channels.allowWrites();
+            // The rollback cut the file at the durable data: past its last block there are holes again.
+            writes.replaceAll(write -> write.fromBytes() >= dataEndBeforeFailure ? null
+                    : new Write(write.fromBytes(), Math.min(write.toBytes(), dataEndBeforeFailure), write.allZeros()));
+            writes.removeIf(write -> write == null);
+            int keptBeforeRestart = writes.size();
+
+            written.addAll(appendAll(log, zxids(302, 300, 1), RECORD_PAYLOAD_BYTES, 1));
+            assertTrue(writes.subList(keptBeforeRestart, writes.size()).stream().anyMatch(this::isZerosAhead),
+                    "zeros were written again after the rollback");
         }
+        assertZerosAheadOfTheDataAndAppendsOnWrittenBytes(writes);
         assertRecords(written, reopenAndReadAll(dir, options()));
     }
 
@@ -113,6 +124,35 @@ class ZeroAheadTest {
         }
         assertEquals(1, refused.size(), "the segment stopped writing zeros after the first failure");
         assertRecords(written, reopenAndReadAll(dir, options()));
+    }
+
+    /**
+     * Zeros go only past the block that ends the data so far, and once they have started, every
+     * append lands on bytes an earlier write already put there (zeros or data), never on a hole.
+     */
+    private void assertZerosAheadOfTheDataAndAppendsOnWrittenBytes(List<Write> recorded) {
+        long dataEndSoFar = 0;
+        boolean zeroingStarted = false;
+        List<Write> covered = new ArrayList<>();
+        for (Write write : recorded) {
+            if (isZerosAhead(write)) {
+                assertEquals(0, write.fromBytes() % blockBytes, "zeros start at a block");
+                assertTrue(write.fromBytes() >= dataEndSoFar,
+                        "zeros at " + write.fromBytes() + " would overwrite the block ending the data at " + dataEndSoFar);
+                zeroingStarted = true;
+            } else if (!write.allZeros()) {
+                if (zeroingStarted) {
+                    assertTrue(isCovered(write, covered), "an append at " + write + " landed on a hole");
+                }
+                dataEndSoFar = Math.max(dataEndSoFar, write.toBytes());
+            }
+            covered.add(write);
+        }
+    }
+
+    /** Where the data written so far ends, padded to its block. */
+    private static long paddedDataEnd(List<Write> recorded) {
+        return recorded.stream().filter(write -> !write.allZeros()).mapToLong(Write::toBytes).max().orElse(0);
     }
 
     /** Zeros ahead are longer than the one block of zeros a preallocation writes at the new end. */
