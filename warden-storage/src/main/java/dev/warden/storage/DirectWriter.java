@@ -25,9 +25,9 @@ final class DirectWriter {
     private final int blockBytes;
     /** Aligned to {@link #blockBytes}; holds the partial last block between appends. */
     private final ByteBuffer chunk;
-    private final ByteBuffer zeroBlock;
-    /** Allocated on first use: zeros for {@link #writeZeros}. */
-    private ByteBuffer zeros;
+    /** Zeros, aligned, for {@link #writeZeros}: {@link #zerosBytes} of them per write. */
+    private final ByteBuffer zeros;
+    private final int zerosBytes;
     /** The file offset the held partial block ends at, or -1 when it must be read from the file. */
     private long heldEndBytes = -1;
 
@@ -38,7 +38,8 @@ final class DirectWriter {
         }
         this.blockBytes = blockBytes;
         this.chunk = ByteBuffer.allocateDirect(CHUNK_BYTES + blockBytes).alignedSlice(blockBytes);
-        this.zeroBlock = ByteBuffer.allocateDirect(2 * blockBytes).alignedSlice(blockBytes).limit(blockBytes);
+        this.zerosBytes = (int) roundUpToBlock(ActiveSegment.ZERO_AHEAD_BYTES);
+        this.zeros = ByteBuffer.allocateDirect(zerosBytes + blockBytes).alignedSlice(blockBytes);
     }
 
     int blockBytes() {
@@ -94,7 +95,7 @@ final class DirectWriter {
 
     /** Extends the file to {@code sizeBytes} (a block multiple) by writing its last block as zeros. */
     void extendTo(FileChannel channel, long sizeBytes) throws IOException {
-        writeFully(channel, zeroBlock.clear(), sizeBytes - blockBytes);
+        writeZeros(channel, sizeBytes - blockBytes, sizeBytes);
     }
 
     /**
@@ -106,13 +107,8 @@ final class DirectWriter {
         if (fromBytes % blockBytes != 0 || toBytes % blockBytes != 0 || toBytes < fromBytes) {
             throw new IllegalArgumentException("zeros must cover whole blocks: " + fromBytes + " to " + toBytes);
         }
-        if (zeros == null) {
-            int zerosBytes = (int) roundUpToBlock(ActiveSegment.ZERO_AHEAD_BYTES);
-            zeros = ByteBuffer.allocateDirect(zerosBytes + blockBytes).alignedSlice(blockBytes).limit(zerosBytes);
-        }
-        int stepBytes = (int) roundUpToBlock(ActiveSegment.ZERO_AHEAD_BYTES);
-        for (long at = fromBytes; at < toBytes; at += stepBytes) {
-            zeros.clear().limit((int) Math.min(stepBytes, toBytes - at));
+        for (long at = fromBytes; at < toBytes; at += zerosBytes) {
+            zeros.clear().limit((int) Math.min(zerosBytes, toBytes - at));
             writeFully(channel, zeros, at);
         }
     }

@@ -84,9 +84,9 @@ class ZeroAheadTest {
             log.rollbackToDurable();
             channels.allowWrites();
             // The rollback cut the file at the durable data: past its last block there are holes again.
-            writes.replaceAll(write -> write.fromBytes() >= dataEndBeforeFailure ? null
-                    : new Write(write.fromBytes(), Math.min(write.toBytes(), dataEndBeforeFailure), write.allZeros()));
-            writes.removeIf(write -> write == null);
+            writes.removeIf(write -> write.fromBytes() >= dataEndBeforeFailure);
+            writes.replaceAll(write -> new Write(write.fromBytes(), Math.min(write.toBytes(), dataEndBeforeFailure),
+                    write.allZeros()));
             int keptBeforeRestart = writes.size();
 
             written.addAll(appendAll(log, zxids(302, 300, 1), RECORD_PAYLOAD_BYTES, 1));
