@@ -18,6 +18,10 @@ final class FiguresTable {
             new Row(ProbeReport.SNAPSHOT_MS, "time to write a snapshot", 1, "ms"),
             new Row(ProbeReport.RESTART_TO_SERVING_MS, "restart: JVM launch to first read served", 1, "ms"),
             new Row(ProbeReport.RESTART_SERVER_START_MS, "restart: server start (recovery + bind)", 1, "ms"),
+            new Row(ProbeReport.LOG_TAIL_WRITES, "writes logged after the snapshot, for the next two rows", 1, "txns"),
+            new Row(ProbeReport.RESTART_WITH_LOG_TO_SERVING_MS, "restart with those in the log: JVM launch to first read", 1,
+                    "ms"),
+            new Row(ProbeReport.RESTART_WITH_LOG_SERVER_START_MS, "restart with those in the log: server start", 1, "ms"),
             new Row(ProbeReport.CREATE_MS, "time to create the znodes (for reference)", 1, "ms"),
             new Row(ProbeReport.HEAP_BASELINE_BYTES, "heap of the empty server (baseline)", MIB, "MiB"),
             new Row(ProbeReport.RSS_BASELINE_BYTES, "RSS of the empty server (baseline)", MIB, "MiB"));

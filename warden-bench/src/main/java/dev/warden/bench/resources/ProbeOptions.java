@@ -3,8 +3,12 @@ package dev.warden.bench.resources;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Command line of {@link ResourceProbe}. */
-record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, boolean restartPhase) {
+/**
+ * Command line of {@link ResourceProbe}. {@code logTail} is for the restart phase: how many znodes
+ * (0 to logTail-1) the log after the snapshot set to {@link ZnodeLoader#TAIL_VALUE}, which the
+ * restarted server must show.
+ */
+record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, boolean restartPhase, int logTail) {
     static final int DEFAULT_ZNODES = 1_000_000;
     static final int DEFAULT_IN_FLIGHT = 1000;
     static final String USAGE = "usage: ResourceProbe --flavour warden|apache --data-dir DIR [--znodes N] "
@@ -17,6 +21,9 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("--in-flight must be >= 1: " + maxInFlight);
         }
+        if (logTail < 0 || logTail > znodes) {
+            throw new IllegalArgumentException("--log-tail must be within 0.." + znodes + ": " + logTail);
+        }
     }
 
     static ProbeOptions parse(String[] args) {
@@ -25,6 +32,7 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
         int znodes = DEFAULT_ZNODES;
         int inFlight = DEFAULT_IN_FLIGHT;
         boolean restart = false;
+        int logTail = 0;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -33,19 +41,20 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
                 case "--znodes" -> znodes = intValue(args, ++i, arg);
                 case "--in-flight" -> inFlight = intValue(args, ++i, arg);
                 case "--restart-phase" -> restart = true;
+                case "--log-tail" -> logTail = intValue(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown option '" + arg + "'; " + USAGE);
             }
         }
         if (flavour == null || dataDir == null) {
             throw new IllegalArgumentException("--flavour and --data-dir are required; " + USAGE);
         }
-        return new ProbeOptions(flavour, znodes, dataDir, inFlight, restart);
+        return new ProbeOptions(flavour, znodes, dataDir, inFlight, restart, logTail);
     }
 
-    /** The arguments that start this probe's restart phase on the same data. */
-    List<String> restartArgs() {
+    /** The arguments that start this probe's restart phase on the same data, with {@code logTail} set after the snapshot. */
+    List<String> restartArgs(int logTail) {
         return List.of("--flavour", flavour.cliName(), "--data-dir", dataDir.toString(),
-                "--znodes", Integer.toString(znodes), "--restart-phase");
+                "--znodes", Integer.toString(znodes), "--restart-phase", "--log-tail", Integer.toString(logTail));
     }
 
     private static String value(String[] args, int i, String option) {

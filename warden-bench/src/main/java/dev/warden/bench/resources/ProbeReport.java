@@ -25,6 +25,9 @@ public final class ProbeReport {
     public static final String SNAPSHOT_MS = "snapshotMs";
     public static final String RESTART_TO_SERVING_MS = "restartToServingMs";
     public static final String RESTART_SERVER_START_MS = "restartServerStartMs";
+    public static final String LOG_TAIL_WRITES = "logTailWrites";
+    public static final String RESTART_WITH_LOG_TO_SERVING_MS = "restartWithLogToServingMs";
+    public static final String RESTART_WITH_LOG_SERVER_START_MS = "restartWithLogServerStartMs";
 
     private final Map<String, String> values = new LinkedHashMap<>();
 

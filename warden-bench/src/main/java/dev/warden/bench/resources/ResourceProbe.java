@@ -8,17 +8,25 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Measures one server flavour's memory and disk figures in this JVM (one flavour per JVM, so
- * heaps never mix), then restarts it in a fresh JVM on the same data. Prints a
+ * heaps never mix), then restarts it in a fresh JVM on the same data, once from the snapshot
+ * alone and once with writes logged after it to replay. Prints a
  * {@link ProbeReport} on stdout. See docs/RESOURCES.md for what each figure means.
  */
 public final class ResourceProbe {
     static final String SERVING = "serving";
+    /**
+     * Writes logged after the snapshot for the second restart. Both servers snapshot somewhere
+     * between snapCount/2 and snapCount (50,000 to 100,000) writes after the last one, so with
+     * fewer than 50,000 neither takes one on the way and both replay all of them.
+     */
+    static final int LOG_TAIL_WRITES = 40_000;
     private static final long CHILD_TIMEOUT_MS = 900_000;
 
     private final ProbeOptions options;
@@ -50,7 +58,10 @@ public final class ResourceProbe {
         System.exit(status);
     }
 
-    /** The full probe: load, weigh, watch, snapshot, then time a restart in a child JVM. */
+    /**
+     * The full probe: load, weigh, watch, snapshot, then time a restart in a child JVM; then log
+     * writes past the snapshot and time a restart that replays them.
+     */
     ProbeReport measure() throws IOException, InterruptedException {
         Path dataDir = options.dataDir();
         Files.createDirectories(dataDir);
@@ -86,7 +97,15 @@ public final class ResourceProbe {
             report.put(ProbeReport.SNAPSHOT_MS, elapsedMs(snapshotStartNs))
                     .put(ProbeReport.SNAPSHOT_BYTES, Files.size(snapshot));
         }
-        return report.putAll(timeRestart());
+        report.putAll(timeRestart(0, ProbeReport.RESTART_TO_SERVING_MS, ProbeReport.RESTART_SERVER_START_MS));
+        int logTail = Math.min(LOG_TAIL_WRITES, znodes);
+        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), dataDir);
+             ZnodeLoader loader = ZnodeLoader.connect(server.connectString(), options.maxInFlight())) {
+            loader.setTree(logTail);
+        }
+        report.put(ProbeReport.LOG_TAIL_WRITES, logTail);
+        return report.putAll(timeRestart(logTail, ProbeReport.RESTART_WITH_LOG_TO_SERVING_MS,
+                ProbeReport.RESTART_WITH_LOG_SERVER_START_MS));
     }
 
     /** Heap growth while a child JVM's session holds one exists-watch on every leaf znode. */
@@ -110,27 +129,38 @@ public final class ResourceProbe {
         }
     }
 
-    /** Time from launching a fresh JVM on the data to its first successful read. */
-    private ProbeReport timeRestart() throws IOException, InterruptedException {
+    /**
+     * Time from launching a fresh JVM on the data to its first successful read, under
+     * {@code servingKey}, and the child's own server start under {@code serverStartKey}.
+     * The child checks that the {@code logTail} writes after the snapshot are there.
+     */
+    private ProbeReport timeRestart(int logTail, String servingKey, String serverStartKey)
+            throws IOException, InterruptedException {
         long launchNs = System.nanoTime();
-        Process child = ChildJvm.start(ChildJvm.heapOptionsOfThisJvm(), ResourceProbe.class, options.restartArgs(),
-                options.dataDir().resolveSibling(options.dataDir().getFileName() + "-restart.log"));
-        ProbeReport report = new ProbeReport();
+        String logName = options.dataDir().getFileName() + (logTail == 0 ? "-restart.log" : "-restart-with-log.log");
+        Process child = ChildJvm.start(ChildJvm.heapOptionsOfThisJvm(), ResourceProbe.class,
+                options.restartArgs(logTail), options.dataDir().resolveSibling(logName));
+        ProbeReport childReport = new ProbeReport();
+        long servingMs;
         try (BufferedReader out = lines(child)) {
             expectLine(out, SERVING, child);
-            report.put(ProbeReport.RESTART_TO_SERVING_MS, elapsedMs(launchNs));
+            servingMs = elapsedMs(launchNs);
             for (String line = out.readLine(); line != null; line = out.readLine()) {
-                ProbeReport.parseLine(line, report);
+                ProbeReport.parseLine(line, childReport);
             }
         }
         if (!child.waitFor(CHILD_TIMEOUT_MS, TimeUnit.MILLISECONDS) || child.exitValue() != 0) {
             child.destroyForcibly();
-            throw new IOException("restart probe failed; see its log beside " + options.dataDir());
+            throw new IOException("restart probe failed; see " + logName + " beside " + options.dataDir());
         }
-        return report;
+        return new ProbeReport().put(servingKey, servingMs)
+                .put(serverStartKey, childReport.get(ProbeReport.RESTART_SERVER_START_MS));
     }
 
-    /** The restart phase, run in a fresh JVM: recover, then serve one read of the last znode. */
+    /**
+     * The restart phase, run in a fresh JVM: recover, then serve one read of the last znode, and
+     * check that the last write logged after the snapshot (if any) survived the restart.
+     */
     ProbeReport restart() throws IOException, InterruptedException {
         long startNs = System.nanoTime();
         try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), options.dataDir())) {
@@ -141,8 +171,14 @@ public final class ResourceProbe {
                 if (value.length != ZnodeLoader.VALUE_BYTES) {
                     throw new IllegalStateException(lastPath + " has " + value.length + " bytes after restart");
                 }
+                if (options.logTail() > 0) {
+                    String lastSet = ZnodeLayout.nodePath(options.logTail() - 1);
+                    if (!Arrays.equals(loader.getData(lastSet), ZnodeLoader.TAIL_VALUE)) {
+                        throw new IllegalStateException(lastSet + " lost the write logged after the snapshot");
+                    }
+                }
             } catch (org.apache.zookeeper.KeeperException e) {
-                throw new IllegalStateException("reading " + lastPath + " after restart failed: " + e, e);
+                throw new IllegalStateException("reading after restart failed: " + e, e);
             }
             System.out.println(SERVING);
             System.out.flush();

@@ -1,6 +1,7 @@
 package dev.warden.bench.resources;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,8 @@ import org.apache.zookeeper.ZooKeeper;
  */
 final class ZnodeLoader implements AutoCloseable {
     static final int VALUE_BYTES = 100;
+    /** The value {@link #setTree} writes: as long as the created ones, and told apart from them. */
+    static final byte[] TAIL_VALUE = tailValue();
     private static final int SESSION_TIMEOUT_MS = 30_000;
     private static final long CONNECT_TIMEOUT_MS = 30_000;
     private static final long DRAIN_TIMEOUT_MS = 600_000;
@@ -65,6 +68,22 @@ final class ZnodeLoader implements AutoCloseable {
                     done, null);
         }
         drain();
+    }
+
+    /** Sets znodes 0..count-1 to {@link #TAIL_VALUE}, one logged write each. */
+    void setTree(int count) throws InterruptedException {
+        AsyncCallback.StatCallback done = (rc, path, ctx, stat) -> finish(rc, "setData " + path);
+        for (int i = 0; i < count; i++) {
+            inFlight.acquire();
+            client.setData(ZnodeLayout.nodePath(i), TAIL_VALUE, -1, done, null);
+        }
+        drain();
+    }
+
+    private static byte[] tailValue() {
+        byte[] value = new byte[VALUE_BYTES];
+        Arrays.fill(value, (byte) 't');
+        return value;
     }
 
     /** Sets one exists-watch on each of znodes 0..count-1; the watches live as long as this session. */

@@ -17,14 +17,15 @@ class ProbeOptionsTest {
         assertEquals(20_000, options.znodes());
         assertEquals(ProbeOptions.DEFAULT_IN_FLIGHT, options.maxInFlight());
         assertEquals(false, options.restartPhase());
+        assertEquals(0, options.logTail());
     }
 
     @Test
     void restartArgumentsDescribeTheSameDataInTheRestartPhase() {
         ProbeOptions options = ProbeOptions.parse(new String[] {"--flavour", "warden", "--data-dir", "/d",
                 "--znodes", "5"});
-        ProbeOptions restart = ProbeOptions.parse(options.restartArgs().toArray(String[]::new));
-        assertEquals(new ProbeOptions(Flavour.WARDEN, 5, Path.of("/d"), ProbeOptions.DEFAULT_IN_FLIGHT, true), restart);
+        ProbeOptions restart = ProbeOptions.parse(options.restartArgs(3).toArray(String[]::new));
+        assertEquals(new ProbeOptions(Flavour.WARDEN, 5, Path.of("/d"), ProbeOptions.DEFAULT_IN_FLIGHT, true, 3), restart);
     }
 
     @Test
@@ -35,6 +36,8 @@ class ProbeOptionsTest {
                 "--znodes", "many");
         assertMessage("--znodes must be >= 1: 0", "--flavour", "warden", "--data-dir", "/d", "--znodes", "0");
         assertMessage("--data-dir needs a value", "--flavour", "warden", "--data-dir");
+        assertMessage("--log-tail must be within 0..5: 6", "--flavour", "warden", "--data-dir", "/d", "--znodes", "5",
+                "--log-tail", "6");
         assertMessage("unknown option '--fast'", "--fast");
     }
 

@@ -47,6 +47,8 @@ class ResourcesCommandTest {
         assertTrue(written.matches("(?s).*\\| heap per znode \\| bytes \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+ \\|.*"), written);
         assertTrue(written.matches("(?s).*\\| restart: JVM launch to first read served \\| ms \\| [0-9,]+ \\| [0-9,]+ \\|.*"),
                 written);
+        assertTrue(written.matches("(?s).*\\| restart with those in the log: JVM launch to first read \\| ms \\| [0-9,]+ \\| [0-9,]+ \\|.*"),
+                written);
         assertTrue(out.toString().contains("figures written to " + doc), out::toString);
         // a work directory the user named is kept, with both probes' logs
         assertTrue(Files.exists(work.resolve("warden-probe.log")) && Files.exists(work.resolve("apache-probe.log")));
