@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Command line of {@link ResourceProbe}. {@code logTail} is for the restart phase: how many znodes
- * (0 to logTail-1) the log after the snapshot set to {@link ZnodeLoader#TAIL_VALUE}, which the
- * restarted server must show.
+ * Command line of {@link ResourceProbe}. {@code logTail} is for the restart phase: znodes 0 to
+ * logTail-1 were set to {@link ZnodeLoader#TAIL_VALUE} by writes logged after the snapshot, and
+ * the restarted server must show that.
  */
 record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, boolean restartPhase, int logTail) {
     static final int DEFAULT_ZNODES = 1_000_000;
