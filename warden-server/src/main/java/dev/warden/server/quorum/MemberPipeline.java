@@ -77,7 +77,13 @@ public final class MemberPipeline implements RequestPipeline {
         if (toEnsemble && accepted.opcode == OpCode.SYNC) {
             syncToken = nextSyncToken.getAndIncrement();
         }
-        applier.local(accepted, syncToken);
+        boolean ensembleAnswers = toEnsemble
+                && (accepted.opcode == OpCode.SYNC || Preparer.isWriteOp(accepted.opcode));
+        if (ensembleAnswers) {
+            applier.localAwaitingEnsemble(accepted, syncToken);
+        } else {
+            applier.local(accepted, syncToken);
+        }
         if (toEnsemble && accepted.opcode == OpCode.SYNC) {
             driver.sync(syncToken);
         } else if (toEnsemble && Preparer.isWriteOp(accepted.opcode)) {
