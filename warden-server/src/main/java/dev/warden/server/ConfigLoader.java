@@ -92,7 +92,8 @@ public final class ConfigLoader {
                     "preAllocSize", "zookeeper.preAllocSize"),
             Setting.of((b, k, v, w) -> b.fsyncWarningThresholdMs(ServerConfig.Range.FSYNC_WARNING_THRESHOLD.parse(k, v)),
                     "fsync.warningthresholdms", "zookeeper.fsync.warningthresholdms"),
-            Setting.of((b, k, v, w) -> b.txnLogDirectIo(asBoolean(k, v)), "txnLogDirectIo"));
+            Setting.of((b, k, v, w) -> b.txnLogDirectIo(asBoolean(k, v)), "txnLogDirectIo"),
+            Setting.of((b, k, v, w) -> b.inlineIdleWrites(asBoolean(k, v)), "inlineIdleWrites"));
 
     private ConfigLoader() {
     }

@@ -46,6 +46,7 @@ public record ServerConfig(
         long preAllocSizeBytes,
         long fsyncWarningThresholdMs,
         boolean txnLogDirectIo,
+        boolean inlineIdleWrites,
         int serverId,
         int initLimitTicks,
         int syncLimitTicks,
@@ -221,7 +222,7 @@ public record ServerConfig(
                 .containerCheckIntervalMs(containerCheckIntervalMs)
                 .sessionlessConnectionTimeoutMs(sessionlessConnectionTimeoutMs)
                 .preAllocSizeBytes(preAllocSizeBytes).fsyncWarningThresholdMs(fsyncWarningThresholdMs)
-                .txnLogDirectIo(txnLogDirectIo).serverId(serverId)
+                .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members);
         if (!dataLogDir.equals(dataDir)) {
@@ -285,6 +286,7 @@ public record ServerConfig(
         s.put("preAllocSize", Long.toString(preAllocSizeBytes / 1024));
         s.put("fsync.warningthresholdms", Long.toString(fsyncWarningThresholdMs));
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
+        s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -411,6 +413,7 @@ public record ServerConfig(
         private long preAllocSizeBytes = 65_536L * 1024;
         private long fsyncWarningThresholdMs = TxnLogOptions.DEFAULT_SLOW_FSYNC_WARNING_MS;
         private boolean txnLogDirectIo = TxnLogOptions.defaults().directIo();
+        private boolean inlineIdleWrites = true;
         private int serverId = 1;
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
@@ -450,6 +453,7 @@ public record ServerConfig(
         public Builder preAllocSizeBytes(long v) { preAllocSizeBytes = v; return this; }
         public Builder fsyncWarningThresholdMs(long v) { fsyncWarningThresholdMs = v; return this; }
         public Builder txnLogDirectIo(boolean v) { txnLogDirectIo = v; return this; }
+        public Builder inlineIdleWrites(boolean v) { inlineIdleWrites = v; return this; }
         public Builder serverId(int v) { serverId = v; return this; }
         public Builder initLimitTicks(int v) { initLimitTicks = v; return this; }
         public Builder syncLimitTicks(int v) { syncLimitTicks = v; return this; }
@@ -467,8 +471,8 @@ public record ServerConfig(
                     autopurgeSnapRetainCount, autopurgePurgeIntervalHours, juteMaxBuffer,
                     fourLetterWordWhitelist, superDigest, extendedTypesEnabled, forceSync,
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
-                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo, serverId,
-                    initLimitTicks, syncLimitTicks,
+                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo, inlineIdleWrites,
+                    serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members));
         }
 

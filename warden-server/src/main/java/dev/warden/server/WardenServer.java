@@ -126,7 +126,7 @@ public final class WardenServer implements AutoCloseable {
             this.member = null;
             this.consensus = null;
             Pipeline standalone = new Pipeline(preparer, pending, txnLog, stateMachine, reads, new Listener(),
-                    config.globalOutstandingLimit(), config.snapCount(), random);
+                    config.globalOutstandingLimit(), config.snapCount(), random, config.inlineIdleWrites());
             standalone.start("warden-" + config.clientPort());
             this.pipeline = standalone;
         }
@@ -301,6 +301,11 @@ public final class WardenServer implements AutoCloseable {
     }
 
     /** host:port for clients. */
+    /** The request pipeline, for tests in this package. */
+    RequestPipeline pipeline() {
+        return pipeline;
+    }
+
     public String connectString() {
         return config.clientPortAddress() + ":" + clientPort();
     }

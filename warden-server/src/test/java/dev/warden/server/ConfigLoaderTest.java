@@ -76,7 +76,8 @@ class ConfigLoaderTest {
                 key("zookeeper.preAllocSize", "16", c -> c.preAllocSizeBytes(), 16L * 1024),
                 key("fsync.warningthresholdms", "250", c -> c.fsyncWarningThresholdMs(), 250L),
                 key("zookeeper.fsync.warningthresholdms", "5000", c -> c.fsyncWarningThresholdMs(), 5000L),
-                key("txnLogDirectIo", "no", c -> c.txnLogDirectIo(), false));
+                key("txnLogDirectIo", "no", c -> c.txnLogDirectIo(), false),
+                key("inlineIdleWrites", "false", c -> c.inlineIdleWrites(), false));
     }
 
     private static Arguments key(String key, String value, Function<ServerConfig, Object> get, Object expected) {
@@ -188,6 +189,7 @@ class ConfigLoaderTest {
             "fsync.warningthresholdms|0|must be a positive number of milliseconds",
             "zookeeper.fsync.warningthresholdms|soon|must be a positive number of milliseconds",
             "txnLogDirectIo|sometimes|must be true/false or yes/no",
+            "inlineIdleWrites|often|must be true/false or yes/no",
             "clientPortAddress|''|must be a host name or IP address",
             "dataDir|''|must be a directory path",
             "dataLogDir|a\u0000b|must be a directory path"})

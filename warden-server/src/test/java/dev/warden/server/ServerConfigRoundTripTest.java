@@ -33,7 +33,8 @@ class ServerConfigRoundTripTest {
             @ForAll @LongRange(min = 1, max = 1L << 40) long containerCheckIntervalMs,
             @ForAll @LongRange(min = 1, max = 1L << 30) long preAllocSizeKib,
             @ForAll @LongRange(min = 1, max = 1L << 40) long fsyncWarningThresholdMs,
-            @ForAll boolean txnLogDirectIo) {
+            @ForAll boolean txnLogDirectIo,
+            @ForAll boolean inlineIdleWrites) {
         ServerConfig original = ServerConfig.builder()
                 .tickTimeMs(tickTimeMs).dataDir(Path.of(dataDir)).dataLogDir(Path.of(dataLogDir))
                 .clientPort(clientPort).maxClientCnxns(maxClientCnxns)
@@ -43,7 +44,7 @@ class ServerConfigRoundTripTest {
                 .extendedTypesEnabled(extendedTypesEnabled).forceSync(forceSync)
                 .containerCheckIntervalMs(containerCheckIntervalMs).preAllocSizeBytes(preAllocSizeKib * 1024)
                 .fsyncWarningThresholdMs(fsyncWarningThresholdMs).txnLogDirectIo(txnLogDirectIo)
-                .build();
+                .inlineIdleWrites(inlineIdleWrites).build();
         List<String> warnings = new ArrayList<>();
         assertEquals(original, ConfigLoader.fromProperties(original.toProperties(), warnings::add));
         assertEquals(List.of(), warnings);

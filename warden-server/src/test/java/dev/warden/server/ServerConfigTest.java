@@ -195,7 +195,8 @@ class ServerConfigTest {
         assertTrue(text.contains("superDigest=<hidden>\n"), text);
         assertTrue(text.contains("fsync.warningthresholdms=1000\n"), text);
         assertTrue(text.contains("txnLogDirectIo=true\n"), text);
+        assertTrue(text.contains("inlineIdleWrites=true\n"), text);
         assertFalse(text.contains(SUPER), text);
-        assertEquals(24, text.lines().count());
+        assertEquals(25, text.lines().count());
     }
 }

@@ -26,6 +26,16 @@ import org.slf4j.LoggerFactory;
  * If the log cannot persist a batch (disk full), the batch and everything prepared after it
  * fail with SYSTEMERROR and are never applied; prep state is rebuilt from the applied tree and
  * later writes try the disk again. Reads are unaffected.
+ *
+ * <p>A request that finds the pipeline empty runs through the three stages on the submitting
+ * thread instead ({@link #submit}): with one write in flight, the three thread hand-offs and
+ * the hop back to the connection's thread are most of its latency beyond the fsync. The stages
+ * stay exclusive: the inline run starts only when no request is anywhere in the pipeline, holds
+ * the log for its append and fsync, and the prep thread waits for it before taking the next
+ * batch. It is not tried while the last fsync was slow ({@value #INLINE_MAX_FLUSH_NS} ns or
+ * more): a disk that turns slow holds up a connection's thread for one fsync at most, and later
+ * writes wait on the pipeline's threads until an fsync is fast again. The server's
+ * {@code inlineIdleWrites=false} turns inline runs off.
  */
 public final class Pipeline implements RequestPipeline {
     private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
@@ -47,6 +57,20 @@ public final class Pipeline implements RequestPipeline {
     private final BlockingQueue<Request> logQueue = new LinkedBlockingQueue<>();
     private final BlockingQueue<Request> applyQueue = new LinkedBlockingQueue<>();
     private final AtomicInteger outstanding = new AtomicInteger();
+    /** Longest fsync after which the next idle request still runs inline. */
+    static final long INLINE_MAX_FLUSH_NS = 2_000_000;
+    /** Guards {@link #inlineRunning}; the prep thread waits on it. */
+    private final Object inlineGate = new Object();
+    private boolean inlineRunning;
+    /** Held around every use of the log: by the log thread per batch, by an inline run. */
+    private final Object logLock = new Object();
+    /** How long the last fsync took, whichever thread made it. */
+    private volatile long lastFlushNs;
+    /** Requests that went through the stages on their submitting thread (for tests). */
+    private final AtomicInteger inlineRuns = new AtomicInteger();
+    private final boolean inlineEnabled;
+    /** The log thread's failure state: set when a write failed, cleared by RESUME_LOG (under logLock). */
+    private boolean failing;
     private final List<Thread> threads = new ArrayList<>();
     /** Set by the log thread when it failed; prep then resets and sends RESUME_LOG. */
     private volatile boolean resetRequested;
@@ -60,6 +84,14 @@ public final class Pipeline implements RequestPipeline {
     public Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
                     ReadProcessor reads, PipelineListener listener, int outstandingLimit, int snapCount,
                     RandomGenerator random) {
+        this(preparer, pending, txnLog, stateMachine, reads, listener, outstandingLimit, snapCount, random, true);
+    }
+
+    /** @param inlineEnabled whether an idle pipeline runs a request on the submitting thread */
+    public Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
+                    ReadProcessor reads, PipelineListener listener, int outstandingLimit, int snapCount,
+                    RandomGenerator random, boolean inlineEnabled) {
+        this.inlineEnabled = inlineEnabled;
         this.preparer = preparer;
         this.pending = pending;
         this.txnLog = txnLog;
@@ -92,9 +124,74 @@ public final class Pipeline implements RequestPipeline {
 
     @Override
     public boolean submit(Request request) {
+        if (inlineEnabled && runInlineIfIdle(request)) {
+            return true;
+        }
+        return enqueue(request);
+    }
+
+    private boolean enqueue(Request request) {
         int now = outstanding.incrementAndGet();
         prepQueue.add(request);
         return now < outstandingLimit;
+    }
+
+    /** Requests run on their submitting thread so far. */
+    public int inlineRuns() {
+        return inlineRuns.get();
+    }
+
+    /**
+     * Runs {@code request} through prep, log and apply on this thread if nothing else is in the
+     * pipeline. Requests submitted meanwhile queue as usual, and prep waits for this run first,
+     * so the order of requests is the order in which they entered.
+     */
+    private boolean runInlineIfIdle(Request request) {
+        if (outstanding.get() != 0 || lastFlushNs >= INLINE_MAX_FLUSH_NS) {
+            // the usual answer under load, found without the lock the connections' threads share
+            return false;
+        }
+        synchronized (inlineGate) {
+            if (inlineRunning || resetRequested || lastFlushNs >= INLINE_MAX_FLUSH_NS
+                    || !outstanding.compareAndSet(0, 1)) {
+                return false;
+            }
+            inlineRunning = true;
+        }
+        try {
+            inlineRuns.incrementAndGet();
+            prepare(request);
+            List<Request> forward = new ArrayList<>(1);
+            synchronized (logLock) {
+                logBatch(List.of(request), forward);
+            }
+            for (Request done : forward) {
+                finishAndCount(done);
+            }
+        } finally {
+            synchronized (inlineGate) {
+                inlineRunning = false;
+                inlineGate.notifyAll();
+            }
+        }
+        return true;
+    }
+
+    private void awaitNoInlineRun() throws InterruptedException {
+        synchronized (inlineGate) {
+            while (inlineRunning) {
+                inlineGate.wait();
+            }
+        }
+    }
+
+    private void prepare(Request request) {
+        try {
+            preparer.prepare(request);
+        } catch (RuntimeException e) {
+            log.error("prep failed for {}", request, e);
+            request.error = ErrorCode.SYSTEM_ERROR;
+        }
     }
 
     @Override
@@ -112,6 +209,7 @@ public final class Pipeline implements RequestPipeline {
         try {
             while (true) {
                 batch.add(prepQueue.take());
+                awaitNoInlineRun();
                 prepQueue.drainTo(batch);
                 for (Request request : batch) {
                     if (request == STOP) {
@@ -121,12 +219,7 @@ public final class Pipeline implements RequestPipeline {
                     if (resetRequested) {
                         resetAfterLogFailure();
                     }
-                    try {
-                        preparer.prepare(request);
-                    } catch (RuntimeException e) {
-                        log.error("prep failed for {}", request, e);
-                        request.error = ErrorCode.SYSTEM_ERROR;
-                    }
+                    prepare(request);
                     logQueue.add(request);
                 }
                 batch.clear();
@@ -151,54 +244,16 @@ public final class Pipeline implements RequestPipeline {
 
     private void logLoop() {
         List<Request> batch = new ArrayList<>();
-        boolean failing = false;
         try {
             while (true) {
                 batch.add(logQueue.take());
                 logQueue.drainTo(batch);
-                boolean stop = false;
-                int appended = 0;
                 List<Request> forward = new ArrayList<>(batch.size());
-                for (Request request : batch) {
-                    if (request == STOP) {
-                        stop = true;
-                        break;
-                    }
-                    if (request == RESUME_LOG) {
-                        failing = false;
-                        continue;
-                    }
-                    if (request.txn != null) {
-                        if (failing) {
-                            request.txn = null;
-                            request.error = ErrorCode.SYSTEM_ERROR;
-                        } else {
-                            try {
-                                txnLog.append(request.txn.zxid(), request.txn.encode());
-                                appended++;
-                            } catch (IOException e) {
-                                failing = failBatch(forward, request, e);
-                                continue;
-                            }
-                        }
-                    }
-                    forward.add(request);
-                }
-                if (appended > 0 && !failing) {
-                    try {
-                        txnLog.flush();
-                        if (failuresNotLogged >= 0) {
-                            log.info("transaction log writes succeed again");
-                            failuresNotLogged = -1;
-                        }
-                    } catch (IOException e) {
-                        failing = failBatch(forward, null, e);
-                    }
+                boolean stop;
+                synchronized (logLock) {
+                    stop = logBatch(batch, forward);
                 }
                 applyQueue.addAll(forward);
-                if (!failing) {
-                    maybeRollForSnapshot(appended);
-                }
                 batch.clear();
                 if (stop) {
                     applyQueue.add(STOP);
@@ -208,6 +263,58 @@ public final class Pipeline implements RequestPipeline {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Appends the batch's transactions, fsyncs once, and puts what goes on to apply in
+     * {@code forward}, in order; rolls the log when a snapshot is due. Returns true at STOP.
+     * Under {@link #logLock}.
+     */
+    private boolean logBatch(List<Request> batch, List<Request> forward) {
+        boolean stop = false;
+        int appended = 0;
+        for (Request request : batch) {
+            if (request == STOP) {
+                stop = true;
+                break;
+            }
+            if (request == RESUME_LOG) {
+                failing = false;
+                continue;
+            }
+            if (request.txn != null) {
+                if (failing) {
+                    request.txn = null;
+                    request.error = ErrorCode.SYSTEM_ERROR;
+                } else {
+                    try {
+                        txnLog.append(request.txn.zxid(), request.txn.encode());
+                        appended++;
+                    } catch (IOException e) {
+                        failing = failBatch(forward, request, e);
+                        continue;
+                    }
+                }
+            }
+            forward.add(request);
+        }
+        if (appended > 0 && !failing) {
+            try {
+                long startNs = System.nanoTime();
+                txnLog.flush();
+                lastFlushNs = System.nanoTime() - startNs;
+                if (failuresNotLogged >= 0) {
+                    log.info("transaction log writes succeed again");
+                    failuresNotLogged = -1;
+                }
+            } catch (IOException e) {
+                failing = failBatch(forward, null, e);
+            }
+        }
+        if (!failing) {
+            maybeRollForSnapshot(appended);
+        }
+        return stop;
     }
 
     /**
@@ -232,7 +339,7 @@ public final class Pipeline implements RequestPipeline {
             log.error("could not roll the log back to its durable end", e);
         }
         resetRequested = true;
-        submit(new Request(null, 0, 0, OpCode.PING, null)); // wakes prep if it is idle
+        enqueue(new Request(null, 0, 0, OpCode.PING, null)); // wakes prep if it is idle
         return true;
     }
 
@@ -284,20 +391,24 @@ public final class Pipeline implements RequestPipeline {
                     if (request == STOP) {
                         return;
                     }
-                    try {
-                        finish(request);
-                    } catch (RuntimeException e) {
-                        log.error("applying {} failed", request, e);
-                    }
-                    int left = outstanding.decrementAndGet();
-                    if (left == outstandingLimit - 1) {
-                        listener.belowOutstandingLimit();
-                    }
+                    finishAndCount(request);
                 }
                 batch.clear();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void finishAndCount(Request request) {
+        try {
+            finish(request);
+        } catch (RuntimeException e) {
+            log.error("applying {} failed", request, e);
+        }
+        int left = outstanding.decrementAndGet();
+        if (left == outstandingLimit - 1) {
+            listener.belowOutstandingLimit();
         }
     }
 
