@@ -300,12 +300,12 @@ public final class WardenServer implements AutoCloseable {
         return transport.port();
     }
 
-    /** host:port for clients. */
     /** The request pipeline, for tests in this package. */
     RequestPipeline pipeline() {
         return pipeline;
     }
 
+    /** host:port for clients. */
     public String connectString() {
         return config.clientPortAddress() + ":" + clientPort();
     }

@@ -81,12 +81,6 @@ public final class Pipeline implements RequestPipeline {
     private long txnsSinceSnapshot;
     private long nextSnapshotAt;
 
-    public Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
-                    ReadProcessor reads, PipelineListener listener, int outstandingLimit, int snapCount,
-                    RandomGenerator random) {
-        this(preparer, pending, txnLog, stateMachine, reads, listener, outstandingLimit, snapCount, random, true);
-    }
-
     /** @param inlineEnabled whether an idle pipeline runs a request on the submitting thread */
     public Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
                     ReadProcessor reads, PipelineListener listener, int outstandingLimit, int snapCount,
@@ -152,8 +146,7 @@ public final class Pipeline implements RequestPipeline {
             return false;
         }
         synchronized (inlineGate) {
-            if (inlineRunning || resetRequested || lastFlushNs >= INLINE_MAX_FLUSH_NS
-                    || !outstanding.compareAndSet(0, 1)) {
+            if (inlineRunning || resetRequested || !outstanding.compareAndSet(0, 1)) {
                 return false;
             }
             inlineRunning = true;

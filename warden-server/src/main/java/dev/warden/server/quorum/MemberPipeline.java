@@ -77,17 +77,15 @@ public final class MemberPipeline implements RequestPipeline {
         if (toEnsemble && accepted.opcode == OpCode.SYNC) {
             syncToken = nextSyncToken.getAndIncrement();
         }
-        boolean ensembleAnswers = toEnsemble
-                && (accepted.opcode == OpCode.SYNC || Preparer.isWriteOp(accepted.opcode));
-        if (ensembleAnswers) {
-            applier.localAwaitingEnsemble(accepted, syncToken);
-        } else {
-            applier.local(accepted, syncToken);
-        }
+        // Registered with the apply thread before the ensemble can answer; quietly when it will.
         if (toEnsemble && accepted.opcode == OpCode.SYNC) {
+            applier.localAwaitingEnsemble(accepted, syncToken);
             driver.sync(syncToken);
         } else if (toEnsemble && Preparer.isWriteOp(accepted.opcode)) {
+            applier.localAwaitingEnsemble(accepted, syncToken);
             driver.sendToLeader(AppMessage.encode(forward(accepted, password)));
+        } else {
+            applier.local(accepted, syncToken);
         }
         return now < outstandingLimit;
     }
