@@ -21,11 +21,11 @@ final class FourLetterWords {
     private FourLetterWords() {
     }
 
-    private static String stateWord(String word, ServerContext server) {
+    private static String stateWord(String word, ServerContext server, String mode) {
         return switch (word) {
-            case "srvr" -> srvr(server, false);
-            case "stat" -> srvr(server, true);
-            default -> mntr(server);
+            case "srvr" -> srvr(server, mode, false);
+            case "stat" -> srvr(server, mode, true);
+            default -> mntr(server, mode);
         };
     }
 
@@ -36,7 +36,8 @@ final class FourLetterWords {
         return switch (word) {
             case "ruok" -> "imok";
             case "isro" -> "rw";
-            case "srvr", "stat", "mntr" -> server.memberStatus().serving() ? stateWord(word, server) : NOT_SERVING;
+            case "srvr", "stat", "mntr" -> server.memberStatus().servingMode()
+                    .map(mode -> stateWord(word, server, mode)).orElse(NOT_SERVING);
             case "cons" -> cons(server);
             case "conf" -> server.config().describe();
             case "envi" -> envi();
@@ -59,7 +60,7 @@ final class FourLetterWords {
         return word.equals("srvr") || whitelist.contains("*") || whitelist.contains(word);
     }
 
-    private static String srvr(ServerContext server, boolean withClients) {
+    private static String srvr(ServerContext server, String mode, boolean withClients) {
         StringBuilder out = new StringBuilder();
         out.append("Zookeeper version: ").append(WardenVersion.DESCRIPTION).append('\n');
         if (withClients) {
@@ -77,7 +78,7 @@ final class FourLetterWords {
         out.append("Connections: ").append(server.registry().size()).append('\n');
         out.append("Outstanding: ").append(server.pipeline().outstanding()).append('\n');
         out.append("Zxid: 0x").append(Long.toHexString(server.stateMachine().tree().lastAppliedZxid())).append('\n');
-        out.append("Mode: ").append(server.memberStatus().mode()).append('\n');
+        out.append("Mode: ").append(mode).append('\n');
         out.append("Node count: ").append(server.stateMachine().tree().nodeCount()).append('\n');
         return out.toString();
     }
@@ -117,11 +118,11 @@ final class FourLetterWords {
         return out.toString();
     }
 
-    private static String mntr(ServerContext server) {
+    private static String mntr(ServerContext server, String mode) {
         ServerStats stats = server.stats();
         StringBuilder out = new StringBuilder();
         line(out, "zk_version", WardenVersion.DESCRIPTION);
-        line(out, "zk_server_state", server.memberStatus().mode());
+        line(out, "zk_server_state", mode);
         line(out, "zk_avg_latency", String.format(Locale.ROOT, "%.4f", stats.latency().avgMs()));
         line(out, "zk_max_latency", stats.latency().maxMs());
         line(out, "zk_min_latency", stats.latency().minMs());

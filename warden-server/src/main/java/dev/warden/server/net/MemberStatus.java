@@ -16,6 +16,14 @@ public interface MemberStatus {
         return true;
     }
 
+    /**
+     * The mode while the member serves, empty while it cannot; one reading, so the two never
+     * come from either side of a role change.
+     */
+    default Optional<String> servingMode() {
+        return serving() ? Optional.of(mode()) : Optional.empty();
+    }
+
     /** Figures only a leader has; empty on every other member. */
     default Optional<LeaderFigures> leaderFigures() {
         return Optional.empty();

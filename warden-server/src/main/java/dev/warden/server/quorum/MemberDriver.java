@@ -4,6 +4,7 @@ import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Received;
 import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.Clock;
 import java.io.IOException;
@@ -113,9 +114,11 @@ public final class MemberDriver implements AutoCloseable {
     private volatile boolean started;
     private ScheduledFuture<?> ticker;
     private volatile boolean running = true;
-    private volatile Role role = Role.LOOKING;
-    private volatile boolean serving;
-    private volatile long leaderId = -1;
+    /** Role, leader and whether this member serves, published together so readers never mix two. */
+    public record Standing(Role role, long leaderId, boolean serving) {
+    }
+
+    private volatile Standing standing = new Standing(Role.LOOKING, -1, false);
     /** When each peer was last heard from (driver clock), for the leader's admin figures. */
     private final Map<Long, Long> lastHeardMs = new ConcurrentHashMap<>();
     private volatile long lastCycleMs;
@@ -208,15 +211,25 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     public Role role() {
-        return role;
+        return standing.role();
     }
 
     public boolean isServing() {
-        return serving;
+        return standing.serving();
     }
 
     public long leaderId() {
-        return leaderId;
+        return standing.leaderId();
+    }
+
+    /** Role, leader and serving as of one moment, for a reader that needs them to agree. */
+    public Standing standing() {
+        return standing;
+    }
+
+    private void stopServingStanding() {
+        Standing now = standing;
+        standing = new Standing(now.role(), now.leaderId(), false);
     }
 
     /** Peers heard from within the last {@code windowMs}. */
@@ -308,7 +321,7 @@ public final class MemberDriver implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
             running = false;
-            serving = false;
+            stopServingStanding();
             log.error("{}: cannot write its log or epochs ({}); it stops acknowledging and serving "
                     + "and leaves the ensemble until restarted", threadName, e.toString());
             effects.failed("storage failure: " + e.getMessage(), e);
@@ -316,7 +329,7 @@ public final class MemberDriver implements AutoCloseable {
             // An Error too (OutOfMemoryError above all): a member whose driver died must not go
             // on holding client connections as if it still led or followed.
             running = false;
-            serving = false;
+            stopServingStanding();
             log.error("{}: the driver failed; the member stops serving", threadName, e);
             effects.failed("driver failure: " + e, e);
         } finally {
@@ -426,10 +439,9 @@ public final class MemberDriver implements AutoCloseable {
     /** Performs one Ready batch in the order {@link Ready} documents, then advances the core. */
     private void performInOrder(Ready ready) throws IOException {
         if (ready.roleChange() != null) {
-            role = ready.roleChange().role();
-            leaderId = ready.roleChange().leaderId();
-            serving = ready.roleChange().serving();
-            long nextZxid = role == Role.LEADING && serving ? core.nextZxid() : -1;
+            RoleChange change = ready.roleChange();
+            standing = new Standing(change.role(), change.leaderId(), change.serving());
+            long nextZxid = change.role() == Role.LEADING && change.serving() ? core.nextZxid() : -1;
             effects.roleChanged(ready.roleChange(), nextZxid);
         }
         send(ready.sendImmediately());

@@ -1,5 +1,7 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Role;
+
 import dev.warden.server.ServerConfig;
 import dev.warden.server.net.MemberStatus;
 import java.util.Optional;
@@ -20,17 +22,28 @@ final class MemberStatusView implements MemberStatus {
 
     @Override
     public String mode() {
-        return switch (driver.role()) {
-            case LEADING -> "leader";
-            case FOLLOWING -> "follower";
-            case OBSERVING -> "observer";
-            case LOOKING -> config.observerIds().contains((long) config.serverId()) ? "observer" : "follower";
-        };
+        return modeOf(driver.role());
     }
 
     @Override
     public boolean serving() {
         return driver.isServing();
+    }
+
+    /** One reading of the driver's standing, so a member changing role never reports a mix. */
+    @Override
+    public Optional<String> servingMode() {
+        MemberDriver.Standing now = driver.standing();
+        return now.serving() ? Optional.of(modeOf(now.role())) : Optional.empty();
+    }
+
+    private String modeOf(Role role) {
+        return switch (role) {
+            case LEADING -> "leader";
+            case FOLLOWING -> "follower";
+            case OBSERVING -> "observer";
+            case LOOKING -> config.observerIds().contains((long) config.serverId()) ? "observer" : "follower";
+        };
     }
 
     /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */
