@@ -11,16 +11,13 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -114,14 +111,8 @@ public final class MemberDriver implements AutoCloseable {
     private volatile boolean started;
     private ScheduledFuture<?> ticker;
     private volatile boolean running = true;
-    /** Role, leader and whether this member serves, published together so readers never mix two. */
-    public record Standing(Role role, long leaderId, boolean serving) {
-    }
-
-    private volatile Standing standing = new Standing(Role.LOOKING, -1, false);
-    /** When each peer was last heard from (driver clock), for the leader's admin figures. */
-    private final Map<Long, Long> lastHeardMs = new ConcurrentHashMap<>();
-    private volatile long lastCycleMs;
+    private volatile MemberStanding standing = MemberStanding.INITIAL;
+    private final PeersHeard peersHeard = new PeersHeard();
     private final LogWriter logWriter;
     /** Set while a LogProgress is queued, so the writer queues at most one at a time. */
     private final AtomicBoolean progressQueued = new AtomicBoolean();
@@ -223,25 +214,13 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     /** Role, leader and serving as of one moment, for a reader that needs them to agree. */
-    public Standing standing() {
+    public MemberStanding standing() {
         return standing;
-    }
-
-    private void stopServingStanding() {
-        Standing now = standing;
-        standing = new Standing(now.role(), now.leaderId(), false);
     }
 
     /** Peers heard from within the last {@code windowMs}. */
     public Set<Long> peersHeardWithin(long windowMs) {
-        long since = lastCycleMs - windowMs;
-        Set<Long> heard = new TreeSet<>();
-        lastHeardMs.forEach((id, atMs) -> {
-            if (atMs >= since) {
-                heard.add(id);
-            }
-        });
-        return heard;
+        return peersHeard.within(windowMs);
     }
 
     public boolean isRunning() {
@@ -302,7 +281,7 @@ public final class MemberDriver implements AutoCloseable {
             ownEvents.clear();
             inbox.drainTo(events);
             long nowMs = clock.monotonicMs();
-            lastCycleMs = nowMs;
+            peersHeard.cycleAt(nowMs);
             core.tick(nowMs);
             for (Event event : events) {
                 if (event instanceof Stop) {
@@ -321,7 +300,7 @@ public final class MemberDriver implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
             running = false;
-            stopServingStanding();
+            standing = standing.notServing();
             log.error("{}: cannot write its log or epochs ({}); it stops acknowledging and serving "
                     + "and leaves the ensemble until restarted", threadName, e.toString());
             effects.failed("storage failure: " + e.getMessage(), e);
@@ -329,7 +308,7 @@ public final class MemberDriver implements AutoCloseable {
             // An Error too (OutOfMemoryError above all): a member whose driver died must not go
             // on holding client connections as if it still led or followed.
             running = false;
-            stopServingStanding();
+            standing = standing.notServing();
             log.error("{}: the driver failed; the member stops serving", threadName, e);
             effects.failed("driver failure: " + e, e);
         } finally {
@@ -347,7 +326,7 @@ public final class MemberDriver implements AutoCloseable {
 
     private void feed(Event event) {
         if (event instanceof PeerMessage m) {
-            lastHeardMs.put(m.from(), lastCycleMs);
+            peersHeard.heardFrom(m.from());
             core.receive(m.from(), m.message());
         } else if (event instanceof PeerDown d) {
             core.peerDisconnected(d.peerId());
@@ -440,7 +419,7 @@ public final class MemberDriver implements AutoCloseable {
     private void performInOrder(Ready ready) throws IOException {
         if (ready.roleChange() != null) {
             RoleChange change = ready.roleChange();
-            standing = new Standing(change.role(), change.leaderId(), change.serving());
+            standing = new MemberStanding(change.role(), change.leaderId(), change.serving());
             long nextZxid = change.role() == Role.LEADING && change.serving() ? core.nextZxid() : -1;
             effects.roleChanged(ready.roleChange(), nextZxid);
         }

@@ -1,7 +1,6 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Role;
-
 import dev.warden.server.ServerConfig;
 import dev.warden.server.net.MemberStatus;
 import java.util.Optional;
@@ -33,7 +32,7 @@ final class MemberStatusView implements MemberStatus {
     /** One reading of the driver's standing, so a member changing role never reports a mix. */
     @Override
     public Optional<String> servingMode() {
-        MemberDriver.Standing now = driver.standing();
+        MemberStanding now = driver.standing();
         return now.serving() ? Optional.of(modeOf(now.role())) : Optional.empty();
     }
 
