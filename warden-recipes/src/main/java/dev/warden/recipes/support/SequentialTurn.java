@@ -311,13 +311,34 @@ public final class SequentialTurn implements LockAttempt {
 
     /** Stops waiting (timeout, try-only, cancel): completes false and removes our node. */
     private CompletableFuture<Void> giveUp() {
+        return end(false);
+    }
+
+    @Override
+    public CompletableFuture<Void> release() {
+        return end(true);
+    }
+
+    /**
+     * Ends the turn and removes its node: a waiting turn (always) or a held one (only when
+     * {@code evenIfHeld}). The phase is read and moved to DONE under one lock: were it read
+     * first and changed later, a grant landing in between would leave a held node that
+     * nobody releases.
+     */
+    private CompletableFuture<Void> end(boolean evenIfHeld) {
+        Phase was;
         String path;
         synchronized (this) {
-            if (phase != Phase.CREATING && phase != Phase.WAITING) {
+            was = phase;
+            boolean waiting = was == Phase.CREATING || was == Phase.WAITING;
+            if (!waiting && !(evenIfHeld && was == Phase.HELD)) {
                 return CompletableFuture.completedFuture(null);
             }
             phase = Phase.DONE;
             path = nodePath();
+        }
+        if (was == Phase.HELD) {
+            return RecipeCalls.deleteIfExists(client, path);
         }
         if (path == null) {
             // While CREATING, onCreated sees DONE and deletes the node once it exists.
@@ -328,24 +349,5 @@ public final class SequentialTurn implements LockAttempt {
         CompletableFuture<Void> deleted = RecipeCalls.deleteIfExists(client, path);
         deleted.whenComplete((ok, error) -> result.complete(false));
         return deleted;
-    }
-
-    @Override
-    public CompletableFuture<Void> release() {
-        String path;
-        synchronized (this) {
-            if (phase == Phase.CREATING || phase == Phase.WAITING) {
-                path = null;
-            } else if (phase == Phase.HELD) {
-                phase = Phase.DONE;
-                path = nodePath();
-            } else {
-                return CompletableFuture.completedFuture(null);
-            }
-        }
-        if (path == null) {
-            return giveUp();
-        }
-        return RecipeCalls.deleteIfExists(client, path);
     }
 }
