@@ -54,6 +54,8 @@ final class ActiveSegment {
     private long zeroedToBytes;
     /** Set when writing zeros ahead failed; the segment then appends into holes as without it. */
     private boolean zeroAheadOff;
+    /** Set once {@link #retire()} has started. */
+    private boolean retired;
 
     private ActiveSegment(Segment segment, TxnLogOptions options, Opened opened) throws IOException {
         this.segment = segment;
@@ -191,8 +193,16 @@ final class ActiveSegment {
         capacityBytes = channel.size();
     }
 
-    /** Gives back the unused preallocated space and closes the channel. */
-    void retire() throws IOException {
+    /**
+     * Gives back the unused preallocated space and closes the channel. Runs once: a later call,
+     * or one made while another thread is retiring this segment, returns when the first is done.
+     * Nothing else may use the segment once it is being retired.
+     */
+    synchronized void retire() throws IOException {
+        if (retired) {
+            return;
+        }
+        retired = true;
         try {
             truncate(segment.dataEndBytes);
         } finally {

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * by all channels is spent, writes fail with "No space left on device" (a write that straddles
  * the limit lands partially, as a real one can). Truncation and fsync keep working. Fsyncs can
  * also be made slow, like a disk busy with other work. A {@link WriteHook} sees every write and
- * can fail any of them.
+ * can fail any of them; a {@link TruncateHook} does the same for truncations.
  */
 public final class FaultInjectingChannels implements FileChannelFactory {
 
@@ -29,12 +29,24 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     private final AtomicLong writeCallCount = new AtomicLong();
     private volatile long forceDelayMs;
     private volatile WriteHook writeHook = (file, positionBytes, bytes) -> { };
+    private volatile TruncateHook truncateHook = (file, sizeBytes) -> { };
 
     /** Sees each write before it reaches the file; throwing fails that write, with nothing written. */
     @FunctionalInterface
     public interface WriteHook {
         /** @param bytes a read-only view of the bytes about to be written */
         void beforeWrite(Path file, long positionBytes, ByteBuffer bytes) throws IOException;
+    }
+
+    /** Sees each truncation before it reaches the file; it may block it, or fail it by throwing. */
+    @FunctionalInterface
+    public interface TruncateHook {
+        void beforeTruncate(Path file, long sizeBytes) throws IOException;
+    }
+
+    /** From now on every truncation of every channel passes {@code hook} first. */
+    public void hookTruncates(TruncateHook hook) {
+        truncateHook = hook;
     }
 
     /** From now on every write of every channel passes {@code hook} first. */
@@ -176,6 +188,7 @@ public final class FaultInjectingChannels implements FileChannelFactory {
 
         @Override
         public FileChannel truncate(long size) throws IOException {
+            truncateHook.beforeTruncate(path, size);
             delegate.truncate(size);
             return this;
         }
