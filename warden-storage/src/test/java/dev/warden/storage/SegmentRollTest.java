@@ -5,6 +5,7 @@ import static dev.warden.storage.LogFixtures.payload;
 import static dev.warden.storage.LogFixtures.zxids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -132,6 +133,28 @@ class SegmentRollTest {
             assertEquals(15, records.size());
             assertEquals(15, records.get(14).zxid());
             assertEquals(List.of(dir.resolve(SegmentFormat.fileName(1))), reopened.segmentFiles());
+        }
+    }
+
+    @Test
+    void aRolledSegmentLeftWithItsZeroTailIsAcceptedOnReopen() throws Exception {
+        Path first = dir.resolve(SegmentFormat.fileName(1));
+        try (TxnLog log = TxnLog.open(dir, options())) {
+            appendAll(log, zxids(1, 10, 1), 10, 10);
+            // As if the member crashed before the give-back: the old segment keeps its zero tail.
+            disk.hookTruncates((file, sizeBytes) -> {
+                if (file.equals(first)) {
+                    throw new IOException("simulated crash before the give-back");
+                }
+            });
+            assertThrows(IOException.class, log::rollSegment);
+            appendAll(log, zxids(11, 10, 1), 10, 10);
+        }
+        assertEquals(PREALLOCATE_BYTES, Files.size(first), "the zero tail is still there");
+        try (TxnLog reopened = TxnLog.open(dir, options())) {
+            assertEquals(20, LogFixtures.readAll(reopened, 0).size());
+            appendAll(reopened, zxids(21, 5, 1), 10, 5);
+            assertEquals(25, LogFixtures.readAll(reopened, 0).size());
         }
     }
 }
