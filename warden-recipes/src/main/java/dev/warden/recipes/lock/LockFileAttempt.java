@@ -54,7 +54,9 @@ final class LockFileAttempt implements LockAttempt {
         }
         result.whenComplete((held, error) -> {
             if (result.isCancelled()) {
-                giveUp();
+                // Release even if already granted: a grant whose check is still in flight has not
+                // reported true, and cannot now, so nobody else would ever delete the file.
+                release();
             }
         });
         String parent = lockPath.substring(0, lockPath.lastIndexOf('/'));

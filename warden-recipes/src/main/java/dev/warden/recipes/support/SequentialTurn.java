@@ -71,7 +71,9 @@ public final class SequentialTurn implements LockAttempt {
         }
         result.whenComplete((held, error) -> {
             if (result.isCancelled()) {
-                giveUp();
+                // Release even if already granted: a grant whose read is still in flight has not
+                // reported true, and cannot now, so nobody else would ever delete the node.
+                end(true);
             }
         });
         createOwnNode(1).whenComplete(this::onCreated);
