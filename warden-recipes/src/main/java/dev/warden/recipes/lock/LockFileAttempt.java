@@ -126,12 +126,22 @@ final class LockFileAttempt implements LockAttempt {
         }
     }
 
+    /** Our create succeeded (or a lost create is found to have): hold the lock, unless we stopped waiting. */
     private void grant() {
+        Phase was;
         synchronized (this) {
-            if (phase != Phase.WAITING) {
-                return;
+            was = phase;
+            if (was == Phase.WAITING) {
+                phase = Phase.HELD;
             }
-            phase = Phase.HELD;
+        }
+        if (was == Phase.DONE) {
+            // Given up between tryCreate's check and its create: giveUp's read may have gone
+            // first and found no file, so the file that has now appeared is ours to remove.
+            removeOwnFile();
+        }
+        if (was != Phase.WAITING) {
+            return;
         }
         // Watch the file we now hold so that a forced deletion is reported as a loss.
         client.exists(lockPath, this::onLockFileEvent).whenComplete((stat, error) -> {
@@ -170,7 +180,13 @@ final class LockFileAttempt implements LockAttempt {
             phase = Phase.DONE;
         }
         result.complete(false);
-        // A create in flight may still succeed: remove the file only if it carries our token.
+        // A create in flight may still succeed: this read removes the file if the create went
+        // first, grant() if it went after.
+        removeOwnFile();
+    }
+
+    /** Deletes the lock file only if it carries our token. */
+    private void removeOwnFile() {
         client.getData(lockPath).thenAccept(read -> {
             if (Arrays.equals(read.data(), token)) {
                 client.delete(lockPath, read.stat().version());
