@@ -119,7 +119,7 @@ final class LockFileAttempt implements LockAttempt {
             wakeups.increment();
             tryCreate();
         } else if (event.kind() == WatchEvent.Kind.NODE_DELETED && markLost()) {
-            events.lost("lock file was deleted");
+            reportLost("lock file was deleted", new WardenException.NoNodeException(lockPath, -1));
         } else if (event.kind() == WatchEvent.Kind.NODE_DATA_CHANGED && isIn(Phase.HELD)) {
             client.getData(lockPath, this::onLockFileEvent)
                     .thenAccept(read -> events.dataChanged(read.data()));
@@ -147,11 +147,24 @@ final class LockFileAttempt implements LockAttempt {
         client.exists(lockPath, this::onLockFileEvent).whenComplete((stat, error) -> {
             if (error == null && stat.isPresent()) {
                 result.complete(true);
-            } else if (markLost()) {
+            } else {
+                // Fail the result even if the loss was seen first (a deletion event can come
+                // before this reply): the caller is still waiting for it.
+                markLost();
                 result.completeExceptionally(error != null ? RecipeCalls.unwrap(error)
                         : new WardenException.NoNodeException(lockPath, -1));
             }
         });
+    }
+
+    /**
+     * Reports a held lock lost. Until the result says true the caller does not know it held the
+     * lock, so then the result's failure is the report, not a loss of something never granted.
+     */
+    private void reportLost(String reason, Throwable cause) {
+        if (!result.completeExceptionally(cause)) {
+            events.lost(reason);
+        }
     }
 
     private synchronized boolean markLost() {
@@ -215,14 +228,14 @@ final class LockFileAttempt implements LockAttempt {
                         if (error == null && Arrays.equals(read.data(), token) && isIn(Phase.HELD)) {
                             events.reconnected();
                         } else if (RecipeCalls.unwrap(error) instanceof WardenException.NoNodeException && markLost()) {
-                            events.lost("lock file gone after reconnecting");
+                            reportLost("lock file gone after reconnecting", RecipeCalls.unwrap(error));
                         }
                     });
                 }
             }
             case LOST, CLOSED -> {
                 if (seen == Phase.HELD && markLost()) {
-                    events.lost("session " + state);
+                    reportLost("session " + state, new WardenException.SessionExpiredException("session " + state));
                 } else if (seen == Phase.WAITING) {
                     result.completeExceptionally(new WardenException.SessionExpiredException("session " + state + " while waiting"));
                 }
