@@ -42,6 +42,12 @@ public final class DoubleBarrier implements AutoCloseable {
     private final String memberPath;
     private final int memberCount;
     private final PendingWaits waits;
+    /**
+     * Set by {@link #leave()} and {@link #close()}. Their look at (or delete of) our node may be
+     * sent before a create still in progress in {@link #enter()}; such a create, landing
+     * afterwards, removes its node itself rather than leave a member nobody will remove.
+     */
+    private volatile boolean abandoned;
 
     public DoubleBarrier(WardenClient client, String path, String memberName, int memberCount) {
         if (memberCount < 1) {
@@ -66,6 +72,9 @@ public final class DoubleBarrier implements AutoCloseable {
                 .whenComplete((ignored, failure) -> {
                     if (failure != null) {
                         entered.completeExceptionally(Failures.cause(failure));
+                    } else if (abandoned) {
+                        deleteOwn().whenComplete((deleted, deleteFailure) -> entered.completeExceptionally(
+                                new IllegalStateException("left or closed while entering " + path)));
                     } else {
                         checkEntered(entered);
                     }
@@ -80,6 +89,7 @@ public final class DoubleBarrier implements AutoCloseable {
 
     /** Leaves and completes once every member has left. */
     public CompletableFuture<Void> leave() {
+        abandoned = true;
         CompletableFuture<Void> left = waits.track(new CompletableFuture<>());
         checkLeft(left);
         return left;
@@ -182,6 +192,7 @@ public final class DoubleBarrier implements AutoCloseable {
     /** Removes this member's node if still there (a member giving up). */
     @Override
     public void close() {
+        abandoned = true;
         deleteOwn();
     }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The resource server's side of sequencers. {@link #checkSequencer} asks the servers whether
@@ -50,18 +51,22 @@ public final class SequencerChecker {
      * without a round trip. Completes with the same answer as {@link #checkSequencer}.
      */
     public CompletableFuture<Boolean> setSequencer(Sequencer sequencer) {
-        // Registered before the read so that a change racing with it cannot be missed.
-        current.add(sequencer);
-        return client.exists(sequencer.nodePath(), event -> invalidate(sequencer, event)).thenApply(stat -> {
+        // Added only once the read says it is valid, so isCurrent never vouches for an unchecked
+        // sequencer. A change after the read comes as a watch event after the reply, so it is
+        // not missed; the flag covers a reply that came before this stage was attached.
+        AtomicBoolean changed = new AtomicBoolean();
+        return client.exists(sequencer.nodePath(), event -> {
+            changed.set(true);
+            invalidate(sequencer, event);
+        }).thenApply(stat -> {
             boolean valid = stat.isPresent() && stat.get().version() == sequencer.version();
-            if (!valid) {
-                current.remove(sequencer);
+            if (valid) {
+                current.add(sequencer);
+                if (changed.get()) {
+                    current.remove(sequencer);
+                }
             }
             return valid;
-        }).whenComplete((valid, error) -> {
-            if (error != null) {
-                current.remove(sequencer);
-            }
         });
     }
 

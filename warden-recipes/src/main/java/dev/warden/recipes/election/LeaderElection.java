@@ -33,6 +33,15 @@ public final class LeaderElection implements AutoCloseable {
     private final byte[] participantId;
     private final LeadershipListener listener;
     private final LongAdder wakeups = new LongAdder();
+    /**
+     * Held while calling the listener about leadership, and while deciding whether to: a turn
+     * may be decided on the client's thread while the user's thread closes or relinquishes, and
+     * the listener must still hear elected() before notLeader(), or neither. Taken before, never
+     * while holding, this object's monitor.
+     */
+    private final Object delivery = new Object();
+    /** The turn the listener has heard elected() for and not yet notLeader(); guarded by delivery. */
+    private SequentialTurn electedTurn;
     private SequentialTurn turn;
     private boolean leader;
     private boolean started;
@@ -55,12 +64,16 @@ public final class LeaderElection implements AutoCloseable {
     }
 
     /** Joins the election; returns at once, the listener hears when this participant is elected. */
-    public synchronized void start() {
-        if (started || closed) {
-            throw new IllegalStateException(closed ? "election is closed" : "already started");
+    public void start() {
+        Runnable watchTurn;
+        synchronized (this) {
+            if (started || closed) {
+                throw new IllegalStateException(closed ? "election is closed" : "already started");
+            }
+            started = true;
+            watchTurn = join();
         }
-        started = true;
-        join();
+        watchTurn.run();
     }
 
     public synchronized boolean isLeader() {
@@ -95,12 +108,16 @@ public final class LeaderElection implements AutoCloseable {
             old = turn;
             turn = null;
         }
-        listener.notLeader("relinquished");
+        deliverNotLeader(old, "relinquished");
         return old.release().thenRun(() -> {
+            Runnable watchTurn = null;
             synchronized (this) {
                 if (!closed && !sessionOver) {
-                    join();
+                    watchTurn = join();
                 }
+            }
+            if (watchTurn != null) {
+                watchTurn.run();
             }
         });
     }
@@ -142,21 +159,17 @@ public final class LeaderElection implements AutoCloseable {
     @Override
     public void close() {
         SequentialTurn old;
-        boolean wasLeader;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
-            wasLeader = leader;
             leader = false;
             old = turn;
             turn = null;
             notifyAll();
         }
-        if (wasLeader) {
-            listener.notLeader("closed");
-        }
+        deliverNotLeader(old, "closed");
         if (old != null) {
             try {
                 RecipeCalls.await(old.release(), Duration.ofSeconds(30));
@@ -166,31 +179,57 @@ public final class LeaderElection implements AutoCloseable {
         }
     }
 
-    /** Called with this object's monitor held. */
-    private void join() {
+    /**
+     * Called with this object's monitor held; the caller runs the returned action after leaving
+     * it, so that a turn decided at once is never reported under the monitor.
+     */
+    private Runnable join() {
         TurnEvents events = new TurnEvents();
         SequentialTurn next = new SequentialTurn(client, electionDir, RULE, participantId, events, wakeups);
         events.turn = next;
         turn = next;
-        next.start(null).whenComplete((held, error) -> onTurnDecided(next, error));
+        CompletableFuture<Boolean> decided = next.start(null);
+        return () -> decided.whenComplete((held, error) -> onTurnDecided(next, error));
     }
 
     private void onTurnDecided(SequentialTurn decided, Throwable error) {
+        if (error != null) {
+            synchronized (this) {
+                if (turn != decided) {
+                    return;
+                }
+                turn = null;
+            }
+            listener.participationEnded(RecipeCalls.unwrap(error));
+            return;
+        }
         synchronized (this) {
             if (turn != decided) {
                 return;
             }
-            if (error == null) {
-                leader = true;
-                notifyAll();
-            } else {
-                turn = null;
-            }
+            leader = true;
+            notifyAll();
         }
-        if (error == null) {
+        synchronized (delivery) {
+            // A close or relinquish may have ended the turn since: then the listener hears nothing of it.
+            synchronized (this) {
+                if (!leader || turn != decided) {
+                    return;
+                }
+            }
+            electedTurn = decided;
             listener.elected();
-        } else {
-            listener.participationEnded(RecipeCalls.unwrap(error));
+        }
+    }
+
+    /** Tells the listener that {@code ended} no longer leads, if it was told that it did. */
+    private void deliverNotLeader(SequentialTurn ended, String reason) {
+        synchronized (delivery) {
+            if (ended == null || electedTurn != ended) {
+                return;
+            }
+            electedTurn = null;
+            listener.notLeader(reason);
         }
     }
 
@@ -217,15 +256,19 @@ public final class LeaderElection implements AutoCloseable {
 
         @Override
         public void suspended() {
-            if (isCurrentLeaderTurn()) {
-                listener.suspended();
+            synchronized (delivery) {
+                if (electedTurn == turn && isCurrentLeaderTurn()) {
+                    listener.suspended();
+                }
             }
         }
 
         @Override
         public void reconnected() {
-            if (isCurrentLeaderTurn()) {
-                listener.reconnected();
+            synchronized (delivery) {
+                if (electedTurn == turn && isCurrentLeaderTurn()) {
+                    listener.reconnected();
+                }
             }
         }
 
@@ -240,12 +283,16 @@ public final class LeaderElection implements AutoCloseable {
                 LeaderElection.this.turn = null;
                 rejoin = !closed && !sessionOver;
             }
-            listener.notLeader(reason);
+            deliverNotLeader(turn, reason);
             if (rejoin) {
+                Runnable watchTurn = null;
                 synchronized (LeaderElection.this) {
                     if (!closed && LeaderElection.this.turn == null) {
-                        join();
+                        watchTurn = join();
                     }
+                }
+                if (watchTurn != null) {
+                    watchTurn.run();
                 }
             }
         }

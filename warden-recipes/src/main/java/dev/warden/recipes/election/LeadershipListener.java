@@ -3,8 +3,11 @@ package dev.warden.recipes.election;
 /**
  * Told about this participant's leadership, on the client's completion executor, except the
  * {@code notLeader} of {@link LeaderElection#relinquish()} and {@link LeaderElection#close()},
- * which runs on the caller's thread before the node is deleted. Do not block on the same
- * client's futures inside.
+ * which runs on the caller's thread before the node is deleted. Calls are never concurrent:
+ * {@code notLeader} follows the {@code elected} of the same turn (a close or relinquish waits for
+ * an {@code elected} in progress), and a turn ended before its {@code elected} was delivered is
+ * not reported at all. Do not block on the same client's futures inside, nor wait for a thread
+ * that may be closing or relinquishing this election.
  */
 public interface LeadershipListener {
     /** This participant is now the leader. */

@@ -33,6 +33,7 @@ public final class GroupMember implements AutoCloseable {
     private final boolean sequential;
     private final Supplier<CompletableFuture<WardenClient>> sessionSource;
     private final MembershipListener listener;
+    /** The session now in use; switched by a rejoin and read by close() under this object's monitor. */
     private volatile WardenClient client;
     private volatile boolean ownsClient;
     private volatile String memberPath;
@@ -110,17 +111,29 @@ public final class GroupMember implements AutoCloseable {
             return;
         }
         sessionSource.get().thenCompose(fresh -> {
-            if (ownsClient) {
-                session.closeAsync();
+            boolean closeOld;
+            synchronized (this) {
+                // Checked and switched under the lock close() takes: a close() between the two
+                // would close the old session only, and the member would join again on the
+                // fresh one with nobody left to close it.
+                if (closed) {
+                    fresh.closeAsync();
+                    return CompletableFuture.failedFuture(new WardenException.ClientClosedException());
+                }
+                closeOld = ownsClient;
+                ownsClient = true;
+                client = fresh;
+                memberPath = null;
             }
-            ownsClient = true;
-            if (closed) {
-                fresh.closeAsync();
-                return CompletableFuture.failedFuture(new WardenException.ClientClosedException());
+            if (closeOld) {
+                session.closeAsync();
             }
             return joinOn(fresh, true);
         }).whenComplete((member, failure) -> {
-            if (failure == null) {
+            if (failure == null && closed) {
+                // Closed while joining: close() closed the fresh session, and the node with it.
+                listener.rejoinFailed(new WardenException.ClientClosedException());
+            } else if (failure == null) {
                 listener.rejoined(memberPath);
             } else {
                 listener.rejoinFailed(Failures.cause(failure));
@@ -131,15 +144,21 @@ public final class GroupMember implements AutoCloseable {
     /** Leaves the group: deletes the member node, and closes sessions taken from the source. */
     @Override
     public void close() {
-        closed = true;
-        WardenClient current = client;
-        String path = memberPath;
+        WardenClient current;
+        String path;
+        boolean owns;
+        synchronized (this) {
+            closed = true;
+            current = client;
+            path = memberPath;
+            owns = ownsClient;
+        }
         if (current == null) {
             return;
         }
         CompletableFuture<Void> deleted = path == null ? CompletableFuture.completedFuture(null)
                 : current.delete(path).exceptionally(failure -> null);
-        if (ownsClient) {
+        if (owns) {
             deleted.whenComplete((ignored, failure) -> current.closeAsync());
         }
     }

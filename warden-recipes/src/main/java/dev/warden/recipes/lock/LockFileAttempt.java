@@ -54,7 +54,9 @@ final class LockFileAttempt implements LockAttempt {
         }
         result.whenComplete((held, error) -> {
             if (result.isCancelled()) {
-                giveUp();
+                // Release even if already granted: a grant whose check is still in flight has not
+                // reported true, and cannot now, so nobody else would ever delete the file.
+                release();
             }
         });
         String parent = lockPath.substring(0, lockPath.lastIndexOf('/'));
@@ -117,29 +119,52 @@ final class LockFileAttempt implements LockAttempt {
             wakeups.increment();
             tryCreate();
         } else if (event.kind() == WatchEvent.Kind.NODE_DELETED && markLost()) {
-            events.lost("lock file was deleted");
+            reportLost("lock file was deleted", new WardenException.NoNodeException(lockPath, -1));
         } else if (event.kind() == WatchEvent.Kind.NODE_DATA_CHANGED && isIn(Phase.HELD)) {
             client.getData(lockPath, this::onLockFileEvent)
                     .thenAccept(read -> events.dataChanged(read.data()));
         }
     }
 
+    /** Our create succeeded (or a lost create is found to have): hold the lock, unless we stopped waiting. */
     private void grant() {
+        Phase was;
         synchronized (this) {
-            if (phase != Phase.WAITING) {
-                return;
+            was = phase;
+            if (was == Phase.WAITING) {
+                phase = Phase.HELD;
             }
-            phase = Phase.HELD;
+        }
+        if (was == Phase.DONE) {
+            // Given up between tryCreate's check and its create: giveUp's read may have gone
+            // first and found no file, so the file that has now appeared is ours to remove.
+            removeOwnFile();
+        }
+        if (was != Phase.WAITING) {
+            return;
         }
         // Watch the file we now hold so that a forced deletion is reported as a loss.
         client.exists(lockPath, this::onLockFileEvent).whenComplete((stat, error) -> {
             if (error == null && stat.isPresent()) {
                 result.complete(true);
-            } else if (markLost()) {
+            } else {
+                // Fail the result even if the loss was seen first (a deletion event can come
+                // before this reply): the caller is still waiting for it.
+                markLost();
                 result.completeExceptionally(error != null ? RecipeCalls.unwrap(error)
                         : new WardenException.NoNodeException(lockPath, -1));
             }
         });
+    }
+
+    /**
+     * Reports a held lock lost. Until the result says true the caller does not know it held the
+     * lock, so then the result's failure is the report, not a loss of something never granted.
+     */
+    private void reportLost(String reason, Throwable cause) {
+        if (!result.completeExceptionally(cause)) {
+            events.lost(reason);
+        }
     }
 
     private synchronized boolean markLost() {
@@ -168,7 +193,13 @@ final class LockFileAttempt implements LockAttempt {
             phase = Phase.DONE;
         }
         result.complete(false);
-        // A create in flight may still succeed: remove the file only if it carries our token.
+        // A create in flight may still succeed: this read removes the file if the create went
+        // first, grant() if it went after.
+        removeOwnFile();
+    }
+
+    /** Deletes the lock file only if it carries our token. */
+    private void removeOwnFile() {
         client.getData(lockPath).thenAccept(read -> {
             if (Arrays.equals(read.data(), token)) {
                 client.delete(lockPath, read.stat().version());
@@ -197,14 +228,14 @@ final class LockFileAttempt implements LockAttempt {
                         if (error == null && Arrays.equals(read.data(), token) && isIn(Phase.HELD)) {
                             events.reconnected();
                         } else if (RecipeCalls.unwrap(error) instanceof WardenException.NoNodeException && markLost()) {
-                            events.lost("lock file gone after reconnecting");
+                            reportLost("lock file gone after reconnecting", RecipeCalls.unwrap(error));
                         }
                     });
                 }
             }
             case LOST, CLOSED -> {
                 if (seen == Phase.HELD && markLost()) {
-                    events.lost("session " + state);
+                    reportLost("session " + state, new WardenException.SessionExpiredException("session " + state));
                 } else if (seen == Phase.WAITING) {
                     result.completeExceptionally(new WardenException.SessionExpiredException("session " + state + " while waiting"));
                 }

@@ -49,6 +49,7 @@ abstract class ReentrantNodeLock implements DistributedLock {
 
     private CompletableFuture<Boolean> acquire(Duration timeout) {
         LockAttempt started;
+        CompletableFuture<Boolean> outcome;
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("lock is closed");
@@ -66,24 +67,35 @@ abstract class ReentrantNodeLock implements DistributedLock {
             started = newAttempt(new Events());
             attempt = started;
             lost = false;
-        }
-        CompletableFuture<Boolean> outcome = started.start(timeout);
-        synchronized (this) {
+            // Started and recorded as pending under the same lock as the checks above: otherwise a
+            // second caller could start a second attempt, or close() could find an attempt not yet
+            // started (releasing nothing) and no pending future to cancel. The attempt is new, so
+            // nobody else can hold its monitor, and start() only sends requests.
+            outcome = started.start(timeout);
             pending = outcome;
         }
         // Bookkeeping must be done before the caller sees the result, and even if the caller
         // cancelled its future, hence a separate future completed by hand.
         CompletableFuture<Boolean> visible = new CompletableFuture<>();
         outcome.whenComplete((held, error) -> {
+            boolean granted = error == null && held;
+            boolean kept;
             synchronized (this) {
-                pending = null;
-                if (error == null && held) {
+                if (pending == outcome) {
+                    pending = null;
+                }
+                kept = granted && !closed && attempt == started;
+                if (kept) {
                     holdCount = 1;
                 } else if (attempt == started) {
                     attempt = null;
                 }
             }
-            if (error != null) {
+            if (granted && !kept) {
+                // Granted as close() ran: nobody holds this object's lock any more, so the node goes.
+                started.release();
+                visible.complete(false);
+            } else if (error != null) {
                 visible.completeExceptionally(RecipeCalls.unwrap(error));
             } else {
                 visible.complete(held);

@@ -71,7 +71,9 @@ public final class SequentialTurn implements LockAttempt {
         }
         result.whenComplete((held, error) -> {
             if (result.isCancelled()) {
-                giveUp();
+                // Release even if already granted: a grant whose read is still in flight has not
+                // reported true, and cannot now, so nobody else would ever delete the node.
+                end(true);
             }
         });
         createOwnNode(1).whenComplete(this::onCreated);
@@ -227,8 +229,11 @@ public final class SequentialTurn implements LockAttempt {
         // Watch our own node before reporting success, so a forced deletion can never go unseen.
         client.getData(path, this::onOwnNodeEvent).whenComplete((read, error) -> {
             if (error != null) {
-                if (markLost()) {
-                    result.completeExceptionally(RecipeCalls.unwrap(error));
+                // Fail the result even if a loss was seen first (the session's end can be): the
+                // caller is still waiting for it.
+                boolean lostHere = markLost();
+                result.completeExceptionally(RecipeCalls.unwrap(error));
+                if (lostHere) {
                     RecipeCalls.deleteIfExists(client, path);
                 }
                 return;
@@ -243,7 +248,7 @@ public final class SequentialTurn implements LockAttempt {
     private void onOwnNodeEvent(WatchEvent event) {
         if (event.kind() == WatchEvent.Kind.NODE_DELETED) {
             if (markLost()) {
-                events.lost("lock node " + event.path() + " was deleted");
+                reportLost("lock node " + event.path() + " was deleted", new WardenException.NoNodeException(event.path(), -1));
             }
         } else if (event.kind() == WatchEvent.Kind.NODE_DATA_CHANGED && isHeld()) {
             client.getData(event.path(), this::onOwnNodeEvent).whenComplete(this::onOwnDataRead);
@@ -256,7 +261,17 @@ public final class SequentialTurn implements LockAttempt {
                 events.dataChanged(read.data());
             }
         } else if (RecipeCalls.unwrap(error) instanceof WardenException.NoNodeException && markLost()) {
-            events.lost("lock node was deleted");
+            reportLost("lock node was deleted", RecipeCalls.unwrap(error));
+        }
+    }
+
+    /**
+     * Reports a held turn lost. Until the result says true the caller does not know it held the
+     * turn, so then the result's failure is the report, not a loss of something never granted.
+     */
+    private void reportLost(String reason, Throwable cause) {
+        if (!result.completeExceptionally(cause)) {
+            events.lost(reason);
         }
     }
 
@@ -292,14 +307,14 @@ public final class SequentialTurn implements LockAttempt {
                         if (error == null && stat.isPresent() && isHeld()) {
                             events.reconnected();
                         } else if (error == null && stat.isEmpty() && markLost()) {
-                            events.lost("lock node gone after reconnecting");
+                            reportLost("lock node gone after reconnecting", new WardenException.NoNodeException(path, -1));
                         }
                     });
                 }
             }
             case LOST, CLOSED -> {
                 if (seen == Phase.HELD && markLost()) {
-                    events.lost("session " + state);
+                    reportLost("session " + state, new WardenException.SessionExpiredException("session " + state));
                 } else if (seen == Phase.CREATING || seen == Phase.WAITING) {
                     result.completeExceptionally(new WardenException.SessionExpiredException("session " + state + " while waiting"));
                 }
