@@ -52,27 +52,37 @@ class SegmentRollTest {
         });
     }
 
+    /** Starts a roll on another thread and returns once it is held in the old segment's truncate. */
+    private CompletableFuture<Void> rollHeldAtTheGiveBack(TxnLog log) throws InterruptedException {
+        holdTheFirstSegmentsTruncation();
+        CompletableFuture<Void> roll = inBackground(log::rollSegment);
+        assertTrue(retireEntered.await(5, TimeUnit.SECONDS));
+        return roll;
+    }
+
+    private interface LogAction {
+        void run() throws IOException;
+    }
+
+    private static CompletableFuture<Void> inBackground(LogAction action) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                action.run();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+    }
+
     @Test
     void flushesGoOnWhileTheRolledSegmentIsGivenBack() throws Exception {
         try (TxnLog log = TxnLog.open(dir, options())) {
             appendAll(log, zxids(1, 10, 1), 10, 10);
-            holdTheFirstSegmentsTruncation();
-            CompletableFuture<Void> roll = CompletableFuture.runAsync(() -> {
-                try {
-                    log.rollSegment();
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            assertTrue(retireEntered.await(5, TimeUnit.SECONDS));
+            CompletableFuture<Void> roll = rollHeldAtTheGiveBack(log);
 
-            CompletableFuture<Void> flush = CompletableFuture.runAsync(() -> {
-                try {
-                    log.append(11, payload(11, 10));
-                    log.flush();
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
+            CompletableFuture<Void> flush = inBackground(() -> {
+                log.append(11, payload(11, 10));
+                log.flush();
             });
             try {
                 flush.get(5, TimeUnit.SECONDS);
@@ -97,24 +107,10 @@ class SegmentRollTest {
     void truncatingIntoTheRolledSegmentWaitsUntilItIsGivenBack() throws Exception {
         try (TxnLog log = TxnLog.open(dir, options())) {
             appendAll(log, zxids(1, 10, 1), 10, 10);
-            holdTheFirstSegmentsTruncation();
-            CompletableFuture<Void> roll = CompletableFuture.runAsync(() -> {
-                try {
-                    log.rollSegment();
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            assertTrue(retireEntered.await(5, TimeUnit.SECONDS));
+            CompletableFuture<Void> roll = rollHeldAtTheGiveBack(log);
 
             // A new leader tells this member to drop zxids 6-10, which live in the rolled segment.
-            CompletableFuture<Void> truncate = CompletableFuture.runAsync(() -> {
-                try {
-                    log.truncateAfter(5);
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
+            CompletableFuture<Void> truncate = inBackground(() -> log.truncateAfter(5));
             try {
                 Thread.sleep(200);
                 assertFalse(truncate.isDone(), "the truncation waits for the roll to finish with the file");
