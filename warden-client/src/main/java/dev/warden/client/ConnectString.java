@@ -62,11 +62,11 @@ public record ConnectString(List<InetSocketAddress> hosts, String chroot) {
             int colon = entry.lastIndexOf(':');
             if (colon >= 0) {
                 host = entry.substring(0, colon);
-                port = Integer.parseInt(entry.substring(colon + 1));
+                port = portNumber(entry, entry.substring(colon + 1));
             }
         }
-        if (port <= 0 || port > 65535) {
-            throw new IllegalArgumentException("bad port in " + entry);
+        if (host.isEmpty()) {
+            throw new IllegalArgumentException("no host name in '" + entry + "'");
         }
         return InetSocketAddress.createUnresolved(host, port);
     }
@@ -75,7 +75,20 @@ public record ConnectString(List<InetSocketAddress> hosts, String chroot) {
         if (!rest.startsWith(":")) {
             throw new IllegalArgumentException("expected :port after ] in " + entry);
         }
-        return Integer.parseInt(rest.substring(1));
+        return portNumber(entry, rest.substring(1));
+    }
+
+    private static int portNumber(String entry, String text) {
+        int port;
+        try {
+            port = Integer.parseInt(text);
+        } catch (NumberFormatException notANumber) {
+            port = -1;
+        }
+        if (port <= 0 || port > 65535) {
+            throw new IllegalArgumentException("bad port '" + text + "' in '" + entry + "' (1-65535)");
+        }
+        return port;
     }
 
     /** The hosts in a random order, so that clients spread over the ensemble. */

@@ -44,6 +44,19 @@ class ConnectStringTest {
     }
 
     @Test
+    void aPortThatIsNotANumberOrAMissingHostIsNamedInTheError() {
+        IllegalArgumentException notANumber = assertThrows(IllegalArgumentException.class,
+                () -> ConnectString.parse("a:1,bad:host:x"));
+        assertEquals("bad port 'x' in 'bad:host:x' (1-65535)", notANumber.getMessage());
+        assertEquals("bad port '' in 'h:' (1-65535)",
+                assertThrows(IllegalArgumentException.class, () -> ConnectString.parse("h:")).getMessage());
+        assertEquals("bad port '70000' in '[::1]:70000' (1-65535)",
+                assertThrows(IllegalArgumentException.class, () -> ConnectString.parse("[::1]:70000")).getMessage());
+        assertEquals("no host name in ':2181'",
+                assertThrows(IllegalArgumentException.class, () -> ConnectString.parse(":2181")).getMessage());
+    }
+
+    @Test
     void shuffleKeepsEveryHostAndDependsOnTheSeed() {
         ConnectString parsed = ConnectString.parse("a:1,b:1,c:1,d:1,e:1,f:1");
         List<InetSocketAddress> first = parsed.shuffledHosts(new Random(1));

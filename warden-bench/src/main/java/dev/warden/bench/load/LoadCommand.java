@@ -68,9 +68,9 @@ public final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
-        LoadSpec defaults = LoadSpec.defaults(connectString, workload);
         LoadSpec load;
         try {
+            LoadSpec defaults = LoadSpec.defaults(connectString, workload);
             load = new LoadSpec(connectString, client, workload, sessions, inFlight,
                     valueSizeBytes != null ? valueSizeBytes : defaults.valueSizeBytes(),
                     keyCount != null ? keyCount : defaults.keyCount(), readPercent, watchers, lockClients,

@@ -29,6 +29,7 @@ public final class LoadRunner {
     }
 
     public LoadResult run(LoadSpec spec) throws IOException, InterruptedException {
+        ListeningCheck.requireOneListening(spec.connectString());
         List<LoadClient> clients = connectAll(spec, sessionsNeeded(spec));
         try {
             LoadSetup.prepare(clients.get(0), spec);

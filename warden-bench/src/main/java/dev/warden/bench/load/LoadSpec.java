@@ -1,5 +1,6 @@
 package dev.warden.bench.load;
 
+import dev.warden.client.ConnectString;
 import java.util.Objects;
 
 /**
@@ -36,6 +37,11 @@ public record LoadSpec(String connectString, ClientKind client, Workload workloa
         Objects.requireNonNull(rootPath, "rootPath");
         if (connectString.isBlank()) {
             throw new IllegalArgumentException("connect string is empty");
+        }
+        try {
+            ConnectString.parse(connectString);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("connect string '" + connectString + "': " + e.getMessage(), e);
         }
         positive("sessions", sessions);
         positive("in-flight", inFlightPerSession);
