@@ -56,6 +56,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private static final byte[] NO_PASSWORD = new byte[16];
 
     private final ServerContext server;
+    /** This connection's frame decoder: it says whether more of the client's bytes follow a frame. */
+    private final FrameDecoder frames;
     private final Queue<ByteBuf> outbound = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -72,8 +74,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile boolean closing;
     private volatile long lastZxidSent;
 
-    public ClientConnection(ServerContext server) {
+    public ClientConnection(ServerContext server, FrameDecoder frames) {
         this.server = server;
+        this.frames = frames;
     }
 
     public long sessionId() {
@@ -154,6 +157,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         ByteBuf received = (ByteBuf) message;
+        boolean moreBehind = frames.takeFrame();
         int length = received.readableBytes();
         byte[] frame;
         try {
@@ -170,7 +174,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             if (!handshakeDone) {
                 handshake(frame, length);
             } else {
-                request(frame, length);
+                request(frame, length, moreBehind);
             }
         } catch (ProtocolException e) {
             log.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
@@ -245,7 +249,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         sendFrame(null, new ConnectResponse(0, timeoutMs, id, password, false, readOnlyPresent));
     }
 
-    private void request(byte[] frame, int length) {
+    private void request(byte[] frame, int length, boolean moreBehind) {
         JuteReader in = reader(frame, length);
         RequestHeader header = RequestHeader.read(in);
         long receivedNs = System.nanoTime();
@@ -270,7 +274,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             routeError(new Request(this, sessionId, header.xid(), opcode, null), ErrorCode.MARSHALLING_ERROR, false);
             return;
         }
-        Request request = new Request(this, sessionId, header.xid(), opcode, body).receivedAt(receivedNs);
+        Request request = new Request(this, sessionId, header.xid(), opcode, body).receivedAt(receivedNs)
+                .markMoreBehind(moreBehind);
         if (server.pipeline().answersInline(opcode) && inFlight.get() == 0) {
             readInline(request, receivedNs);
             return;

@@ -28,8 +28,8 @@ public final class ClientTransport implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        channel.pipeline().addLast(new FrameDecoder(server.config().juteMaxBuffer()),
-                                new ClientConnection(server));
+                        FrameDecoder frames = new FrameDecoder(server.config().juteMaxBuffer());
+                        channel.pipeline().addLast(frames, new ClientConnection(server, frames));
                     }
                 });
         serverChannel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();

@@ -15,6 +15,10 @@ import org.slf4j.LoggerFactory;
  * connection the first four bytes may instead be a four-letter word, emitted as a
  * {@link FourLetterWord}. A negative or oversized length closes the connection: there is no
  * way to resynchronize a stream whose framing is lost.
+ *
+ * <p>It also tells the next handler, frame by frame, whether the client had already sent more
+ * ({@link #takeFrame}): all complete frames of a read are decoded before the first is passed on,
+ * so the decoder knows how many are still to come and whether part of another is buffered.
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
@@ -26,6 +30,10 @@ final class FrameDecoder extends ByteToMessageDecoder {
 
     private final int maxFrameBytes;
     private boolean firstFrame = true;
+    /** Frames decoded and passed on, or about to be, that the next handler has not taken yet. */
+    private int framesNotTaken;
+    /** Whether the bytes received so far end in part of a frame. */
+    private boolean partialFrameBuffered;
 
     FrameDecoder(int maxFrameBytes) {
         this.maxFrameBytes = maxFrameBytes;
@@ -53,11 +61,23 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 return;
             }
             if (in.readableBytes() < 4 + length) {
-                return;
+                break;
             }
             in.skipBytes(4);
             out.add(in.readRetainedSlice(length));
+            framesNotTaken++;
         }
+        partialFrameBuffered = in.isReadable();
+    }
+
+    /**
+     * Called by the next handler for every frame it is passed, in order. Returns whether the
+     * client had sent more than this frame by the time it was decoded: a further complete frame,
+     * or the start of one.
+     */
+    boolean takeFrame() {
+        framesNotTaken--;
+        return framesNotTaken > 0 || partialFrameBuffered;
     }
 
     private static String asWord(int value) {

@@ -27,9 +27,12 @@ import org.slf4j.LoggerFactory;
  * fail with SYSTEMERROR and are never applied; prep state is rebuilt from the applied tree and
  * later writes try the disk again. Reads are unaffected.
  *
- * <p>A request that finds the pipeline empty runs through the three stages on the submitting
- * thread instead ({@link #submit}): with one write in flight, the three thread hand-offs and
- * the hop back to the connection's thread are most of its latency beyond the fsync. The stages
+ * <p>A request that finds the pipeline empty, and whose client has sent nothing after it yet,
+ * runs through the three stages on the submitting thread instead ({@link #submit}): with one
+ * write in flight, the three thread hand-offs and the hop back to the connection's thread are
+ * most of its latency beyond the fsync. A client that pipelines its writes has its next request
+ * already received behind this one ({@link Request#moreBehind()}), so its writes take the queues
+ * and share fsyncs. The stages
  * stay exclusive: the inline run starts only when no request is anywhere in the pipeline, holds
  * the log for its append and fsync, and the prep thread waits for it before taking the next
  * batch. It is not tried while the last fsync was slow ({@value #INLINE_MAX_FLUSH_NS} ns or
@@ -118,7 +121,11 @@ public final class Pipeline implements RequestPipeline {
 
     @Override
     public boolean submit(Request request) {
-        if (inlineEnabled && runInlineIfIdle(request)) {
+        // A request with more of its client's requests right behind it goes to the queues even
+        // when the pipeline is idle: run inline, each of a pipelining client's writes would find
+        // the pipeline idle again after the previous one's fsync and take one of its own, so the
+        // client would get one fsync per write instead of one per batch.
+        if (inlineEnabled && !request.moreBehind() && runInlineIfIdle(request)) {
             return true;
         }
         return enqueue(request);

@@ -31,6 +31,8 @@ public final class Request {
     byte[] presetPassword;
     /** See {@link #receivedNs()}. */
     private long receivedNs;
+    /** See {@link #moreBehind()}. */
+    private boolean moreBehind;
 
     public Request(Origin origin, long sessionId, int xid, int opcode, Record body) {
         this.origin = origin;
@@ -80,6 +82,21 @@ public final class Request {
     /** {@link System#nanoTime()} when a client connection decoded it; 0 when not recorded (internal requests). */
     public long receivedNs() {
         return receivedNs;
+    }
+
+    /** Records whether the client had sent more by the time this request was decoded. */
+    public Request markMoreBehind(boolean value) {
+        this.moreBehind = value;
+        return this;
+    }
+
+    /**
+     * True when the connection had already received more from this request's client (another
+     * request, or part of one) when it decoded this one: the client is pipelining, and the next
+     * request is right behind this one.
+     */
+    public boolean moreBehind() {
+        return moreBehind;
     }
 
     public ErrorCode error() {
