@@ -44,6 +44,10 @@ public final class Suite {
                 new Scenario(WRITE_ONE_BY_ONE, "1×1, 1 KiB", Workload.SET_DATA, 1, 1, KIB, 1000, 0, 1, Map.of(
                         Topology.STANDALONE, List.of(latencyAtMost(Metric.P50, 0.6)),
                         Topology.ENSEMBLE3, List.of(latencyAtMost(Metric.P50, 0.6)))),
+                // one session that pipelines its writes, as a client streaming updates does: each
+                // server must batch them into shared fsyncs from a single connection (a standalone
+                // Warden once ran these one fsync each, at a twentieth of its 16×32 throughput)
+                new Scenario("setData1x256", "1×256, 1 KiB", Workload.SET_DATA, 1, 256, KIB, 1000, 0, 1, none),
                 // last: a server may run out of heap here, and a dead server is restarted, but its
                 // garbage and page cache should not weigh on the scenarios with targets either
                 new Scenario("large1MiB", "4×2, 1 MiB", Workload.LARGE, 4, 2, Workload.LARGE_VALUE_BYTES, 16, 0, 1,
