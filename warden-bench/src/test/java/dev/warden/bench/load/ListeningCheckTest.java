@@ -23,17 +23,15 @@ class ListeningCheckTest {
     }
 
     @Test
-    void aRunAgainstAClosedPortFailsWithinSecondsNamingThePort() throws Exception {
+    void aRunAgainstAClosedPortFailsNamingThePortBeforeAnySessionIsTried() throws Exception {
         int port = closedPort();
         LoadSpec spec = LoadSpec.defaults("127.0.0.1:" + port, Workload.SET_DATA).withDurations(0, 1);
-        long startNs = System.nanoTime();
         IOException failure = assertThrows(IOException.class,
                 () -> new LoadRunner(new PrintWriter(new StringWriter())).run(spec));
-        long tookMs = (System.nanoTime() - startNs) / 1_000_000;
+        // the check's own message: without it the run would wait out the 30 s session timeout
+        // and fail with "cannot connect to ...: no session"
         assertEquals("no server accepts connections at 127.0.0.1:" + port + " (Connection refused)",
                 failure.getMessage());
-        // the session timeout is 30 s; failing well inside it shows the check, not the timeout, spoke
-        assertTrue(tookMs < 15_000, "took " + tookMs + " ms");
     }
 
     @Test
