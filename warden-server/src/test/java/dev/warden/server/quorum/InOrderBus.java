@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Zxid;
+import dev.warden.storage.TxnLog;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class InOrderBus {
     final Map<Long, MemberDriver> drivers = new ConcurrentHashMap<>();
+    /** Each member's transaction log, so a test can wait for a write to be on a member's disk. */
+    final Map<Long, TxnLog> logs = new ConcurrentHashMap<>();
     private final Set<Long> logOnly = ConcurrentHashMap.newKeySet();
     final long leaderId;
     /** The zxid the leader proposes first; tests start it near the end of an epoch's counter. */
@@ -42,6 +45,12 @@ final class InOrderBus {
     /** Ends {@link #logOnly} for {@code memberId}. */
     void commitAgain(long memberId) {
         logOnly.remove(memberId);
+    }
+
+    /** The last zxid durable in {@code memberId}'s log, or -1 before the member started. */
+    long lastDurableZxid(long memberId) {
+        TxnLog log = logs.get(memberId);
+        return log == null ? -1 : log.lastDurableZxid();
     }
 
     void deliver(long from, long to, dev.warden.consensus.ZabMessage message) {

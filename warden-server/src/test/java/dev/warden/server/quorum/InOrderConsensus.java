@@ -17,6 +17,7 @@ final class InOrderConsensus implements ConsensusFactory {
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) {
         long myId = resources.config().serverId();
+        bus.logs.put(myId, resources.txnLog());
         long lastZxid = resources.txnLog().lastAppendedZxid();
         return new InOrderCore(myId, bus.leaderId, resources.config().voterIds(), resources.config().observerIds(),
                 Math.max(lastZxid + 1, bus.firstZxid));
