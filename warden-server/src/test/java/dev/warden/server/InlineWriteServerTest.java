@@ -3,22 +3,12 @@ package dev.warden.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.protocol.ConnectRequest;
-import dev.warden.protocol.JuteReader;
-import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ReplyHeader;
-import dev.warden.protocol.RequestHeader;
 import dev.warden.protocol.SetDataRequest;
+import dev.warden.server.it.RawClient;
 import dev.warden.server.pipeline.Pipeline;
 import dev.warden.storage.FaultInjectingChannels;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,7 +76,7 @@ class InlineWriteServerTest {
     @Test
     void writesAClientSendsBackToBackGoThroughThePipelineThreadsNotOneByOneInline() throws Exception {
         ServerConfig config = ServerConfig.builder().dataDir(dataDir).clientPort(0).build();
-        int writes = 200;
+        int writeCount = 200;
         try (WardenServer server = WardenServer.start(config, Clock.SYSTEM, new FaultInjectingChannels())) {
             Pipeline pipeline = (Pipeline) server.pipeline();
             ZooKeeper zk = ApacheClients.connect(server.connectString());
@@ -95,58 +85,22 @@ class InlineWriteServerTest {
             } finally {
                 zk.close();
             }
-            String[] hostPort = server.connectString().split(":");
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])), 10_000);
-                socket.setSoTimeout(30_000);
-                DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-                DataInputStream in = new DataInputStream(socket.getInputStream());
-                out.write(frame(new JuteWriter(), w -> new ConnectRequest(0, 0, 30_000, 0, new byte[16], false, true)
-                        .writeTo(w)));
-                out.flush();
-                readFrame(in); // the session
-
+            try (RawClient raw = RawClient.connect(server.connectString(), 30_000)) {
                 int before = pipeline.inlineRuns();
-                // every write in one socket write, so the server receives them together
-                ByteArrayOutputStream all = new ByteArrayOutputStream();
-                for (int i = 0; i < writes; i++) {
-                    int xid = i + 1;
-                    int version = i;
-                    all.write(frame(new JuteWriter(), w -> {
-                        new RequestHeader(xid, OpCode.SET_DATA).writeTo(w);
-                        new SetDataRequest("/n", new byte[] {(byte) xid}, version).writeTo(w);
-                    }));
+                List<SetDataRequest> writes = new ArrayList<>();
+                for (int i = 0; i < writeCount; i++) {
+                    writes.add(new SetDataRequest("/n", new byte[] {(byte) i}, i));
                 }
-                out.write(all.toByteArray());
-                out.flush();
-                for (int i = 0; i < writes; i++) {
-                    ReplyHeader reply = ReplyHeader.read(new JuteReader(readFrame(in)));
-                    assertEquals(i + 1, reply.xid(), "replies in the order sent");
-                    assertEquals(0, reply.err(), "setData " + (i + 1));
+                List<ReplyHeader> replies = raw.callAllAtOnce(OpCode.SET_DATA, writes);
+                for (int i = 0; i < writeCount; i++) {
+                    assertEquals(i + 1, replies.get(i).xid(), "replies in the order sent");
+                    assertEquals(0, replies.get(i).err(), "setData " + i);
                 }
                 // The last one may find the pipeline drained and run inline; the rest must not.
                 int inline = pipeline.inlineRuns() - before;
-                assertTrue(inline <= 1, "writes run inline one by one: " + inline + " of " + writes);
+                assertTrue(inline <= 1, "writes run inline one by one: " + inline + " of " + writeCount);
             }
         }
-    }
-
-    private interface BodyWriter {
-        void write(JuteWriter writer) throws IOException;
-    }
-
-    private static byte[] frame(JuteWriter writer, BodyWriter body) throws IOException {
-        body.write(writer);
-        byte[] payload = writer.toByteArray();
-        ByteBuffer framed = ByteBuffer.allocate(4 + payload.length);
-        framed.putInt(payload.length).put(payload);
-        return framed.array();
-    }
-
-    private static byte[] readFrame(DataInputStream in) throws IOException {
-        byte[] payload = new byte[in.readInt()];
-        in.readFully(payload);
-        return payload;
     }
 
     @Test

@@ -6,17 +6,21 @@ import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.RequestHeader;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A bare-bones protocol client for requests the Apache client refuses to send (it validates
- * some arguments locally), so that the server's own checks can be exercised.
+ * some arguments locally), so that the server's own checks can be exercised, and for byte
+ * layouts it does not control (several requests in one socket write).
  */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
     private static final int READ_TIMEOUT_MS = 10_000;
     private static final int MAX_FRAME_BYTES = 1 << 20;
 
@@ -27,12 +31,13 @@ final class RawClient implements AutoCloseable {
 
     private RawClient(Socket socket) throws IOException {
         this.socket = socket;
-        this.out = new DataOutputStream(socket.getOutputStream());
+        // buffered, so that a frame, or a run of frames up to a flush, leaves in one write
+        this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream(), 256 * 1024));
         this.in = new DataInputStream(socket.getInputStream());
     }
 
     /** Connects and completes the handshake for a new session. */
-    static RawClient connect(String connectString, int sessionTimeoutMs) throws IOException {
+    public static RawClient connect(String connectString, int sessionTimeoutMs) throws IOException {
         String[] hostPort = connectString.split(":");
         Socket socket = new Socket();
         socket.connect(new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1])), READ_TIMEOUT_MS);
@@ -44,7 +49,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** Sends one request and returns the reply header (skipping watch notifications). */
-    ReplyHeader call(int opCode, Record body) throws IOException {
+    public ReplyHeader call(int opCode, Record body) throws IOException {
         int xid = nextXid++;
         JuteWriter writer = new JuteWriter();
         new RequestHeader(xid, opCode).writeTo(writer);
@@ -56,6 +61,32 @@ final class RawClient implements AutoCloseable {
                 return header;
             }
         }
+    }
+
+    /**
+     * Sends one request per body, all in a single socket write so that the server receives
+     * them together, and returns the reply headers in the order they came (skipping watch
+     * notifications).
+     */
+    public List<ReplyHeader> callAllAtOnce(int opCode, List<? extends Record> bodies) throws IOException {
+        int firstXid = nextXid;
+        for (Record body : bodies) {
+            JuteWriter writer = new JuteWriter();
+            new RequestHeader(nextXid++, opCode).writeTo(writer);
+            body.writeTo(writer);
+            byte[] payload = writer.toByteArray();
+            out.writeInt(payload.length);
+            out.write(payload);
+        }
+        out.flush();
+        List<ReplyHeader> replies = new ArrayList<>(bodies.size());
+        while (replies.size() < bodies.size()) {
+            ReplyHeader header = ReplyHeader.read(new JuteReader(readFrame()));
+            if (header.xid() >= firstXid) {
+                replies.add(header);
+            }
+        }
+        return replies;
     }
 
     private void send(Record record) throws IOException {
