@@ -66,13 +66,14 @@ final class ActiveSegment {
     }
 
     /** Creates the file with its header; the header reaches the disk with the first flush. */
-    static ActiveSegment create(Path dir, long firstZxid, TxnLogOptions options) throws IOException {
+    static ActiveSegment create(Path dir, long firstZxid, long previousZxid, TxnLogOptions options)
+            throws IOException {
         Path path = dir.resolve(SegmentFormat.fileName(firstZxid));
         Opened opened = open(path, CREATE_OPTIONS, options);
         try {
-            ActiveSegment created = new ActiveSegment(new Segment(path, firstZxid, 0, SegmentFormat.HEADER_BYTES),
-                    options, opened);
-            created.writeAt(SegmentFormat.header(firstZxid), 0);
+            ActiveSegment created = new ActiveSegment(new Segment(path, firstZxid, previousZxid, 0,
+                    SegmentFormat.HEADER_BYTES), options, opened);
+            created.writeAt(SegmentFormat.header(firstZxid, previousZxid), 0);
             return created;
         } catch (IOException | RuntimeException e) {
             closeQuietly(opened.channel(), e);

@@ -7,14 +7,17 @@ final class Segment {
 
     final Path path;
     final long firstZxid;
+    /** The zxid of the record before this segment's first one in the log's history; 0 at its start. */
+    final long previousZxid;
     /** Zxid of the last durable record; 0 while the segment holds none yet. */
     long lastZxid;
     /** End of the last durable record; the next batch is written here. */
     long dataEndBytes;
 
-    Segment(Path path, long firstZxid, long lastZxid, long dataEndBytes) {
+    Segment(Path path, long firstZxid, long previousZxid, long lastZxid, long dataEndBytes) {
         this.path = path;
         this.firstZxid = firstZxid;
+        this.previousZxid = previousZxid;
         this.lastZxid = lastZxid;
         this.dataEndBytes = dataEndBytes;
     }
@@ -25,7 +28,8 @@ final class Segment {
 
     @Override
     public String toString() {
-        return path.getFileName() + "[0x" + Long.toHexString(firstZxid) + "..0x" + Long.toHexString(lastZxid)
+        return path.getFileName() + "[after 0x" + Long.toHexString(previousZxid) + ": 0x"
+                + Long.toHexString(firstZxid) + "..0x" + Long.toHexString(lastZxid)
                 + ", " + dataEndBytes + " bytes]";
     }
 }

@@ -12,17 +12,20 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * segment  = header record* zero-fill*
- * header   = int magic "WLOG", int version, long firstZxid        (16 bytes)
+ * header   = int magic "WLOG", int version (2), long firstZxid, long previousZxid     (24 bytes)
  * record   = int length, int crc32c, long zxid, byte[length - 8] payload
  * </pre>
+ * {@code previousZxid} is the zxid of the record that precedes this segment's first record in
+ * the log's history (0 when the log starts there): it links each segment to the one before it,
+ * so recovery can tell a log that continues from one whose earlier part is missing.
  * {@code length} counts the zxid and the payload, so it is at least 8 and a length of 0 can
  * only be preallocated space: it marks the end of the data. The CRC32C covers zxid and payload.
  */
 final class SegmentFormat {
 
     static final int MAGIC = 0x574C4F47; // "WLOG"
-    static final int VERSION = 1;
-    static final int HEADER_BYTES = 16;
+    static final int VERSION = 2;
+    static final int HEADER_BYTES = 24;
     static final int RECORD_HEADER_BYTES = 16;
     /** Bytes of a record covered by {@code length} besides the payload: the zxid. */
     static final int ZXID_BYTES = 8;
@@ -47,9 +50,9 @@ final class SegmentFormat {
         return OptionalLong.of(Long.parseUnsignedLong(matcher.group(1), 16));
     }
 
-    static ByteBuffer header(long firstZxid) {
+    static ByteBuffer header(long firstZxid, long previousZxid) {
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-        header.putInt(MAGIC).putInt(VERSION).putLong(firstZxid).flip();
+        header.putInt(MAGIC).putInt(VERSION).putLong(firstZxid).putLong(previousZxid).flip();
         return header;
     }
 

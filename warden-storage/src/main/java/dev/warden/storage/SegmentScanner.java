@@ -7,38 +7,51 @@ import java.nio.file.Path;
 
 /**
  * Verifies one segment file when the log is opened and classifies how it ends. The torn-tail
- * versus corruption rule is documented on {@link TxnLog}.
+ * versus corruption rule is documented on {@link TxnLog}. Damage is reported, not thrown: whether
+ * it stops the server depends on whether recovery needs the segment ({@link LogScan}).
  */
 final class SegmentScanner {
 
     /**
      * What a segment holds.
      *
-     * @param recordCount  whole, verified records
-     * @param lastZxid     zxid of the last of them (the previous segment's when there are none)
+     * @param previousZxid the zxid its header says precedes its first record (0 when unknown)
+     * @param recordCount  whole, verified records before any damage
+     * @param lastZxid     zxid of the last of them (the header's previous zxid when there are none)
      * @param dataEndBytes end of the last whole record: where the next record goes
      * @param tornTail     true if bytes after {@code dataEndBytes} must be cut off
      * @param tornReason   why the tail was judged torn (null when it is not)
+     * @param damage       corruption found in the segment, or null
      */
-    record Result(int recordCount, long lastZxid, long dataEndBytes, boolean tornTail, String tornReason) {
+    record Result(long previousZxid, int recordCount, long lastZxid, long dataEndBytes, boolean tornTail,
+                  String tornReason, LogScan.Damage damage) {
     }
 
     private SegmentScanner() {
     }
 
-    static Result scan(Path file, FileChannel channel, long firstZxid, long previousZxid, boolean lastSegment)
-            throws IOException {
+    static Result scan(Path file, FileChannel channel, long firstZxid, boolean lastSegment) throws IOException {
         long sizeBytes = channel.size();
         ChannelInput input = new ChannelInput(channel);
         if (sizeBytes < SegmentFormat.HEADER_BYTES || input.isZero(0, SegmentFormat.HEADER_BYTES)) {
             // A crash right after the file was created can leave it short or unwritten; that is
             // only believable for the newest segment and only if nothing at all was written.
             if (lastSegment && input.isZero(0, sizeBytes)) {
-                return new Result(0, previousZxid, 0, true, "segment header never reached the disk");
+                return new Result(0, 0, 0, 0, true, "segment header never reached the disk", null);
             }
-            throw new CorruptLogException(file, 0, "missing segment header");
+            return damaged(0, 0, "missing segment header");
         }
-        checkHeader(file, input, firstZxid);
+        ByteBuffer header = ByteBuffer.allocate(SegmentFormat.HEADER_BYTES);
+        input.readFully(0, header.array(), 0, SegmentFormat.HEADER_BYTES);
+        LogScan.Damage headerDamage = checkHeader(header, firstZxid);
+        if (headerDamage != null) {
+            return new Result(0, 0, 0, 0, false, null, headerDamage);
+        }
+        long previousZxid = header.getLong(16);
+        if (previousZxid < 0 || previousZxid >= firstZxid) {
+            return damaged(16, previousZxid, "header says the segment follows zxid 0x" + Long.toHexString(previousZxid)
+                    + ", which is not below its first zxid 0x" + Long.toHexString(firstZxid));
+        }
 
         SegmentReader reader = new SegmentReader(input, SegmentFormat.HEADER_BYTES, sizeBytes, previousZxid);
         int count = 0;
@@ -48,25 +61,26 @@ final class SegmentScanner {
             switch (outcome) {
                 case RECORD -> {
                     if (count == 0 && reader.zxid() != firstZxid) {
-                        throw new CorruptLogException(file, reader.recordStart(), "first record has zxid 0x"
-                                + Long.toHexString(reader.zxid()) + " but the file name says 0x"
-                                + Long.toHexString(firstZxid));
+                        return new Result(previousZxid, 0, previousZxid, SegmentFormat.HEADER_BYTES, false, null,
+                                new LogScan.Damage(reader.recordStart(), "first record has zxid 0x"
+                                        + Long.toHexString(reader.zxid()) + " but the file name says 0x"
+                                        + Long.toHexString(firstZxid)));
                     }
                     count++;
                     lastZxid = reader.zxid();
                 }
                 case END_OF_DATA -> {
-                    return clean(file, count, lastZxid, reader.position(), lastSegment);
+                    return clean(previousZxid, count, lastZxid, reader.position(), lastSegment);
                 }
                 case ZERO_LENGTH -> {
                     if (input.isZero(reader.position(), sizeBytes)) {
-                        return clean(file, count, lastZxid, reader.position(), lastSegment);
+                        return clean(previousZxid, count, lastZxid, reader.position(), lastSegment);
                     }
-                    return badRecord(file, input, sizeBytes, reader.recordStart(), count, lastZxid,
+                    return badRecord(input, sizeBytes, reader.recordStart(), previousZxid, count, lastZxid,
                             "zero length field followed by non-zero bytes", lastSegment);
                 }
                 case BAD -> {
-                    return badRecord(file, input, sizeBytes, reader.recordStart(), count, lastZxid,
+                    return badRecord(input, sizeBytes, reader.recordStart(), previousZxid, count, lastZxid,
                             reader.badReason(), lastSegment);
                 }
                 default -> throw new IllegalStateException("unknown outcome " + outcome);
@@ -74,39 +88,44 @@ final class SegmentScanner {
         }
     }
 
-    private static void checkHeader(Path file, ChannelInput input, long firstZxid) throws IOException {
-        byte[] header = new byte[SegmentFormat.HEADER_BYTES];
-        input.readFully(0, header, 0, header.length);
-        ByteBuffer view = ByteBuffer.wrap(header);
+    private static Result damaged(long offset, long previousZxid, String reason) {
+        return new Result(previousZxid, 0, previousZxid, 0, false, null, new LogScan.Damage(offset, reason));
+    }
+
+    private static LogScan.Damage checkHeader(ByteBuffer view, long firstZxid) {
         if (view.getInt(0) != SegmentFormat.MAGIC) {
-            throw new CorruptLogException(file, 0, "not a log segment (bad magic)");
+            return new LogScan.Damage(0, "not a log segment (bad magic)");
         }
         if (view.getInt(4) != SegmentFormat.VERSION) {
-            throw new CorruptLogException(file, 4, "unsupported segment version " + view.getInt(4));
+            return new LogScan.Damage(4, "segment format version " + view.getInt(4) + "; this Warden reads only version "
+                    + SegmentFormat.VERSION + ", whose header records the zxid each segment follows");
         }
         if (view.getLong(8) != firstZxid) {
-            throw new CorruptLogException(file, 8, "header names first zxid 0x" + Long.toHexString(view.getLong(8))
+            return new LogScan.Damage(8, "header names first zxid 0x" + Long.toHexString(view.getLong(8))
                     + " but the file name says 0x" + Long.toHexString(firstZxid));
         }
+        return null;
     }
 
-    private static Result clean(Path file, int count, long lastZxid, long dataEnd, boolean lastSegment)
-            throws CorruptLogException {
+    private static Result clean(long previousZxid, int count, long lastZxid, long dataEnd, boolean lastSegment) {
         if (count == 0 && !lastSegment) {
-            throw new CorruptLogException(file, dataEnd, "an older segment holds no records");
+            return new Result(previousZxid, 0, previousZxid, dataEnd, false, null,
+                    new LogScan.Damage(dataEnd, "an older segment holds no records"));
         }
-        return new Result(count, lastZxid, dataEnd, false, null);
+        return new Result(previousZxid, count, lastZxid, dataEnd, false, null, null);
     }
 
-    private static Result badRecord(Path file, ChannelInput input, long sizeBytes, long badOffset, int count,
+    private static Result badRecord(ChannelInput input, long sizeBytes, long badOffset, long previousZxid, int count,
                                     long lastZxid, String reason, boolean lastSegment) throws IOException {
         if (!lastSegment) {
-            throw new CorruptLogException(file, badOffset, reason + " (in a segment that is not the newest)");
+            return new Result(previousZxid, count, lastZxid, badOffset, false, null,
+                    new LogScan.Damage(badOffset, reason + " (in a segment that is not the newest)"));
         }
         if (validRecordFollows(input, badOffset, sizeBytes, lastZxid)) {
-            throw new CorruptLogException(file, badOffset, reason + " (valid records follow it)");
+            return new Result(previousZxid, count, lastZxid, badOffset, false, null,
+                    new LogScan.Damage(badOffset, reason + " (valid records follow it)"));
         }
-        return new Result(count, lastZxid, badOffset, true, reason);
+        return new Result(previousZxid, count, lastZxid, badOffset, true, reason, null);
     }
 
     /**

@@ -17,6 +17,26 @@ import java.nio.file.StandardOpenOption;
  */
 public record Snapshot(long zxid, Path file) {
 
+    /** The last {@code count} bytes of the body (where a body may keep what must be read without parsing it). */
+    public byte[] readBodyTail(int count) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long bodyEnd = channel.size() - SnapshotFormat.TRAILER_BYTES;
+            if (bodyEnd - SnapshotFormat.HEADER_BYTES < count) {
+                throw new IOException("snapshot " + file + " has a body shorter than " + count + " bytes");
+            }
+            java.nio.ByteBuffer tail = java.nio.ByteBuffer.allocate(count);
+            long at = bodyEnd - count;
+            while (tail.hasRemaining()) {
+                int read = channel.read(tail, at);
+                if (read < 0) {
+                    throw new IOException("unexpected end of " + file);
+                }
+                at += read;
+            }
+            return tail.array();
+        }
+    }
+
     /** A stream over the body only (header and trailer excluded). */
     public DataInputStream openBody() throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);

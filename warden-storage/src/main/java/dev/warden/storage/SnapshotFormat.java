@@ -19,14 +19,16 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * snapshot = header body trailer
- * header   = int magic "WSNP", int version, long zxid              (16 bytes)
+ * header   = int magic "WSNP", int version (2), long zxid          (16 bytes)
  * trailer  = long bodyLength, int crc32c(header + body)             (12 bytes)
  * </pre>
+ * The body is the server's; version 2 is the body that ends with the zxid the fuzzy snapshot
+ * had reached when it was finished. Files of other versions are not read.
  */
 final class SnapshotFormat {
 
     static final int MAGIC = 0x57534E50; // "WSNP"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int HEADER_BYTES = 16;
     static final int TRAILER_BYTES = 12;
     static final String TEMP_SUFFIX = ".tmp";
@@ -68,8 +70,16 @@ final class SnapshotFormat {
             }
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
             readFully(channel, header, 0);
-            if (header.getInt(0) != MAGIC || header.getInt(4) != VERSION || header.getLong(8) != zxid) {
-                return Optional.of("bad header");
+            if (header.getInt(0) != MAGIC) {
+                return Optional.of("not a snapshot (bad magic)");
+            }
+            if (header.getInt(4) != VERSION) {
+                return Optional.of("snapshot format version " + header.getInt(4) + "; this Warden reads only version "
+                        + VERSION);
+            }
+            if (header.getLong(8) != zxid) {
+                return Optional.of("header names zxid 0x" + Long.toHexString(header.getLong(8))
+                        + " but the file name says 0x" + Long.toHexString(zxid));
             }
             CRC32C crc = new CRC32C();
             byte[] chunk = new byte[64 * 1024];

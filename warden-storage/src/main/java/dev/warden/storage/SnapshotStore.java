@@ -86,6 +86,52 @@ public final class SnapshotStore {
         return target;
     }
 
+    /**
+     * One snapshot file as found: its zxid and, if it fails verification, why.
+     *
+     * @param problem empty when header, length and checksum all agree
+     */
+    public record SnapshotFile(long zxid, Path file, Optional<String> problem) {
+        public boolean isValid() {
+            return problem.isEmpty();
+        }
+
+        /** The verified snapshot; only for a valid file. */
+        public Snapshot snapshot() {
+            if (!isValid()) {
+                throw new IllegalStateException(file + " is not a valid snapshot: " + problem.get());
+            }
+            return new Snapshot(zxid, file);
+        }
+    }
+
+    /** Every snapshot file, verified, newest first. Reads each whole file to check its checksum. */
+    public List<SnapshotFile> verifyAll() throws IOException {
+        List<SnapshotFile> all = new ArrayList<>();
+        for (Path file : newestFirst()) {
+            long zxid = SnapshotFormat.zxidOf(file).orElseThrow();
+            all.add(new SnapshotFile(zxid, file, SnapshotFormat.verify(file, zxid)));
+        }
+        return all;
+    }
+
+    /** Moves snapshot files into {@code intoDir} (created if needed), keeping their names. Deletes nothing. */
+    public void moveAside(List<Path> files, Path intoDir) throws IOException {
+        if (files.isEmpty()) {
+            return;
+        }
+        Files.createDirectories(intoDir);
+        for (Path file : files) {
+            Files.move(file, intoDir.resolve(file.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+        }
+        Directories.fsync(intoDir, channels);
+        Directories.fsync(dir, channels);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
     /** The newest snapshot whose checksum verifies; invalid newer ones are logged and skipped. */
     public Optional<Snapshot> newestValid() throws IOException {
         for (Path file : newestFirst()) {

@@ -53,27 +53,56 @@ public final class TxnLog implements AutoCloseable {
     private volatile long lastDurableZxid;
     private boolean failed;
     private boolean closed;
+    /** True while the directory holds a {@link LogBase} file, which the next new segment makes stale. */
+    private boolean baseFilePresent;
     private final FsyncStats fsyncStats = new FsyncStats();
 
-    private TxnLog(Path dir, TxnLogOptions options, List<Segment> segments) throws IOException {
+    private TxnLog(Path dir, TxnLogOptions options, List<Segment> segments, long emptyStartZxid,
+                   boolean baseFilePresent) throws IOException {
         this.dir = dir;
         this.options = options;
         this.segments = segments;
-        if (!segments.isEmpty()) {
+        this.baseFilePresent = baseFilePresent;
+        if (segments.isEmpty()) {
+            lastDurableZxid = emptyStartZxid;
+            lastAppendedZxid = emptyStartZxid;
+        } else {
             Segment last = segments.get(segments.size() - 1);
             active = ActiveSegment.reopen(last, options);
             lastDurableZxid = last.lastZxid;
             lastAppendedZxid = last.lastZxid;
+            if (baseFilePresent) {
+                // stale: left by a crash just after the first segment of a restarted log was created
+                dropBaseFile();
+            }
         }
     }
 
     /**
      * Opens (creating the directory if needed) and scans every segment; see the class comment
-     * for how a damaged end is told apart from corruption.
+     * for how a damaged end is told apart from corruption. Any damage is a
+     * {@link CorruptLogException}; to decide first which damage matters, scan with
+     * {@link LogScan#of} and open with {@link #open(LogScan)}.
      */
     public static TxnLog open(Path dir, TxnLogOptions options) throws IOException {
-        Files.createDirectories(dir);
-        return new TxnLog(dir, options, LogRecovery.recover(dir, options));
+        return open(LogScan.of(dir, options));
+    }
+
+    /**
+     * Opens a scanned log. Every segment left in the scan must be sound (move damaged ones aside
+     * first, {@link LogScan#moveAside}); the first damaged one is a {@link CorruptLogException}.
+     */
+    public static TxnLog open(LogScan scan) throws IOException {
+        CorruptLogException damage = scan.firstDamage();
+        if (damage != null) {
+            throw damage;
+        }
+        List<Segment> segments = new ArrayList<>();
+        for (LogScan.SegmentReport report : scan.segments()) {
+            segments.add(new Segment(report.file(), report.firstZxid(), report.previousZxid(), report.lastZxid(),
+                    report.dataEndBytes()));
+        }
+        return new TxnLog(scan.dir(), scan.options(), segments, scan.startZxid(), scan.baseZxid().isPresent());
     }
 
     /** Buffers one record; zxid must be above {@link #lastAppendedZxid()}. */
@@ -107,7 +136,8 @@ public final class TxnLog implements AutoCloseable {
             retireActive();
         }
         if (active == null) {
-            active = ActiveSegment.create(dir, pending.firstZxid(), options);
+            // Everything before this batch is durable, so the new segment follows the last durable record.
+            active = ActiveSegment.create(dir, pending.firstZxid(), lastDurableZxid, options);
             segments.add(active.segment());
             created = true;
         }
@@ -125,7 +155,25 @@ public final class TxnLog implements AutoCloseable {
         lastDurableZxid = pending.lastZxid();
         pending.clear();
         failed = false;
+        if (created && baseFilePresent) {
+            dropBaseFile();
+        }
         active.zeroAheadAfter(batchBytes);
+    }
+
+    /** The base file says where an empty log starts; a durable segment says it now. */
+    private void dropBaseFile() throws IOException {
+        LogBase.delete(dir);
+        baseFilePresent = false;
+    }
+
+    /**
+     * The zxid the log's records follow: it holds every record after this one up to
+     * {@link #lastDurableZxid()}. That is the first segment's previous zxid, or, while the log
+     * holds no segment, where it was restarted or truncated to (0 for a new log).
+     */
+    public synchronized long startZxid() {
+        return segments.isEmpty() ? lastDurableZxid : segments.get(0).previousZxid;
     }
 
     /** How long this log's flushes spent in fsync; see {@link TxnLogOptions#slowFsyncWarningMs()}. */
@@ -210,6 +258,13 @@ public final class TxnLog implements AutoCloseable {
             return;
         }
         pending.clear();
+        long start = startZxid();
+        boolean emptiesLog = !segments.isEmpty() && segments.get(0).firstZxid > zxid;
+        if (emptiesLog) {
+            // Recorded before the segments go, so a crash part way leaves a log that says where it starts.
+            LogBase.write(dir, start, options.channels());
+            baseFilePresent = true;
+        }
         boolean deleted = false;
         while (!segments.isEmpty() && segments.get(segments.size() - 1).firstZxid > zxid) {
             Segment doomed = segments.remove(segments.size() - 1);
@@ -223,13 +278,13 @@ public final class TxnLog implements AutoCloseable {
         if (deleted) {
             Directories.fsync(dir, options.channels());
         }
-        long lastKept = 0;
+        long lastKept = start;
         if (!segments.isEmpty()) {
             Segment last = segments.get(segments.size() - 1);
             if (active == null) {
                 active = ActiveSegment.reopen(last, options);
             }
-            LogRecovery.Cut cut = LogRecovery.findCut(last, zxid, options.channels());
+            SegmentCut cut = SegmentCut.find(last, zxid, options.channels());
             active.truncate(cut.offsetBytes());
             active.commit(cut.offsetBytes(), cut.lastKeptZxid());
             lastKept = cut.lastKeptZxid();
@@ -243,10 +298,20 @@ public final class TxnLog implements AutoCloseable {
      * {@code snapshotZxid} (a SNAP from the leader): every segment goes, newest first, then the
      * directory is fsynced. The next append may use any zxid above {@code snapshotZxid}, and
      * until then {@link #lastDurableZxid()} and {@link #lastAppendedZxid()} report it. The caller
-     * must have stored the snapshot durably first; after a crash the log reopens empty and
-     * recovery starts from that snapshot. Also clears a failed state.
+     * must have stored the snapshot durably first. The base file records {@code snapshotZxid}
+     * before any segment goes, so a log left empty says it continues from that snapshot (and one
+     * whose segments were lost does not). Also clears a failed state.
      */
     public synchronized void restartAfter(long snapshotZxid) throws IOException {
+        restartAfter(snapshotZxid, null);
+    }
+
+    /**
+     * As {@link #restartAfter(long)}, but the segments are moved into {@code setAsideInto}
+     * (created if needed) instead of deleted, when that is not null: a history given up because
+     * it could not be vouched for is kept for whoever wants to look at it.
+     */
+    public synchronized void restartAfter(long snapshotZxid, Path setAsideInto) throws IOException {
         checkOpen();
         if (snapshotZxid < 0) {
             throw new IllegalArgumentException("negative zxid " + snapshotZxid);
@@ -257,13 +322,27 @@ public final class TxnLog implements AutoCloseable {
             closeAfterFailure(active);
             active = null;
         }
+        // Recorded before the segments go: an empty log must be told apart from a lost one.
+        LogBase.write(dir, snapshotZxid, options.channels());
+        baseFilePresent = true;
+        if (setAsideInto != null && !segments.isEmpty()) {
+            Files.createDirectories(setAsideInto);
+        }
         boolean deleted = false;
         while (!segments.isEmpty()) {
             Segment doomed = segments.remove(segments.size() - 1);
-            Files.deleteIfExists(doomed.path);
+            if (setAsideInto != null) {
+                Files.move(doomed.path, setAsideInto.resolve(doomed.path.getFileName()),
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } else {
+                Files.deleteIfExists(doomed.path);
+            }
             deleted = true;
         }
         if (deleted) {
+            if (setAsideInto != null) {
+                Directories.fsync(setAsideInto, options.channels());
+            }
             Directories.fsync(dir, options.channels());
         }
         lastDurableZxid = snapshotZxid;
@@ -272,8 +351,8 @@ public final class TxnLog implements AutoCloseable {
         LOG.info("Log {} restarted after zxid 0x{}", dir, Long.toHexString(snapshotZxid));
     }
 
-    /** First and last durable zxid of one segment file. */
-    public record SegmentRange(long firstZxid, long lastZxid) {
+    /** First and last durable zxid of one segment file, and the zxid its first record follows. */
+    public record SegmentRange(long previousZxid, long firstZxid, long lastZxid) {
     }
 
     /** The durable zxid range of every segment that holds a record, oldest first; cheap, kept in memory. */
@@ -281,10 +360,25 @@ public final class TxnLog implements AutoCloseable {
         List<SegmentRange> ranges = new ArrayList<>(segments.size());
         for (Segment segment : segments) {
             if (segment.hasRecords()) {
-                ranges.add(new SegmentRange(segment.firstZxid, segment.lastZxid));
+                ranges.add(new SegmentRange(segment.previousZxid, segment.firstZxid, segment.lastZxid));
             }
         }
         return ranges;
+    }
+
+    /** True if a durable record has exactly this zxid (reads at most one segment). */
+    public synchronized boolean holdsRecord(long zxid) throws IOException {
+        checkOpen();
+        for (Segment segment : segments) {
+            if (!segment.hasRecords() || zxid < segment.firstZxid || zxid > segment.lastZxid) {
+                continue;
+            }
+            if (zxid == segment.firstZxid || zxid == segment.lastZxid) {
+                return true;
+            }
+            return SegmentCut.find(segment, zxid, options.channels()).lastKeptZxid() == zxid;
+        }
+        return false;
     }
 
     /**
@@ -351,6 +445,11 @@ public final class TxnLog implements AutoCloseable {
         if (deleted) {
             Directories.fsync(dir, options.channels());
         }
+    }
+
+    /** The log's directory. */
+    public Path dir() {
+        return dir;
     }
 
     public synchronized List<Path> segmentFiles() {

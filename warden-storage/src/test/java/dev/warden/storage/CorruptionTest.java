@@ -91,7 +91,7 @@ class CorruptionTest {
         Path segment = dir.resolve(SegmentFormat.fileName(1));
         ByteBuffer contents = records.contents();
         byte[] bytes = new byte[SegmentFormat.HEADER_BYTES + contents.remaining()];
-        SegmentFormat.header(1).get(bytes, 0, SegmentFormat.HEADER_BYTES);
+        SegmentFormat.header(1, 0).get(bytes, 0, SegmentFormat.HEADER_BYTES);
         contents.get(bytes, SegmentFormat.HEADER_BYTES, contents.remaining());
         Files.write(segment, bytes);
         CorruptLogException e = assertThrows(CorruptLogException.class, () -> TxnLog.open(dir, OPTIONS));

@@ -73,7 +73,7 @@ class TornTailTest {
         }
         // A crash right after creating the next segment: the file exists but holds nothing,
         // or only its header.
-        for (byte[] content : List.of(new byte[64], new byte[0], SegmentFormat.header(6).array())) {
+        for (byte[] content : List.of(new byte[64], new byte[0], SegmentFormat.header(6, 5).array())) {
             Path unwritten = dir.resolve(SegmentFormat.fileName(6));
             Files.write(unwritten, content);
             try (TxnLog log = TxnLog.open(dir, NO_PREALLOCATION)) {
