@@ -3,6 +3,7 @@ package dev.warden.cli;
 import dev.warden.server.ConfigException;
 import dev.warden.server.ConfigLoader;
 import dev.warden.server.ServerConfig;
+import dev.warden.server.recovery.UnprovableStateException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,6 +36,12 @@ final class ServerCommand implements Callable<Integer> {
             description = "Data directory; overrides dataDir. Relative paths resolve against the current directory.")
     private Path dataDir;
 
+    @Option(names = "--discard-unprovable",
+            description = {"Standalone only, for one start after the server refused its data: recover to the last",
+                    "state the data proves and move everything after it aside (writes after it are lost).",
+                    "See docs/STORAGE.md."})
+    private boolean discardUnprovable;
+
     private final ServerLauncher launcher;
     private final StopSignal stopSignal;
 
@@ -58,6 +65,10 @@ final class ServerCommand implements Callable<Integer> {
         RunningServer server;
         try {
             server = launcher.start(config);
+        } catch (UnprovableStateException e) {
+            err.println(e.getMessage());
+            err.flush();
+            return EXIT_CONFIG_ERROR;
         } catch (IOException e) {
             err.println("cannot start the server: " + e.getMessage());
             err.flush();
@@ -89,6 +100,9 @@ final class ServerCommand implements Callable<Integer> {
         }
         if (dataDir != null) {
             builder.dataDir(dataDir);
+        }
+        if (discardUnprovable) {
+            builder.discardUnprovable(true);
         }
         return builder.build();
     }

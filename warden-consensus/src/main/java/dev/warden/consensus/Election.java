@@ -60,8 +60,16 @@ final class Election {
         decideAtMs = -1;
         lookingVotes.clear();
         settledVotes.clear();
-        myVote = state.config.isObserver() ? null : self();
+        myVote = votesForNobody() ? null : self();
         broadcast();
+    }
+
+    /**
+     * Observers vote for nobody but still ask; so does a voter that must resynchronize, whose
+     * history (empty) and promises say nothing about what was committed.
+     */
+    private boolean votesForNobody() {
+        return state.config.isObserver() || state.resyncRequired;
     }
 
     private Candidate self() {
@@ -145,7 +153,7 @@ final class Election {
         if (vote.round() > round) {
             round = vote.round();
             lookingVotes.clear();
-            myVote = state.config.isObserver() ? null : self();
+            myVote = votesForNobody() ? null : self();
             decideAtMs = -1;
             adopt(vote);
             broadcast();
@@ -233,7 +241,9 @@ final class Election {
                     backing++;
                 }
             }
-            if (backing + 1 >= state.config.quorumSize()) {
+            // we back it too, unless our backing must not count
+            int ours = state.resyncRequired ? 0 : 1;
+            if (backing + ours >= state.config.quorumSize()) {
                 round = Math.max(round, v.round());
                 leaderRound = leaderOwn.round();
                 return new Decision(Role.FOLLOWING, leader);

@@ -37,7 +37,7 @@ final class FollowerSide {
         this.sentAcceptedEpoch = state.epochs.acceptedEpoch();
         state.setRole(role, leaderId, -1, false);
         state.out.send(leaderId, new ZabMessage.FollowerInfo(state.epochs.acceptedEpoch(), state.lastLoggedZxid,
-                state.config.isObserver()));
+                state.config.isObserver(), state.resyncRequired));
     }
 
     long leaderId() {
@@ -234,6 +234,8 @@ final class FollowerSide {
         state.commitUpTo(upToDate.committedZxid());
         stage = Stage.SERVING;
         state.setRole(role, leaderId, epoch, true);
+        // everything the sync stream sent is on our disk (acknowledged after persisting)
+        state.resynced();
     }
 
     private void onEpochBump(ZabMessage.EpochBump bump) {

@@ -10,6 +10,8 @@ final class LeaderLink {
     Stage stage = Stage.INFO_RECEIVED;
     long acceptedEpoch;
     long lastZxid;
+    /** It holds no history it can vouch for: its promise and history count toward no discovery quorum. */
+    boolean resyncing;
     long offeredEpoch = -1;
     long lastHeardMs;
     /** Cumulative: every proposal up to here is on this follower's disk (counted for commits). */

@@ -104,6 +104,7 @@ final class LeaderSide {
         LeaderLink link = new LeaderLink(from, observer, state.nowMs);
         link.acceptedEpoch = info.acceptedEpoch();
         link.lastZxid = info.lastZxid();
+        link.resyncing = info.resyncing();
         links.put(from, link);
         if (epoch < 0) {
             maybeChooseEpoch();
@@ -125,8 +126,11 @@ final class LeaderSide {
         long maxAccepted = state.epochs.acceptedEpoch();
         for (LeaderLink link : links.values()) {
             if (!link.observer) {
-                voters++;
+                // a resyncing member's promise still binds it, so the epoch must pass it too
                 maxAccepted = Math.max(maxAccepted, link.acceptedEpoch);
+                if (!link.resyncing) {
+                    voters++;
+                }
             }
         }
         if (voters < state.config.quorumSize()) {
@@ -157,7 +161,7 @@ final class LeaderSide {
         boolean ahead = ack.currentEpoch() > historyEpoch
                 || ack.currentEpoch() == historyEpoch && ack.lastZxid() > historyLastZxid;
         boolean newer = ack.currentEpoch() > epoch;
-        if (!link.observer && (!epochQuorum && ahead || newer)) {
+        if (!link.observer && !link.resyncing && (!epochQuorum && ahead || newer)) {
             // a member of our discovery quorum knows a newer history than ours: we must not lead
             failed = true;
             return;
@@ -180,7 +184,8 @@ final class LeaderSide {
     private void maybeCompleteDiscovery() {
         int acked = state.isVoter(state.config.myId()) ? 1 : 0;
         for (LeaderLink link : links.values()) {
-            if (!link.observer && link.atLeast(LeaderLink.Stage.EPOCH_ACKED) && link.acceptedEpoch < epoch) {
+            if (!link.observer && !link.resyncing && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)
+                    && link.acceptedEpoch < epoch) {
                 acked++;
             }
         }

@@ -29,6 +29,12 @@ final class PeerState {
     long leaderEpoch = -1;
     boolean serving;
     EpochState epochs;
+    /**
+     * This member set aside a history it could not vouch for (or never finished taking a copy of
+     * one): until a leader has synchronized it, it votes for no one, and its promises and history
+     * count toward no quorum (it may have forgotten what it acknowledged).
+     */
+    boolean resyncRequired;
 
     /** Last zxid in this member's log including writes queued but not yet performed. */
     long lastLoggedZxid;
@@ -41,8 +47,9 @@ final class PeerState {
     private final List<long[]> syncsWaiting = new ArrayList<>();
 
     PeerState(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots, RandomGenerator random,
-              long nowMs) {
+              long nowMs, boolean resyncRequired) {
         this.config = config;
+        this.resyncRequired = resyncRequired;
         this.epochs = persisted;
         this.log = log;
         this.snapshots = snapshots;
@@ -117,6 +124,24 @@ final class PeerState {
         unapplied.clear();
         lastLoggedZxid = zxid;
         appliedZxid = zxid;
+    }
+
+    /** Forgets the whole history (the driver sets it aside): the log starts again at zero. */
+    void abandonHistory() {
+        resyncRequired = true;
+        out.abandonHistory();
+        unapplied.clear();
+        lastLoggedZxid = 0;
+        appliedZxid = 0;
+        committedZxid = 0;
+    }
+
+    /** This member's log holds a leader's history again; it counts toward quorums from now on. */
+    void resynced() {
+        if (resyncRequired) {
+            resyncRequired = false;
+            out.resynced();
+        }
     }
 
     void installSnapshot(SnapshotData snapshot) {

@@ -7,6 +7,9 @@ import java.util.List;
  * must do it in this order, then call {@code advance(ready)}:
  * <ol>
  *   <li>send {@code sendImmediately} (messages that promise nothing, e.g. a leader's proposals);</li>
+ *   <li>if {@code abandonHistory}: make the member's resync marker durable, then empty the state
+ *       machine and set the whole log and every snapshot aside, so the log starts again at zero
+ *       (the member takes a copy of a leader's history and counts toward no quorum until then);</li>
  *   <li>persist {@code epochs} if not null (fsync);</li>
  *   <li>if {@code truncateAfterZxid} &gt;= 0: drop logged entries after it and rebuild the state
  *       machine to exactly that zxid;</li>
@@ -15,25 +18,36 @@ import java.util.List;
  *   <li>append {@code entriesToPersist} to the log and fsync (one fsync for the batch);</li>
  *   <li>send {@code sendAfterPersist} (acknowledgements: they promise what was just persisted);</li>
  *   <li>apply {@code committed} to the state machine in order;</li>
- *   <li>deliver {@code received} to the application, then report {@code syncsDone}.</li>
+ *   <li>deliver {@code received} to the application, then report {@code syncsDone};</li>
+ *   <li>if {@code resynced}: the member holds a leader's whole history again and serves; remove
+ *       its resync marker.</li>
  * </ol>
  * {@code roleChange}, if not null, is reported before any of this.
  */
 public record Ready(RoleChange roleChange, List<Outbound> sendImmediately, EpochState epochs, long truncateAfterZxid,
                     SnapshotData snapshot, List<Entry> entriesToPersist, List<Outbound> sendAfterPersist,
-                    List<Entry> committed, List<Received> received, List<Long> syncsDone) {
+                    List<Entry> committed, List<Received> received, List<Long> syncsDone, boolean abandonHistory,
+                    boolean resynced) {
+    /** A batch without history changes (most batches). */
+    public Ready(RoleChange roleChange, List<Outbound> sendImmediately, EpochState epochs, long truncateAfterZxid,
+                 SnapshotData snapshot, List<Entry> entriesToPersist, List<Outbound> sendAfterPersist,
+                 List<Entry> committed, List<Received> received, List<Long> syncsDone) {
+        this(roleChange, sendImmediately, epochs, truncateAfterZxid, snapshot, entriesToPersist, sendAfterPersist,
+                committed, received, syncsDone, false, false);
+    }
+
     /**
-     * True if the batch changes the role, the epochs or where the log starts (truncation or
-     * snapshot). A driver that keeps log writes in flight while it goes on must let every one of
-     * them finish before it performs such a batch.
+     * True if the batch changes the role, the epochs or where the log starts (truncation,
+     * snapshot, an abandoned history). A driver that keeps log writes in flight while it goes on
+     * must let every one of them finish before it performs such a batch.
      */
     public boolean resetsState() {
-        return roleChange != null || epochs != null || truncateAfterZxid >= 0 || snapshot != null;
+        return roleChange != null || epochs != null || truncateAfterZxid >= 0 || snapshot != null || abandonHistory;
     }
 
     public boolean isEmpty() {
         return roleChange == null && sendImmediately.isEmpty() && epochs == null && truncateAfterZxid < 0
                 && snapshot == null && entriesToPersist.isEmpty() && sendAfterPersist.isEmpty() && committed.isEmpty()
-                && received.isEmpty() && syncsDone.isEmpty();
+                && received.isEmpty() && syncsDone.isEmpty() && !abandonHistory && !resynced;
     }
 }

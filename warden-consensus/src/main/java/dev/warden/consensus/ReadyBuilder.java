@@ -22,6 +22,8 @@ final class ReadyBuilder {
     private final List<Entry> committed = new ArrayList<>();
     private final List<Received> received = new ArrayList<>();
     private final List<Long> syncsDone = new ArrayList<>();
+    private boolean abandonHistory;
+    private boolean resynced;
 
     void roleChange(RoleChange change) {
         roleChange = change;
@@ -46,7 +48,7 @@ final class ReadyBuilder {
 
     /** True if a truncation or snapshot can still go in this batch without reordering disk writes. */
     boolean canResetLog() {
-        return entriesToPersist.isEmpty() && truncateAfterZxid < 0 && snapshot == null;
+        return entriesToPersist.isEmpty() && truncateAfterZxid < 0 && snapshot == null && !abandonHistory;
     }
 
     void truncate(long afterZxid) {
@@ -57,6 +59,15 @@ final class ReadyBuilder {
     void snapshot(SnapshotData data) {
         Invariants.check(canResetLog(), "snapshot after other log writes in one batch");
         snapshot = data;
+    }
+
+    void abandonHistory() {
+        Invariants.check(canResetLog(), "history abandoned after other log writes in one batch");
+        abandonHistory = true;
+    }
+
+    void resynced() {
+        resynced = true;
     }
 
     void persist(Entry entry) {
@@ -78,12 +89,12 @@ final class ReadyBuilder {
     boolean isEmpty() {
         return roleChange == null && sendImmediately.isEmpty() && epochs == null && truncateAfterZxid < 0
                 && snapshot == null && entriesToPersist.isEmpty() && sendAfterPersist.isEmpty() && committed.isEmpty()
-                && received.isEmpty() && syncsDone.isEmpty();
+                && received.isEmpty() && syncsDone.isEmpty() && !abandonHistory && !resynced;
     }
 
     Ready build() {
         return new Ready(roleChange, List.copyOf(sendImmediately), epochs, truncateAfterZxid, snapshot,
                 List.copyOf(entriesToPersist), List.copyOf(sendAfterPersist), List.copyOf(committed),
-                List.copyOf(received), List.copyOf(syncsDone));
+                List.copyOf(received), List.copyOf(syncsDone), abandonHistory, resynced);
     }
 }

@@ -92,7 +92,8 @@ public final class ZabCodec {
             out.writeByte(VOTE).writeLong(m.leaderId()).writeLong(m.leaderZxid()).writeLong(m.leaderEpoch())
                     .writeLong(m.round()).writeByte(m.senderRole().ordinal());
         } else if (message instanceof FollowerInfo m) {
-            out.writeByte(FOLLOWER_INFO).writeLong(m.acceptedEpoch()).writeLong(m.lastZxid()).writeBool(m.observer());
+            out.writeByte(FOLLOWER_INFO).writeLong(m.acceptedEpoch()).writeLong(m.lastZxid()).writeBool(m.observer())
+                    .writeBool(m.resyncing());
         } else if (message instanceof LeaderInfo m) {
             out.writeByte(LEADER_INFO).writeLong(m.newEpoch());
         } else if (message instanceof AckEpoch m) {
@@ -144,7 +145,7 @@ public final class ZabCodec {
         if (message instanceof Vote) {
             size = 1 + 4 * 8 + 1;
         } else if (message instanceof FollowerInfo) {
-            size = 1 + 2 * 8 + 1;
+            size = 1 + 2 * 8 + 2;
         } else if (message instanceof AckEpoch || message instanceof NewLeader || message instanceof Ping
                 || message instanceof SyncReply) {
             size = 1 + 2 * 8;
@@ -188,7 +189,8 @@ public final class ZabCodec {
         byte type = in.readByte();
         return switch (type) {
             case VOTE -> new Vote(in.readLong(), in.readLong(), in.readLong(), in.readLong(), readRole(in));
-            case FOLLOWER_INFO -> new FollowerInfo(in.readLong(), in.readLong(), readStrictBool(in));
+            case FOLLOWER_INFO -> new FollowerInfo(in.readLong(), in.readLong(), readStrictBool(in),
+                    readStrictBool(in));
             case LEADER_INFO -> new LeaderInfo(in.readLong());
             case ACK_EPOCH -> new AckEpoch(in.readLong(), in.readLong());
             case DIFF -> new Diff(in.readLong());

@@ -14,7 +14,16 @@ public sealed interface ZabMessage {
     record Vote(long leaderId, long leaderZxid, long leaderEpoch, long round, Role senderRole) implements ZabMessage { }
 
     // --- discovery ---
-    record FollowerInfo(long acceptedEpoch, long lastZxid, boolean observer) implements ZabMessage { }
+    /**
+     * A member asks to follow. {@code resyncing}: it set aside a history it could not vouch for
+     * and holds none, so its epoch promise and its (empty) history must not count toward the
+     * leader's discovery quorum; it counts again once synchronized.
+     */
+    record FollowerInfo(long acceptedEpoch, long lastZxid, boolean observer, boolean resyncing) implements ZabMessage {
+        public FollowerInfo(long acceptedEpoch, long lastZxid, boolean observer) {
+            this(acceptedEpoch, lastZxid, observer, false);
+        }
+    }
     record LeaderInfo(long newEpoch) implements ZabMessage { }
     record AckEpoch(long currentEpoch, long lastZxid) implements ZabMessage { }
 

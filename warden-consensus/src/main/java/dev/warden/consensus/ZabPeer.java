@@ -23,10 +23,24 @@ public final class ZabPeer {
 
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs) {
+        this(config, persisted, log, snapshots, random, nowMs, false);
+    }
+
+    /**
+     * @param resyncRequired the member set aside a history it could not vouch for (its resync
+     *                       marker is on disk): it votes for no one and counts toward no quorum
+     *                       until a leader has synchronized it ({@link Ready#resynced()} then
+     *                       says the marker may go)
+     */
+    public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
+                   RandomGenerator random, long nowMs, boolean resyncRequired) {
         if (config == null || persisted == null || log == null || snapshots == null || random == null) {
             throw new IllegalArgumentException("ZabPeer needs a config, epochs, log view, snapshot source and random");
         }
-        this.state = new PeerState(config, persisted, log, snapshots, random, nowMs);
+        if (resyncRequired && log.lastZxid() != 0) {
+            throw new IllegalArgumentException("a member that must resynchronize starts with an empty log");
+        }
+        this.state = new PeerState(config, persisted, log, snapshots, random, nowMs, resyncRequired);
         this.election = new Election(state);
         lookForLeader();
     }
@@ -183,6 +197,24 @@ public final class ZabPeer {
             return leader.established() && leader.broadcast.sync(token);
         }
         return follower != null && follower.sync(token);
+    }
+
+    /**
+     * This member's state can no longer be vouched for (its tree digest differs from the leader's
+     * at the same zxid): it forgets its whole history ({@link Ready#abandonHistory()}), looks for
+     * a leader, takes a copy of its history and counts toward no quorum until then.
+     */
+    public void abandonHistory() {
+        leader = null;
+        follower = null;
+        state.setRole(Role.LOOKING, -1, -1, false);
+        state.abandonHistory();
+        election.start();
+    }
+
+    /** True while this member must take a copy of a leader's history before it counts toward a quorum. */
+    public boolean isResyncRequired() {
+        return state.resyncRequired;
     }
 
     public Role role() {

@@ -100,6 +100,13 @@ final class MemoryLog implements LogView {
         }
     }
 
+    /** The history set aside: an empty log and state, starting at zero. */
+    void forgetEverything() {
+        entries.clear();
+        applied.clear();
+        snapshotZxid = 0;
+    }
+
     void append(Entry entry) {
         entries.put(entry.zxid(), entry);
     }

@@ -22,20 +22,24 @@ final class TestCluster {
         final long id;
         final MemoryLog log;
         EpochState durableEpochs;
+        /** The member's resync marker, as its driver would keep it on disk. */
+        boolean resyncMarker;
         ZabPeer peer;
         final List<Ready> readies = new ArrayList<>();
         final List<Received> received = new ArrayList<>();
         final List<Long> syncsDone = new ArrayList<>();
 
-        Member(long id, MemoryLog log, EpochState epochs) {
+        Member(long id, MemoryLog log, EpochState epochs, boolean resyncMarker) {
             this.id = id;
             this.log = log;
             this.durableEpochs = epochs;
+            this.resyncMarker = resyncMarker;
             start();
         }
 
         void start() {
-            peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs);
+            peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs,
+                    resyncMarker);
             if (counterLimit > 0) {
                 peer.limitCounterForTests(counterLimit);
             }
@@ -46,6 +50,10 @@ final class TestCluster {
                 Ready ready = peer.ready();
                 readies.add(ready);
                 ready.sendImmediately().forEach(o -> queue.add(new InFlight(id, o.to(), o.message())));
+                if (ready.abandonHistory()) {
+                    resyncMarker = true;
+                    log.forgetEverything();
+                }
                 if (ready.epochs() != null) {
                     durableEpochs = ready.epochs();
                 }
@@ -60,6 +68,9 @@ final class TestCluster {
                 ready.committed().forEach(log::apply);
                 received.addAll(ready.received());
                 syncsDone.addAll(ready.syncsDone());
+                if (ready.resynced()) {
+                    resyncMarker = false;
+                }
                 peer.advance(ready);
             }
         }
@@ -87,7 +98,12 @@ final class TestCluster {
     }
 
     Member add(long id, MemoryLog log, EpochState epochs) {
-        Member member = new Member(id, log, epochs);
+        return add(id, log, epochs, false);
+    }
+
+    /** A member whose resync marker is on disk when {@code resyncMarker}; its log must then be empty. */
+    Member add(long id, MemoryLog log, EpochState epochs, boolean resyncMarker) {
+        Member member = new Member(id, log, epochs, resyncMarker);
         members.put(id, member);
         member.drive();
         return member;

@@ -93,7 +93,8 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.fsyncWarningThresholdMs(ServerConfig.Range.FSYNC_WARNING_THRESHOLD.parse(k, v)),
                     "fsync.warningthresholdms", "zookeeper.fsync.warningthresholdms"),
             Setting.of((b, k, v, w) -> b.txnLogDirectIo(asBoolean(k, v)), "txnLogDirectIo"),
-            Setting.of((b, k, v, w) -> b.inlineIdleWrites(asBoolean(k, v)), "inlineIdleWrites"));
+            Setting.of((b, k, v, w) -> b.inlineIdleWrites(asBoolean(k, v)), "inlineIdleWrites"),
+            Setting.of((b, k, v, w) -> b.digestEnabled(asBoolean(k, v)), "digest.enabled", "zookeeper.digest.enabled"));
 
     private ConfigLoader() {
     }

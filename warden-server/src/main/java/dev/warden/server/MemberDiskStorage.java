@@ -7,6 +7,9 @@ import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
 import dev.warden.server.quorum.StateSnapshots;
 import dev.warden.server.quorum.TxnLogView;
+import dev.warden.server.recovery.DataDirRecovery;
+import dev.warden.server.recovery.DataLayout;
+import dev.warden.server.recovery.ResyncMarker;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;
@@ -45,7 +48,7 @@ final class MemberDiskStorage implements Member.Storage {
 
     @Override
     public void rebuildState(StateMachine state) throws IOException {
-        ServerState.recover(state, snapshots, txnLog);
+        DataDirRecovery.rebuild(state, snapshots, txnLog);
     }
 
     @Override
@@ -61,6 +64,33 @@ final class MemberDiskStorage implements Member.Storage {
         // The snapshot is durable before the log forgets what came before it.
         snapshots.write(zxid, out -> StateSnapshots.writeBody(state, out));
         logView.restartAfter(zxid);
+    }
+
+    @Override
+    public void abandonHistory(String reason) throws IOException {
+        // On the snapshot thread, after any snapshot of the old state it is writing: one
+        // finished later would leave a snapshot of a history this member no longer vouches for.
+        var done = snapshotter.submit(() -> {
+            ResyncMarker.write(dataDir, reason);
+            long nowMs = System.currentTimeMillis();
+            logView.restartAfter(0, DataLayout.setAsideDirFor(txnLog.dir(), nowMs));
+            snapshots.moveAside(snapshots.snapshotFiles(), DataLayout.setAsideDirFor(snapshots.dir(), nowMs));
+            return null;
+        });
+        try {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while setting the history aside", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException("setting the history aside failed",
+                    e.getCause());
+        }
+    }
+
+    @Override
+    public void resynced() throws IOException {
+        ResyncMarker.remove(dataDir);
     }
 
     @Override

@@ -47,6 +47,8 @@ public record ServerConfig(
         long fsyncWarningThresholdMs,
         boolean txnLogDirectIo,
         boolean inlineIdleWrites,
+        boolean digestEnabled,
+        boolean discardUnprovable,
         int serverId,
         int initLimitTicks,
         int syncLimitTicks,
@@ -172,6 +174,11 @@ public record ServerConfig(
         Range.SYNC_LIMIT.check(syncLimitTicks);
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
+        if (discardUnprovable && !members.isEmpty()) {
+            throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
+                    + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
+                    + " by itself");
+        }
     }
 
     /** True for an ensemble member, false for a standalone server. */
@@ -222,7 +229,8 @@ public record ServerConfig(
                 .containerCheckIntervalMs(containerCheckIntervalMs)
                 .sessionlessConnectionTimeoutMs(sessionlessConnectionTimeoutMs)
                 .preAllocSizeBytes(preAllocSizeBytes).fsyncWarningThresholdMs(fsyncWarningThresholdMs)
-                .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).serverId(serverId)
+                .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
+                .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members);
         if (!dataLogDir.equals(dataDir)) {
@@ -287,6 +295,7 @@ public record ServerConfig(
         s.put("fsync.warningthresholdms", Long.toString(fsyncWarningThresholdMs));
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
+        s.put("digest.enabled", Boolean.toString(digestEnabled));
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -414,6 +423,8 @@ public record ServerConfig(
         private long fsyncWarningThresholdMs = TxnLogOptions.DEFAULT_SLOW_FSYNC_WARNING_MS;
         private boolean txnLogDirectIo = TxnLogOptions.defaults().directIo();
         private boolean inlineIdleWrites = true;
+        private boolean digestEnabled = true;
+        private boolean discardUnprovable;
         private int serverId = 1;
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
@@ -454,6 +465,9 @@ public record ServerConfig(
         public Builder fsyncWarningThresholdMs(long v) { fsyncWarningThresholdMs = v; return this; }
         public Builder txnLogDirectIo(boolean v) { txnLogDirectIo = v; return this; }
         public Builder inlineIdleWrites(boolean v) { inlineIdleWrites = v; return this; }
+        public Builder digestEnabled(boolean v) { digestEnabled = v; return this; }
+        /** Not a zoo.cfg key: the command line's one-time --discard-unprovable. */
+        public Builder discardUnprovable(boolean v) { discardUnprovable = v; return this; }
         public Builder serverId(int v) { serverId = v; return this; }
         public Builder initLimitTicks(int v) { initLimitTicks = v; return this; }
         public Builder syncLimitTicks(int v) { syncLimitTicks = v; return this; }
@@ -471,8 +485,8 @@ public record ServerConfig(
                     autopurgeSnapRetainCount, autopurgePurgeIntervalHours, juteMaxBuffer,
                     fourLetterWordWhitelist, superDigest, extendedTypesEnabled, forceSync,
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
-                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo, inlineIdleWrites,
-                    serverId, initLimitTicks, syncLimitTicks,
+                    sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
+                    inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members));
         }
 

@@ -26,6 +26,9 @@ import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
+import dev.warden.server.recovery.DataDirRecovery;
+import dev.warden.server.recovery.DataLayout;
+import dev.warden.server.recovery.ResyncMarker;
 import dev.warden.storage.FileChannelFactory;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
@@ -73,17 +76,17 @@ public final class WardenServer implements AutoCloseable {
         SessionTracker sessions = new SessionTracker(clock, config.tickTimeMs(), config.serverId());
         DataTree tree = new DataTree();
         this.stateMachine = new StateMachine(tree, sessions);
-        this.snapshots = new SnapshotStore(config.dataDir().resolve("snapshots"));
+        DataLayout layout = new DataLayout(config.dataDir(), config.dataLogDir());
         TxnLogOptions defaults = TxnLogOptions.defaults();
-        this.txnLog = TxnLog.open(config.dataLogDir().resolve("log"), new TxnLogOptions(config.forceSync(),
-                config.preAllocSizeBytes(), defaults.segmentMaxBytes(), logChannels, config.fsyncWarningThresholdMs(),
-                config.txnLogDirectIo()));
-        try {
-            ServerState.recover(stateMachine, snapshots, txnLog);
-        } catch (IOException | RuntimeException e) {
-            txnLog.close();
-            throw e;
-        }
+        TxnLogOptions logOptions = new TxnLogOptions(config.forceSync(), config.preAllocSizeBytes(),
+                defaults.segmentMaxBytes(), logChannels, config.fsyncWarningThresholdMs(), config.txnLogDirectIo());
+        DataDirRecovery.OnUnprovable onUnprovable = config.isEnsemble() ? DataDirRecovery.OnUnprovable.RESYNC
+                : config.discardUnprovable() ? DataDirRecovery.OnUnprovable.DISCARD_UNPROVABLE
+                : DataDirRecovery.OnUnprovable.REFUSE;
+        DataDirRecovery.Outcome recovered = DataDirRecovery.recover(layout, logOptions, stateMachine, onUnprovable,
+                clock.wallTimeMs());
+        this.txnLog = recovered.log();
+        this.snapshots = new SnapshotStore(layout.snapshotsDir());
         WatchManager watches = new WatchManager(config.maxWatchesPerSession());
         tree.setEvents(watches::trigger);
         this.registry = new ConnectionRegistry(config.maxClientCnxns());
@@ -107,11 +110,11 @@ public final class WardenServer implements AutoCloseable {
                 tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 EpochFiles epochFiles = EpochFiles.defaults();
                 EpochState epochs = epochFiles.load(config.dataDir());
-                // The log holds every entry after the snapshot recovery started from.
-                long logStartZxid = snapshots.newestValid().map(s -> s.zxid()).orElse(0L);
-                TxnLogView logView = new TxnLogView(txnLog, logStartZxid);
+                // Recovery left one unbroken log: every entry after its start is in it.
+                TxnLogView logView = new TxnLogView(txnLog, txnLog.startZxid());
+                boolean resyncRequired = ResyncMarker.exists(config.dataDir());
                 this.consensus = consensusProvider.create(
-                        new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock));
+                        new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock, resyncRequired));
                 MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
                         snapshotter, logView);
                 preparer.limitCounter(consensus.zxidCounterLimit());

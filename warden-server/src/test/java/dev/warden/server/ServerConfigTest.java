@@ -196,7 +196,8 @@ class ServerConfigTest {
         assertTrue(text.contains("fsync.warningthresholdms=1000\n"), text);
         assertTrue(text.contains("txnLogDirectIo=true\n"), text);
         assertTrue(text.contains("inlineIdleWrites=true\n"), text);
+        assertTrue(text.contains("digest.enabled=true\n"), text);
         assertFalse(text.contains(SUPER), text);
-        assertEquals(25, text.lines().count());
+        assertEquals(26, text.lines().count());
     }
 }

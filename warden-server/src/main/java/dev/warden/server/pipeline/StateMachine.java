@@ -12,6 +12,12 @@ import java.util.List;
 public final class StateMachine {
     private final DataTree tree;
     private final SessionTracker sessions;
+    /**
+     * From this zxid on, the state is exactly the history's state at each zxid it has applied.
+     * Before it, a fuzzy snapshot the state was loaded from may hold effects of later
+     * transactions (replaying them makes it exact), so digests are only comparable from here.
+     */
+    private volatile long exactFromZxid;
 
     public StateMachine(DataTree tree, SessionTracker sessions) {
         this.tree = tree;
@@ -24,6 +30,23 @@ public final class StateMachine {
 
     public SessionTracker sessions() {
         return sessions;
+    }
+
+    /** See {@link #exactFromZxid}: 0 for a state built by applying transactions from the empty tree. */
+    public long exactFromZxid() {
+        return exactFromZxid;
+    }
+
+    /** A fuzzy snapshot loaded into this state had reached {@code zxid} when it was finished. */
+    public void loadedSnapshotReaching(long zxid) {
+        exactFromZxid = Math.max(exactFromZxid, zxid);
+    }
+
+    /** Empties the tree and the session table: the state of zxid 0. */
+    public void clear() {
+        tree.clear();
+        sessions.clear();
+        exactFromZxid = 0;
     }
 
     public List<Stat> apply(Txn txn) {

@@ -34,6 +34,12 @@ public interface ConsensusCore {
 
     long committedZxid();
 
+    /** Forget the whole history and take a copy from a leader (see {@code ZabPeer.abandonHistory}). */
+    void abandonHistory();
+
+    /** True while the member must take a copy of a leader's history before it counts toward any quorum. */
+    boolean isResyncRequired();
+
     boolean hasReady();
 
     Ready ready();

@@ -12,8 +12,13 @@ import java.io.IOException;
  * production factory makes a Zab core and the TCP peer transport; tests may substitute both.
  */
 public interface ConsensusFactory extends AutoCloseable {
-    /** What a factory may use: the member's configuration, log (and the core's view of it), persisted epochs and clock. */
-    record Resources(ServerConfig config, TxnLog txnLog, TxnLogView logView, EpochState epochs, Clock clock) {
+    /**
+     * What a factory may use: the member's configuration, log (and the core's view of it),
+     * persisted epochs and clock, and whether the member must take a copy of a leader's history
+     * before it counts toward any quorum (its resync marker is on disk).
+     */
+    record Resources(ServerConfig config, TxnLog txnLog, TxnLogView logView, EpochState epochs, Clock clock,
+                     boolean resyncRequired) {
     }
 
     /** Chooses the factory for a member once its log is open. */

@@ -27,6 +27,15 @@ public interface DriverEffects {
     void installSnapshot(SnapshotData snapshot) throws IOException;
 
     /**
+     * Makes the resync marker durable, then empties the state and sets the whole log and every
+     * snapshot aside: the log starts again at zero.
+     */
+    void abandonHistory() throws IOException;
+
+    /** The member holds a leader's history again and serves: its resync marker goes. */
+    void resynced() throws IOException;
+
+    /**
      * Appends the entries and forces them to disk with one fsync. Runs on the driver's log thread
      * while the driver goes on, so it may touch nothing but the log itself.
      */

@@ -56,6 +56,15 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
 
         /** Rolls the log and writes a snapshot, off the critical path. */
         void snapshotDue(StateMachine state);
+
+        /**
+         * Writes the resync marker with {@code reason}, durably, then sets the log and every
+         * snapshot aside, leaving an empty log that starts at zero. The caller empties the state.
+         */
+        void abandonHistory(String reason) throws IOException;
+
+        /** Removes the resync marker, durably. */
+        void resynced() throws IOException;
     }
 
     private final long myId;
@@ -74,6 +83,8 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     /** The last role change acted on (driver thread). */
     private RoleChange lastChange;
     private final Clock clock;
+    /** Why the core was asked to abandon its history, for the resync marker (driver thread). */
+    private String abandonReason;
     /** When the session check last ran (monotonic ms), -1 before the first; timer thread only. */
     private long lastSessionTickMs = -1;
 
@@ -277,6 +288,23 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     }
 
     @Override
+    public void abandonHistory() throws IOException {
+        String reason = abandonReason != null ? abandonReason : "its state could not be vouched for";
+        abandonReason = null;
+        log.warn("member {} gives up its history ({}): it sets its log and snapshots aside, takes a copy of the"
+                + " leader's, and counts toward no quorum until it has", myId, reason);
+        // the marker first: a crash after it leaves a member that knows it must resynchronize
+        storage.abandonHistory(reason);
+        rebuild(-1, () -> { });
+    }
+
+    @Override
+    public void resynced() throws IOException {
+        storage.resynced();
+        log.info("member {} holds the leader's history again and counts toward quorums", myId);
+    }
+
+    @Override
     public void installSnapshot(SnapshotData snapshot) throws IOException {
         rebuild(-1, () -> storage.loadSnapshot(stateMachine, snapshot));
         storage.restartAfterSnapshot(snapshot.zxid(), stateMachine);
@@ -296,8 +324,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
             if (stateMachine.tree().lastAppliedZxid() == unlessAtZxid) {
                 return;
             }
-            stateMachine.tree().clear();
-            stateMachine.sessions().clear();
+            stateMachine.clear();
             try {
                 work.run();
             } catch (IOException e) {

@@ -193,6 +193,11 @@ public final class MemberDriver implements AutoCloseable {
         offer(new Sync(token));
     }
 
+    /** The member's state can no longer be vouched for: the core gives up its history (see ConsensusCore). */
+    public void abandonHistory() {
+        runOnDriverThread(core::abandonHistory);
+    }
+
     /**
      * Runs {@code body} on the driver thread between events (work on state only the core's thread
      * may touch). From the driver thread itself it runs in the next cycle, which follows at once.
@@ -424,6 +429,9 @@ public final class MemberDriver implements AutoCloseable {
             effects.roleChanged(ready.roleChange(), nextZxid);
         }
         send(ready.sendImmediately());
+        if (ready.abandonHistory()) {
+            effects.abandonHistory();
+        }
         if (ready.epochs() != null) {
             effects.saveEpochs(ready.epochs());
         }
@@ -446,6 +454,9 @@ public final class MemberDriver implements AutoCloseable {
         }
         if (!ready.syncsDone().isEmpty()) {
             effects.syncsDone(ready.syncsDone());
+        }
+        if (ready.resynced()) {
+            effects.resynced();
         }
         core.advance(ready);
     }

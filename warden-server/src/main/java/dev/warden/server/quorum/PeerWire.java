@@ -14,10 +14,11 @@ import io.netty.buffer.Unpooled;
 final class PeerWire {
     static final int MAGIC = 0x5741_5a42; // "WAZB"
     /**
-     * 2 since LeaderDurable: a member of version 1 would drop the link on the first one it read,
-     * so members of different versions refuse each other at the hello, with a clear reason.
+     * Members of different versions refuse each other at the hello, with a clear reason, instead
+     * of dropping the link on the first message the other cannot read (version 2 added
+     * LeaderDurable, version 3 FollowerInfo's resyncing flag).
      */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int HELLO_BYTES = 4 + 4 + 8;
     static final int LENGTH_BYTES = 4;
 

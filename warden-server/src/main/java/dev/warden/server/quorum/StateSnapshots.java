@@ -16,10 +16,12 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The state machine's snapshot body (sessions, then the tree), used for snapshot files on disk
- * and for the bytes of a SNAP sent to a follower. Snapshots are fuzzy: writes may continue
- * while one is taken, so it holds everything up to the zxid recorded when it started and maybe
- * some later transactions; replaying the log after that zxid makes it exact.
+ * The state machine's snapshot body (sessions, then the tree, then the zxid the snapshot had
+ * reached when it was finished), used for snapshot files on disk and for the bytes of a SNAP
+ * sent to a follower. Snapshots are fuzzy: writes may continue while one is taken, so it holds
+ * everything up to the zxid recorded when it started and maybe some later transactions, none
+ * after the zxid recorded at its end; replaying the log after the start makes it exact once the
+ * replay has passed the end. Recovery checks that the log reaches that far.
  */
 public final class StateSnapshots {
     /** A session record is at least id, timeout and password length. */
@@ -41,14 +43,16 @@ public final class StateSnapshots {
             out.write(password);
         }
         TreeSnapshot.write(state.tree(), out);
+        // Read after the walk: nothing applied later is in it.
+        out.writeLong(Math.max(state.tree().lastAppliedZxid(), state.exactFromZxid()));
     }
 
     /**
-     * Loads a body into a fresh state machine. Returns the paths whose parents were missing,
-     * which the tree's snapshot format (children nested in their parent) cannot produce: the
-     * list is always empty and kept so callers need not change.
+     * Loads a body into a fresh state machine and returns the zxid the snapshot had reached when
+     * it was finished: the state is exact once the log after {@code snapshotZxid} has been
+     * replayed up to there (the state machine notes it too).
      */
-    public static List<String> readBody(StateMachine state, DataInputStream in, long snapshotZxid) throws IOException {
+    public static long readBody(StateMachine state, DataInputStream in, long snapshotZxid) throws IOException {
         int sessionCount = in.readInt();
         if (sessionCount < 0) {
             throw new IOException("snapshot body claims " + sessionCount + " sessions");
@@ -64,7 +68,19 @@ public final class StateSnapshots {
             in.readFully(password);
             state.sessions().add(id, timeoutMs, password);
         }
-        return TreeSnapshot.read(state.tree(), in, snapshotZxid);
+        TreeSnapshot.read(state.tree(), in, snapshotZxid);
+        long reachedZxid = in.readLong();
+        if (reachedZxid < snapshotZxid) {
+            throw new IOException("snapshot body says it was finished at zxid 0x" + Long.toHexString(reachedZxid)
+                    + ", before it was started at 0x" + Long.toHexString(snapshotZxid));
+        }
+        state.loadedSnapshotReaching(reachedZxid);
+        return reachedZxid;
+    }
+
+    /** The zxid a snapshot file's body says the snapshot had reached when it was finished (its last 8 bytes). */
+    public static long reachedZxid(dev.warden.storage.Snapshot snapshot) throws IOException {
+        return java.nio.ByteBuffer.wrap(snapshot.readBodyTail(Long.BYTES)).getLong();
     }
 
     /** Takes a (fuzzy) snapshot into memory, labelled with the last zxid applied when it began. */
@@ -109,19 +125,20 @@ public final class StateSnapshots {
     }
 
     /**
-     * Loads SNAP bytes into a fresh, empty state machine; returns the orphan paths as
-     * {@link #readBody} does. Malformed bytes are an {@link IOException}.
+     * Loads SNAP bytes into a fresh, empty state machine; returns the zxid the snapshot had
+     * reached when it was finished, as {@link #readBody} does. Malformed bytes are an
+     * {@link IOException}.
      */
-    public static List<String> load(SnapshotData snapshot, StateMachine fresh) throws IOException {
+    public static long load(SnapshotData snapshot, StateMachine fresh) throws IOException {
         if (fresh.tree().lastAppliedZxid() != 0 || fresh.sessions().size() != 0) {
             throw new IllegalArgumentException("a snapshot loads only into a fresh state machine");
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot.bytes()))) {
-            List<String> orphans = readBody(fresh, in, snapshot.zxid());
+            long reachedZxid = readBody(fresh, in, snapshot.zxid());
             if (in.available() > 0) {
                 throw new IOException(in.available() + " unexpected bytes after the snapshot body");
             }
-            return orphans;
+            return reachedZxid;
         } catch (EOFException truncated) {
             throw new IOException("snapshot bytes end early", truncated);
         } catch (RuntimeException malformed) {

@@ -204,7 +204,12 @@ public final class TxnLogView implements LogView {
      * durable in the snapshot store, since after this the log alone cannot rebuild the state.
      */
     public void restartAfter(long snapshotZxid) throws IOException {
-        log.restartAfter(snapshotZxid);
+        restartAfter(snapshotZxid, null);
+    }
+
+    /** As {@link #restartAfter(long)}, moving the segments into {@code setAsideInto} instead of deleting them. */
+    public void restartAfter(long snapshotZxid, java.nio.file.Path setAsideInto) throws IOException {
+        log.restartAfter(snapshotZxid, setAsideInto);
         visibleZxid = log.lastDurableZxid();
         recent.restartAfter(snapshotZxid);
         readableFromZxid = snapshotZxid;

@@ -44,7 +44,7 @@ public final class ZabConsensus implements ConsensusFactory {
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException {
         ZabPeer peer = new ZabPeer(zabConfig(resources.config()), resources.epochs(), resources.logView(), snapshots,
-                new SecureRandom(), nowMs);
+                new SecureRandom(), nowMs, resources.resyncRequired());
         return new ZabCore(peer);
     }
 

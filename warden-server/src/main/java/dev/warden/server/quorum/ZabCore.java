@@ -74,6 +74,16 @@ public final class ZabCore implements ConsensusCore {
     }
 
     @Override
+    public void abandonHistory() {
+        peer.abandonHistory();
+    }
+
+    @Override
+    public boolean isResyncRequired() {
+        return peer.isResyncRequired();
+    }
+
+    @Override
     public boolean hasReady() {
         return peer.hasReady();
     }

@@ -142,6 +142,16 @@ final class InOrderCore implements ConsensusCore {
     }
 
     @Override
+    public void abandonHistory() {
+        throw new UnsupportedOperationException("the in-order test core has no elections to resynchronize through");
+    }
+
+    @Override
+    public boolean isResyncRequired() {
+        return false;
+    }
+
+    @Override
     public boolean hasReady() {
         return roleChange != null || truncateAfterZxid >= 0 || !sendImmediately.isEmpty() || !toPersist.isEmpty() || !committed.isEmpty()
                 || !received.isEmpty() || !syncsDone.isEmpty();

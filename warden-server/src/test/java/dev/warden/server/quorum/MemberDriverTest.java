@@ -260,6 +260,8 @@ class MemberDriverTest {
         @Override public long leaderId() { return 2; }
         @Override public boolean isServing() { return true; }
         @Override public long committedZxid() { return 0; }
+        @Override public void abandonHistory() { throw new UnsupportedOperationException("scripted core"); }
+        @Override public boolean isResyncRequired() { return false; }
         @Override public boolean hasReady() { return !script.isEmpty(); }
         @Override public Ready ready() { return script.poll(); }
 
@@ -282,6 +284,8 @@ class MemberDriverTest {
         @Override public void saveEpochs(EpochState epochs) { trace.add("epochs"); }
         @Override public void truncateAfter(long zxid) { trace.add("truncate " + zxid); }
         @Override public void installSnapshot(SnapshotData snapshot) { trace.add("snapshot " + snapshot.zxid()); }
+        @Override public void abandonHistory() { trace.add("abandon history"); }
+        @Override public void resynced() { trace.add("resynced"); }
 
         @Override
         public void persist(List<Entry> entries) throws IOException {

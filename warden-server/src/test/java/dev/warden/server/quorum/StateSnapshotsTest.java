@@ -35,7 +35,7 @@ class StateSnapshotsTest {
         SnapshotData snapshot = StateSnapshots.source(generator.state()).take();
         assertEquals(generator.state().tree().lastAppliedZxid(), snapshot.zxid());
         StateMachine copy = fresh();
-        assertEquals(List.of(), StateSnapshots.load(snapshot, copy));
+        assertEquals(snapshot.zxid(), StateSnapshots.load(snapshot, copy));
         assertSameState(generator.state(), copy);
     }
 

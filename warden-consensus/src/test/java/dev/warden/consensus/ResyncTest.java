@@ -1,0 +1,119 @@
+package dev.warden.consensus;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A member that set aside a history it could not vouch for must not help elect anyone until a
+ * leader has given it a copy: it may have acknowledged writes it no longer holds, and with its
+ * vote a member missing those committed writes could lead.
+ */
+class ResyncTest {
+    private static final long E1 = 1;
+
+    private static long z(long counter) {
+        return Zxid.of(E1, counter);
+    }
+
+    /** Member 1 holds five writes committed with member 2's acknowledgement; member 3 saw three. */
+    private static TestCluster amnesiaSetUp(boolean member2Resyncing) {
+        TestCluster cluster = new TestCluster(Set.of(1L, 2L, 3L), Set.of());
+        cluster.add(1, MemoryLog.of(z(1), z(2), z(3), z(4), z(5)), new EpochState(1, 1));
+        // member 2 acknowledged z(4) and z(5), then lost its history (damaged at rest) and set it aside
+        cluster.add(2, member2Resyncing ? new MemoryLog() : MemoryLog.of(), new EpochState(1, 1), member2Resyncing);
+        cluster.add(3, MemoryLog.of(z(1), z(2), z(3)), new EpochState(1, 1));
+        return cluster;
+    }
+
+    @Test
+    void withoutTheMarkerTheAmnesiacHelpsElectAMemberMissingCommittedWrites() {
+        // what the marker prevents: 2 votes with its empty history, 3 leads and z(4), z(5) are gone
+        TestCluster cluster = amnesiaSetUp(false);
+        cluster.crash(1);
+        cluster.runUntil(c -> c.leader() != null, 10_000);
+        assertEquals(3, cluster.leader().id);
+        assertFalse(cluster.member(2).log.entries.containsKey(z(5)));
+    }
+
+    @Test
+    void aResyncingMemberVotesForNoOneSoNoLeaderMissingCommittedWritesIsElected() {
+        TestCluster cluster = amnesiaSetUp(true);
+        cluster.crash(1);
+        for (int i = 0; i < 200; i++) {
+            cluster.deliverAll();
+            cluster.advanceTime(50);
+            assertNull(cluster.leader(), "no quorum without member 1: 2 must not count");
+        }
+        assertTrue(cluster.member(2).peer.isResyncRequired());
+        assertTrue(cluster.deliveredOfType(ZabMessage.Vote.class).stream().filter(m -> m.from() == 2)
+                .allMatch(m -> ((ZabMessage.Vote) m.message()).leaderId() == -1), "2 votes for no one");
+
+        cluster.restart(1);
+        cluster.runUntil(c -> c.leader() != null && c.member(2).peer.isServing(), 10_000);
+        assertEquals(1, cluster.leader().id, "the member holding the committed writes leads");
+        cluster.runUntil(c -> c.allServing() && c.member(2).log.lastZxid() == c.member(1).log.lastZxid(), 10_000);
+        assertTrue(cluster.member(2).log.appliedView().containsKey(z(5)));
+        assertFalse(cluster.member(2).peer.isResyncRequired());
+        assertFalse(cluster.member(2).resyncMarker, "the marker goes once it serves");
+        assertTrue(cluster.member(2).readies.stream().anyMatch(Ready::resynced));
+    }
+
+    @Test
+    void aResyncingMembersPromiseDoesNotCompleteALeadersDiscovery() {
+        TestCluster cluster = amnesiaSetUp(true);
+        cluster.crash(3);
+        // 1 may be voted for by no one but itself: 2 does not vote, 3 is down
+        for (int i = 0; i < 200; i++) {
+            cluster.deliverAll();
+            cluster.advanceTime(50);
+            assertNull(cluster.leader());
+        }
+        cluster.restart(3);
+        cluster.runUntil(c -> c.allServing(), 10_000);
+        assertEquals(1, cluster.leader().id);
+    }
+
+    @Test
+    void aServingFollowerThatAbandonsItsHistoryTakesACopyAndCountsAgain() {
+        TestCluster cluster = new TestCluster(Set.of(1L, 2L, 3L), Set.of());
+        for (long id = 1; id <= 3; id++) {
+            cluster.add(id, new MemoryLog(), EpochState.INITIAL);
+        }
+        cluster.runUntil(TestCluster::allServing, 10_000);
+        for (int i = 0; i < 10; i++) {
+            cluster.propose("w" + i);
+        }
+        cluster.deliverAll();
+        TestCluster.Member leader = cluster.leader();
+        TestCluster.Member follower = cluster.members.values().stream().filter(m -> m != leader).findFirst()
+                .orElseThrow();
+        follower.peer.abandonHistory();
+        follower.drive();
+        Ready abandoned = follower.readies.stream().filter(Ready::abandonHistory).findFirst().orElse(null);
+        assertNotNull(abandoned);
+        assertEquals(Role.LOOKING, abandoned.roleChange().role());
+        assertTrue(follower.resyncMarker);
+        assertEquals(0, follower.log.lastZxid());
+
+        cluster.runUntil(c -> c.allServing() && follower.log.lastZxid() == leader.log.lastZxid(), 10_000);
+        assertEquals(leader.log.appliedView(), follower.log.appliedView());
+        assertFalse(follower.resyncMarker);
+        cluster.propose("after");
+        cluster.deliverAll();
+        assertEquals(leader.log.lastZxid(), follower.log.lastZxid());
+    }
+
+    @Test
+    void aMemberThatMustResynchronizeStartsWithAnEmptyLog() {
+        TestCluster cluster = new TestCluster(Set.of(1L, 2L, 3L), Set.of());
+        assertThrows(IllegalArgumentException.class,
+                () -> cluster.add(1, MemoryLog.of(z(1)), new EpochState(1, 1), true));
+    }
+}
