@@ -78,8 +78,9 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private long lastSessionTickMs = -1;
     /**
      * Set while this leader holds expiry back for want of word from a quorum (driver thread
-     * only): once it hears one again, every session starts a fresh timeout, since the activity
-     * its followers reported meanwhile may be lost or still on its way.
+     * only). The check that finds it in touch again expires nothing either: the activity
+     * reports that came in with the renewed contact reach the session tracker only once the
+     * cycle's batch is performed, after this check.
      */
     private boolean expiryHeldOutOfTouch;
 
@@ -215,8 +216,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         }
         if (expiryHeldOutOfTouch) {
             expiryHeldOutOfTouch = false;
-            log.info("member {}: hears a quorum again; every session gets a fresh timeout", myId);
-            stateMachine.sessions().touchAllOpen();
+            log.info("member {}: hears a quorum again; session expiry resumes at the next check", myId);
             return;
         }
         for (long sessionId : stateMachine.sessions().takeExpired()) {
