@@ -64,6 +64,9 @@ final class Broadcast {
             leader.fail();
             return;
         }
+        // Silence is LeaderSide's check (a quorum heard within syncLimit). This one bounds the
+        // time a leader goes on without a quorum of synced voters though it hears them: links
+        // dropped and made again, followers that talk but do not finish their sync.
         if (leader.liveSyncedVoters() >= state.config.quorumSize()) {
             quorumLostSinceMs = -1;
         } else if (quorumLostSinceMs < 0) {

@@ -1,6 +1,7 @@
 package dev.warden.consensus;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,12 @@ final class LeaderSide {
     private final SyncPlanner planner;
     final Broadcast broadcast;
     final Map<Long, LeaderLink> links = new LinkedHashMap<>();
+    /**
+     * When each other voter was last heard from while following us, by id. Kept apart from the
+     * links, so a link dropped and made again does not reset the clock: the leader steps down
+     * on silence measured from the last message, not from when a link was dropped.
+     */
+    private final Map<Long, Long> voterLastHeardMs = new HashMap<>();
     private final long startedMs;
     private Phase phase = Phase.DISCOVERY;
     long epoch = -1;
@@ -57,6 +64,12 @@ final class LeaderSide {
             return;
         }
         long syncLimitMs = state.config.syncLimitTicks() * state.config.tickMs();
+        if (phase == Phase.BROADCAST && !heardQuorumWithin(syncLimitMs)) {
+            // Checked first, before any link is dropped: a leader resumed after a pause longer
+            // than syncLimit steps down at its first tick, before it handles anything queued.
+            failed = true;
+            return;
+        }
         List<Long> silent = new ArrayList<>();
         for (LeaderLink link : links.values()) {
             long limitMs = link.atLeast(LeaderLink.Stage.SYNCED) ? syncLimitMs : initLimitMs;
@@ -84,6 +97,7 @@ final class LeaderSide {
             return;
         }
         link.lastHeardMs = state.nowMs;
+        heardFrom(from);
         if (message instanceof ZabMessage.AckEpoch ack) {
             onAckEpoch(link, ack);
         } else if (message instanceof ZabMessage.AckNewLeader ack) {
@@ -100,6 +114,7 @@ final class LeaderSide {
         if (info.observer() != observer) {
             return;
         }
+        heardFrom(from);
         // a new FOLLOWERINFO starts a new session with that member
         LeaderLink link = new LeaderLink(from, observer, state.nowMs);
         link.acceptedEpoch = info.acceptedEpoch();
@@ -264,6 +279,26 @@ final class LeaderSide {
                 sync(link);
             }
         }
+    }
+
+    private void heardFrom(long id) {
+        if (state.isVoter(id)) {
+            voterLastHeardMs.put(id, state.nowMs);
+        }
+    }
+
+    /**
+     * True if a quorum of voters, this member included, was heard from within the last
+     * {@code windowMs} (on the clock of the last tick). Observers do not count.
+     */
+    boolean heardQuorumWithin(long windowMs) {
+        int heard = state.isVoter(state.config.myId()) ? 1 : 0;
+        for (long lastHeardMs : voterLastHeardMs.values()) {
+            if (state.nowMs - lastHeardMs <= windowMs) {
+                heard++;
+            }
+        }
+        return heard >= state.config.quorumSize();
     }
 
     /** Voters, this member included, that are synced and were heard from recently. */

@@ -11,7 +11,9 @@ import java.util.Set;
  * @param observers                ids of non-voting members, including myId if it observes
  * @param tickMs                   ZooKeeper's tickTime; heartbeats go out every tickMs / 2
  * @param initLimitTicks           a follower must connect to and sync with a leader within this many ticks
- * @param syncLimitTicks           a follower that has not answered a heartbeat for this many ticks is dropped
+ * @param syncLimitTicks           a follower that has not answered a heartbeat for this many ticks is dropped, a
+ *                                 follower that has not heard from its leader for this long looks for another, and
+ *                                 a leader that has not heard from a quorum of voters for this long steps down
  * @param electionTimeoutMs        minimum time a member waits before re-sending votes/restarting an election round
  * @param maxEntriesPerMessage     cap on entries in one Propose/Inform/DIFF message
  * @param maxSyncDiffBytes         most payload bytes of log entries a leader sends one follower to sync it;

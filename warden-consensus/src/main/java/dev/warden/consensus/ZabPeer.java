@@ -217,6 +217,17 @@ public final class ZabPeer {
         return state.resyncRequired;
     }
 
+    /**
+     * True if this member is a serving leader that heard from a quorum of voters, itself
+     * included, within the last {@code windowMs} as of its last tick (observers do not count).
+     * A leader steps down once this is false for syncLimit; a driver asks it with a shorter
+     * window before deciding anything on the leader's own authority (expiring sessions, say),
+     * which a leader out of touch with the others lacks the information for and could not commit.
+     */
+    public boolean leaderHeardQuorumWithin(long windowMs) {
+        return leader != null && leader.established() && leader.heardQuorumWithin(windowMs);
+    }
+
     public Role role() {
         return state.role;
     }

@@ -18,6 +18,9 @@ import java.util.function.Predicate;
 final class TestCluster {
     record InFlight(long from, long to, ZabMessage message) { }
 
+    /** A one-way link whose messages vanish, with no disconnect notice (packets lost in a partition). */
+    record Link(long from, long to) { }
+
     final class Member {
         final long id;
         final MemoryLog log;
@@ -80,6 +83,7 @@ final class TestCluster {
     final Deque<InFlight> queue = new ArrayDeque<>();
     final List<InFlight> delivered = new ArrayList<>();
     final Set<Long> down = new HashSet<>();
+    final Set<Link> blocked = new HashSet<>();
     final Set<Long> voters;
     final Set<Long> observers;
     long nowMs;
@@ -118,6 +122,16 @@ final class TestCluster {
         queue.removeIf(m -> m.to() == id || m.from() == id);
     }
 
+    /** Messages between a and b, both ways, vanish from now on (also those already in flight); both keep ticking. */
+    void cut(long a, long b) {
+        blocked.add(new Link(a, b));
+        blocked.add(new Link(b, a));
+    }
+
+    void healCuts() {
+        blocked.clear();
+    }
+
     void restart(long id) {
         down.remove(id);
         member(id).log.replayAfterRestart();
@@ -131,7 +145,8 @@ final class TestCluster {
         if (next == null) {
             return false;
         }
-        if (down.contains(next.to()) || down.contains(next.from())) {
+        if (down.contains(next.to()) || down.contains(next.from())
+                || blocked.contains(new Link(next.from(), next.to()))) {
             return true;
         }
         delivered.add(next);

@@ -26,6 +26,13 @@ public interface ConsensusCore {
 
     boolean sync(long token);
 
+    /**
+     * True if this member is a serving leader that heard from a quorum of voters, itself
+     * included, within the last {@code windowMs} (as of the last tick). The member asks before
+     * deciding anything on the leader's own authority: session expiry and container/TTL reaping.
+     */
+    boolean leaderHeardQuorumWithin(long windowMs);
+
     Role role();
 
     long leaderId();

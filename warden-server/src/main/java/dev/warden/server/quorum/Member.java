@@ -87,6 +87,13 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private String abandonReason;
     /** When the session check last ran (monotonic ms), -1 before the first; timer thread only. */
     private long lastSessionTickMs = -1;
+    /**
+     * Set while this leader holds expiry back for want of word from a quorum (driver thread
+     * only). The check that finds it in touch again expires nothing either: the activity
+     * reports that came in with the renewed contact reach the session tracker only once the
+     * cycle's batch is performed, after this check.
+     */
+    private boolean expiryHeldOutOfTouch;
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
                   Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
@@ -164,7 +171,10 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         return driver.leaderId();
     }
 
-    /** Leader: expire sessions whose time is up. Others: tell the leader which sessions were active. */
+    /**
+     * Leader: expire sessions whose time is up (on the driver thread, while it hears a quorum).
+     * Others: tell the leader which sessions were active.
+     */
     private void sessionTick() {
         try {
             long nowMs = clock.monotonicMs();
@@ -184,11 +194,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
                 return;
             }
             if (leading) {
-                for (long sessionId : stateMachine.sessions().takeExpired()) {
-                    log.info("expiring session 0x{}", Long.toHexString(sessionId));
-                    Request close = new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null);
-                    driver.runOnDriverThread(() -> prep.internal(close));
-                }
+                driver.runOnDriverThread(this::expireSessionsWhileInTouch);
             } else {
                 List<Long> active = stateMachine.sessions().drainActive();
                 if (!active.isEmpty()) {
@@ -200,10 +206,56 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         }
     }
 
-    /** Housekeeping requests (container and TTL reaping) run only on the serving leader. */
+    /**
+     * Driver thread: the leader expires sessions only while it hears from a quorum of voters.
+     * Its followers report their sessions' activity every tickTime/2; a leader that has not
+     * heard from them lacks what it needs to expire their sessions, and a closeSession it
+     * proposed could not commit while it is cut off. It runs after the cycle's tick, so a
+     * leader resumed after a pause longer than syncLimit has already stepped down here.
+     */
+    private void expireSessionsWhileInTouch() {
+        if (!isLeading()) {
+            return;
+        }
+        if (!driver.leaderHeardQuorumWithin(contactWindowMs())) {
+            if (!expiryHeldOutOfTouch) {
+                log.warn("member {}: no word from a quorum of voters within {} ms; no session is expired until "
+                        + "it hears one", myId, contactWindowMs());
+            }
+            expiryHeldOutOfTouch = true;
+            return;
+        }
+        if (expiryHeldOutOfTouch) {
+            expiryHeldOutOfTouch = false;
+            log.info("member {}: hears a quorum again; session expiry resumes at the next check", myId);
+            return;
+        }
+        for (long sessionId : stateMachine.sessions().takeExpired()) {
+            log.info("expiring session 0x{}", Long.toHexString(sessionId));
+            prep.internal(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
+        }
+    }
+
+    /**
+     * How recently a leader must have heard from a quorum to decide on its own authority: one
+     * tick, two of its followers' heartbeat answers and activity reports.
+     */
+    private long contactWindowMs() {
+        return config.tickTimeMs();
+    }
+
+    /**
+     * Housekeeping requests (container and TTL reaping) run only on the serving leader, and only
+     * while it hears from a quorum: cut off, it could not commit them. A node skipped now is
+     * still due at the next pass.
+     */
     public void submitHousekeeping(Request request) {
-        if (leading && driver.isServing()) {
-            driver.runOnDriverThread(() -> prep.internal(request));
+        if (isLeading()) {
+            driver.runOnDriverThread(() -> {
+                if (driver.leaderHeardQuorumWithin(contactWindowMs())) {
+                    prep.internal(request);
+                }
+            });
         }
     }
 
@@ -252,6 +304,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
             return;
         }
         stateMachine.sessions().refreshAll();
+        expiryHeldOutOfTouch = false;
         if (change.role() == Role.LEADING) {
             leading = true;
             stateMachine.sessions().recordActivity(false);

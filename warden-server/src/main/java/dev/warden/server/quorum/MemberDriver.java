@@ -223,6 +223,19 @@ public final class MemberDriver implements AutoCloseable {
         return standing;
     }
 
+    /**
+     * On the driver thread only (in a chore): true if the core is a serving leader that heard
+     * from a quorum of voters within the last {@code windowMs}, as of this cycle's tick. A chore
+     * runs after the cycle's tick, so a leader resumed after a long pause has already stepped
+     * down when it asks.
+     */
+    public boolean leaderHeardQuorumWithin(long windowMs) {
+        if (!loop.inEventLoop()) {
+            throw new IllegalStateException("the core is asked only on the driver thread");
+        }
+        return core.leaderHeardQuorumWithin(windowMs);
+    }
+
     /** Peers heard from within the last {@code windowMs}. */
     public Set<Long> peersHeardWithin(long windowMs) {
         return peersHeard.within(windowMs);

@@ -54,6 +54,11 @@ public final class ZabCore implements ConsensusCore {
     }
 
     @Override
+    public boolean leaderHeardQuorumWithin(long windowMs) {
+        return peer.leaderHeardQuorumWithin(windowMs);
+    }
+
+    @Override
     public Role role() {
         return peer.role();
     }

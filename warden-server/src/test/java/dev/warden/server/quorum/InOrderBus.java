@@ -17,6 +17,8 @@ final class InOrderBus {
     /** Each member's transaction log, so a test can wait for a write to be on a member's disk. */
     final Map<Long, TxnLog> logs = new ConcurrentHashMap<>();
     private final Set<Long> logOnly = ConcurrentHashMap.newKeySet();
+    /** What the leader's core says when asked whether it hears a quorum (the bus itself delivers regardless). */
+    private volatile boolean leaderInTouch = true;
     final long leaderId;
     /** The zxid the leader proposes first; tests start it near the end of an epoch's counter. */
     final long firstZxid;
@@ -45,6 +47,19 @@ final class InOrderBus {
     /** Ends {@link #logOnly} for {@code memberId}. */
     void commitAgain(long memberId) {
         logOnly.remove(memberId);
+    }
+
+    /** From now on the leader's core says it has not heard from a quorum, as a leader cut off would. */
+    void cutLeaderOff() {
+        leaderInTouch = false;
+    }
+
+    void reconnectLeader() {
+        leaderInTouch = true;
+    }
+
+    boolean leaderInTouch() {
+        return leaderInTouch;
     }
 
     /** The last zxid durable in {@code memberId}'s log, or -1 before the member started. */

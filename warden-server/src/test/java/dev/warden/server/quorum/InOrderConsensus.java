@@ -20,7 +20,7 @@ final class InOrderConsensus implements ConsensusFactory {
         bus.logs.put(myId, resources.txnLog());
         long lastZxid = resources.txnLog().lastAppendedZxid();
         return new InOrderCore(myId, bus.leaderId, resources.config().voterIds(), resources.config().observerIds(),
-                Math.max(lastZxid + 1, bus.firstZxid));
+                Math.max(lastZxid + 1, bus.firstZxid), bus::leaderInTouch);
     }
 
     @Override

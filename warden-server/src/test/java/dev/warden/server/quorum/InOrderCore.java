@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 /** The core of an {@link InOrderBus} member: commits on proposal, no elections. */
 final class InOrderCore implements ConsensusCore {
@@ -30,8 +31,13 @@ final class InOrderCore implements ConsensusCore {
     private long committedZxid;
     private long truncateAfterZxid = -1;
 
-    InOrderCore(long myId, long leaderId, Set<Long> voters, Set<Long> observers, long nextZxid) {
+    /** Whether the leader hears from a quorum now; tests cut it off through the bus. */
+    private final BooleanSupplier inTouch;
+
+    InOrderCore(long myId, long leaderId, Set<Long> voters, Set<Long> observers, long nextZxid,
+                BooleanSupplier inTouch) {
         this.myId = myId;
+        this.inTouch = inTouch;
         this.leaderId = leaderId;
         others.addAll(voters);
         others.addAll(observers);
@@ -119,6 +125,11 @@ final class InOrderCore implements ConsensusCore {
             sendImmediately.add(new Outbound(leaderId, new ZabMessage.SyncRequest(token)));
         }
         return true;
+    }
+
+    @Override
+    public boolean leaderHeardQuorumWithin(long windowMs) {
+        return role == Role.LEADING && started && inTouch.getAsBoolean();
     }
 
     @Override

@@ -256,6 +256,7 @@ class MemberDriverTest {
         @Override public boolean sendToLeader(byte[] payload) { return false; }
         @Override public boolean sendTo(long peerId, byte[] payload) { return false; }
         @Override public boolean sync(long token) { return false; }
+        @Override public boolean leaderHeardQuorumWithin(long windowMs) { return false; }
         @Override public Role role() { return Role.FOLLOWING; }
         @Override public long leaderId() { return 2; }
         @Override public boolean isServing() { return true; }
