@@ -25,8 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads a ZooKeeper-style zoo.cfg into a {@link ServerConfig}. Keys are spelled as ZooKeeper
  * spells them; where ZooKeeper reads a setting from a "zookeeper."-prefixed system property,
- * that spelling is accepted in the file too. Relative directories are kept relative, i.e. they
- * resolve against the server's working directory, as in ZooKeeper.
+ * that spelling is accepted in the file too, and so is the spelling without the prefix (ZooKeeper
+ * turns an unknown zoo.cfg key {@code k} into the property {@code zookeeper.k}). Relative
+ * directories are kept relative, i.e. they resolve against the server's working directory, as in
+ * ZooKeeper. ZooKeeper keys Warden does not implement are refused or warned about
+ * ({@link UnimplementedZooKeeperKeys}); other unknown keys are warned about.
  */
 public final class ConfigLoader {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
@@ -76,7 +79,8 @@ public final class ConfigLoader {
                     "jute.maxbuffer"),
             Setting.of(ConfigLoader::applyWhitelist, "4lw.commands.whitelist", "zookeeper.4lw.commands.whitelist"),
             Setting.of((b, k, v, w) -> b.superDigest(v),
-                    "superDigest", "zookeeper.DigestAuthenticationProvider.superDigest"),
+                    "superDigest", "zookeeper.DigestAuthenticationProvider.superDigest",
+                    "DigestAuthenticationProvider.superDigest"),
             Setting.of((b, k, v, w) -> b.extendedTypesEnabled(asBoolean(k, v)),
                     "extendedTypesEnabled", "zookeeper.extendedTypesEnabled"),
             Setting.of((b, k, v, w) -> b.forceSync(asBoolean(k, v)), "forceSync", "zookeeper.forceSync"),
@@ -87,7 +91,8 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.containerCheckIntervalMs(ServerConfig.Range.CONTAINER_CHECK_INTERVAL.parse(k, v)),
                     "znode.container.checkIntervalMs"),
             Setting.of((b, k, v, w) -> b.sessionlessConnectionTimeoutMs(ServerConfig.Range.SESSIONLESS_TIMEOUT.parse(k, v)),
-                    "sessionlessConnectionTimeoutMs", "zookeeper.nio.sessionlessCnxnTimeout"),
+                    "sessionlessConnectionTimeoutMs", "zookeeper.nio.sessionlessCnxnTimeout",
+                    "nio.sessionlessCnxnTimeout"),
             Setting.of((b, k, v, w) -> b.preAllocSizeBytes(ServerConfig.Range.PRE_ALLOC_SIZE_KIB.parse(k, v) * 1024),
                     "preAllocSize", "zookeeper.preAllocSize"),
             Setting.of((b, k, v, w) -> b.fsyncWarningThresholdMs(ServerConfig.Range.FSYNC_WARNING_THRESHOLD.parse(k, v)),
@@ -144,6 +149,13 @@ public final class ConfigLoader {
             }
             if (chosenKey != null) {
                 setting.apply().apply(builder, chosenKey, chosenValue, warnings);
+            }
+        }
+        // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
+        // error it would cause in the member lines (a multi-address line, say)
+        for (String key : new TreeSet<>(properties.stringPropertyNames())) {
+            if (!recognised.contains(key) && UnimplementedZooKeeperKeys.check(key, properties.getProperty(key), warnings)) {
+                recognised.add(key);
             }
         }
         boolean ensemble = EnsembleKeys.apply(properties, builder, recognised, warnings);

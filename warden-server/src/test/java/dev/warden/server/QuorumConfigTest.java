@@ -179,10 +179,12 @@ class QuorumConfigTest {
     }
 
     @Test
-    void unsupportedEnsembleKeysWarn() throws IOException {
+    void harmlessEnsembleKeysWarnAndElectionAlgorithmThreeIsAcceptedSilently() throws IOException {
         myid("1");
         parseThree("electionAlg", "3");
-        assertEquals(List.of("ignoring 'electionAlg': Warden does not support this ensemble setting"), warnings);
+        assertEquals(List.of(), warnings);
+        parseThree("leaderServes", "no");
+        assertEquals(List.of("ignoring 'leaderServes': Warden's leader always serves clients"), warnings);
     }
 
     @Test
