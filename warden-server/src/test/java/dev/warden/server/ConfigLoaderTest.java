@@ -117,7 +117,7 @@ class ConfigLoaderTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"myid", "initLimit", "syncLimit", "peerType", "group.1", "weight.3"})
+    @CsvSource({"myid", "initLimit", "syncLimit", "peerType", "version"})
     void ensembleKeysWarnThatTheyAreIgnored(String key) {
         assertEquals(ServerConfig.builder().build(), parse(key, "5"));
         assertEquals(List.of("ignoring '" + key + "': ensemble keys are ignored in standalone mode"), warnings);
