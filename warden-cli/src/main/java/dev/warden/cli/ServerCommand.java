@@ -58,6 +58,11 @@ final class ServerCommand implements Callable<Integer> {
         RunningServer server;
         try {
             server = launcher.start(config);
+        } catch (ConfigException refused) {
+            // a refusal found at startup (a data directory ZooKeeper wrote, say) is a configuration error too
+            err.println(refused.getMessage());
+            err.flush();
+            return EXIT_CONFIG_ERROR;
         } catch (IOException e) {
             err.println("cannot start the server: " + e.getMessage());
             err.flush();

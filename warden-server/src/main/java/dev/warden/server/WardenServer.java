@@ -66,6 +66,7 @@ public final class WardenServer implements AutoCloseable {
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                          ConsensusFactory.Provider consensusProvider) throws IOException {
+        ZooKeeperDataCheck.refuseZooKeeperData(config);
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
