@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
 /** {@code warden server}: runs a standalone server or an ensemble member until SIGTERM or SIGINT. */
 @Command(name = "server", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
         description = {"Run a Warden server: standalone, or an ensemble member when the config has server.N lines",
-                "(this member is the one named by the myid file in dataDir).",
+                "or a dynamicConfigFile (this member is the one named by the myid file in dataDir).",
                 "Without --config it serves on 127.0.0.1:2181 with its data in ./data."})
 final class ServerCommand implements Callable<Integer> {
     static final int EXIT_START_FAILED = 1;
@@ -65,8 +65,10 @@ final class ServerCommand implements Callable<Integer> {
         RunningServer server;
         try {
             server = launcher.start(config);
-        } catch (UnprovableStateException e) {
-            err.println(e.getMessage());
+        } catch (ConfigException | UnprovableStateException refused) {
+            // refusals found at startup (a data directory ZooKeeper wrote, data that proves no
+            // state) need the operator, as a bad configuration does
+            err.println(refused.getMessage());
             err.flush();
             return EXIT_CONFIG_ERROR;
         } catch (IOException e) {

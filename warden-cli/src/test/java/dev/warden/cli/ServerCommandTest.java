@@ -3,6 +3,7 @@ package dev.warden.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.ConfigException;
 import dev.warden.server.ServerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -88,6 +89,16 @@ class ServerCommandTest {
         assertEquals(2, run("server", "--port", "many"));
         assertTrue(err.toString().contains("--port"), err.toString());
         assertEquals(List.of(), launcher.started);
+    }
+
+    @Test
+    void aConfigurationRefusedAtStartupExitsWithTwoAndOneLine() {
+        ServerLauncher refusing = config -> {
+            throw new ConfigException("dataDir", "dataDir=./data holds Apache ZooKeeper data");
+        };
+        assertEquals(2, run(refusing, "server"));
+        assertEquals("dataDir=./data holds Apache ZooKeeper data\n", err.toString());
+        assertEquals("", out.toString());
     }
 
     @Test

@@ -7,26 +7,24 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import dev.warden.server.quorum.QuorumMember;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.regex.Matcher;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reads a ZooKeeper-style zoo.cfg into a {@link ServerConfig}. Keys are spelled as ZooKeeper
  * spells them; where ZooKeeper reads a setting from a "zookeeper."-prefixed system property,
- * that spelling is accepted in the file too. Relative directories are kept relative, i.e. they
- * resolve against the server's working directory, as in ZooKeeper.
+ * that spelling is accepted in the file too, and so is the spelling without the prefix (ZooKeeper
+ * turns an unknown zoo.cfg key {@code k} into the property {@code zookeeper.k}). Relative
+ * directories are kept relative, i.e. they resolve against the server's working directory, as in
+ * ZooKeeper. ZooKeeper keys Warden does not implement are refused or warned about
+ * ({@link UnimplementedZooKeeperKeys}); other unknown keys are warned about.
  */
 public final class ConfigLoader {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
@@ -34,14 +32,9 @@ public final class ConfigLoader {
     /** ZooKeeper clamps a smaller retain count to this minimum instead of refusing to start. */
     private static final int MIN_SNAP_RETAIN_COUNT = 3;
 
-    private static final Set<String> ENSEMBLE_KEYS = Set.of(
-            "myid", "initLimit", "syncLimit", "peerType", "electionAlg", "electionPortBindRetry",
-            "leaderServes", "standaloneEnabled", "reconfigEnabled", "dynamicConfigFile",
-            "quorumListenOnAllIPs", "cnxTimeout", "connectToLearnerMasterLimit", "syncEnabled");
-    private static final Pattern NUMBERED_ENSEMBLE_KEY = Pattern.compile("(server|group|weight)\\.\\d+");
-    private static final Pattern SERVER_LINE = Pattern.compile("server\\.(\\d+)");
-    /** Ensemble keys a member reads; the other ENSEMBLE_KEYS are accepted with a warning. */
-    private static final Set<String> MEMBER_KEYS = Set.of("initLimit", "syncLimit", "peerType", "standaloneEnabled");
+    /** Ensemble keys that mean nothing to a standalone server; it warns about them and ignores them. */
+    private static final Set<String> STANDALONE_IGNORED_KEYS = Set.of(
+            "myid", "initLimit", "syncLimit", "peerType", "standaloneEnabled", EnsembleKeys.VERSION_KEY);
 
     @FunctionalInterface
     private interface Apply {
@@ -76,7 +69,8 @@ public final class ConfigLoader {
                     "jute.maxbuffer"),
             Setting.of(ConfigLoader::applyWhitelist, "4lw.commands.whitelist", "zookeeper.4lw.commands.whitelist"),
             Setting.of((b, k, v, w) -> b.superDigest(v),
-                    "superDigest", "zookeeper.DigestAuthenticationProvider.superDigest"),
+                    "superDigest", "zookeeper.DigestAuthenticationProvider.superDigest",
+                    "DigestAuthenticationProvider.superDigest"),
             Setting.of((b, k, v, w) -> b.extendedTypesEnabled(asBoolean(k, v)),
                     "extendedTypesEnabled", "zookeeper.extendedTypesEnabled"),
             Setting.of((b, k, v, w) -> b.forceSync(asBoolean(k, v)), "forceSync", "zookeeper.forceSync"),
@@ -87,7 +81,8 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.containerCheckIntervalMs(ServerConfig.Range.CONTAINER_CHECK_INTERVAL.parse(k, v)),
                     "znode.container.checkIntervalMs"),
             Setting.of((b, k, v, w) -> b.sessionlessConnectionTimeoutMs(ServerConfig.Range.SESSIONLESS_TIMEOUT.parse(k, v)),
-                    "sessionlessConnectionTimeoutMs", "zookeeper.nio.sessionlessCnxnTimeout"),
+                    "sessionlessConnectionTimeoutMs", "zookeeper.nio.sessionlessCnxnTimeout",
+                    "nio.sessionlessCnxnTimeout"),
             Setting.of((b, k, v, w) -> b.preAllocSizeBytes(ServerConfig.Range.PRE_ALLOC_SIZE_KIB.parse(k, v) * 1024),
                     "preAllocSize", "zookeeper.preAllocSize"),
             Setting.of((b, k, v, w) -> b.fsyncWarningThresholdMs(ServerConfig.Range.FSYNC_WARNING_THRESHOLD.parse(k, v)),
@@ -99,7 +94,10 @@ public final class ConfigLoader {
     private ConfigLoader() {
     }
 
-    /** Reads a zoo.cfg file (UTF-8, java.util.Properties syntax); warnings go to the log. */
+    /**
+     * Reads a zoo.cfg file (UTF-8, java.util.Properties syntax), and the dynamic config file it
+     * names, if any; warnings go to the log.
+     */
     public static ServerConfig load(Path zooCfg) {
         return load(zooCfg, message -> LOG.warn("{}: {}", zooCfg, message));
     }
@@ -115,14 +113,20 @@ public final class ConfigLoader {
             // IllegalArgumentException: a malformed \\uXXXX escape in the file
             throw new ConfigException(null, "cannot read config file " + zooCfg + ": " + unreadable, unreadable);
         }
-        return fromProperties(properties, warnings);
+        return fromProperties(properties, zooCfg, warnings);
     }
 
     /**
      * Builds a config from zoo.cfg properties. Values are trimmed. Unknown and ensemble-only keys
-     * are reported to {@code warnings} and ignored; bad values throw {@link ConfigException}.
+     * are reported to {@code warnings} and ignored; bad values throw {@link ConfigException}. A
+     * relative {@code dynamicConfigFile} resolves against the working directory.
      */
     public static ServerConfig fromProperties(Properties properties, Consumer<String> warnings) {
+        return fromProperties(properties, null, warnings);
+    }
+
+    /** As above; {@code zooCfg}, if not null, is the file the properties came from. */
+    private static ServerConfig fromProperties(Properties properties, Path zooCfg, Consumer<String> warnings) {
         ServerConfig.Builder builder = ServerConfig.builder();
         Set<String> recognised = new HashSet<>();
         for (Setting setting : SETTINGS) {
@@ -147,143 +151,26 @@ public final class ConfigLoader {
                 setting.apply().apply(builder, chosenKey, chosenValue, warnings);
             }
         }
-        boolean ensemble = EnsembleKeys.apply(properties, builder, recognised, warnings);
+        // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
+        // error it would cause in the member lines (a multi-address line, say)
+        for (String key : new TreeSet<>(properties.stringPropertyNames())) {
+            if (!recognised.contains(key) && UnimplementedZooKeeperKeys.check(key, properties.getProperty(key), warnings)) {
+                recognised.add(key);
+            }
+        }
+        boolean ensemble = EnsembleKeys.apply(properties, zooCfg, builder, recognised, warnings);
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
             if (recognised.contains(key)) {
                 continue;
             }
-            if (ensemble && (ENSEMBLE_KEYS.contains(key) || NUMBERED_ENSEMBLE_KEY.matcher(key).matches())) {
-                warnings.accept("ignoring '" + key + "': Warden does not support this ensemble setting");
-            } else if (ENSEMBLE_KEYS.contains(key) || NUMBERED_ENSEMBLE_KEY.matcher(key).matches()) {
-                warnings.accept("ignoring '" + key + "': ensemble keys are ignored in standalone mode");
+            if (STANDALONE_IGNORED_KEYS.contains(key)) {
+                warnings.accept("ignoring '" + key + "': " + (ensemble ? "Warden does not support this ensemble setting"
+                        : "ensemble keys are ignored in standalone mode"));
             } else {
                 warnings.accept("ignoring unknown configuration key '" + key + "'");
             }
         }
         return builder.build();
-    }
-
-    /** The server.N lines, myid and the other keys of an ensemble member. */
-    private static final class EnsembleKeys {
-        private EnsembleKeys() {
-        }
-
-        /** Applies the ensemble keys; true if this is an ensemble member. Keys it used go in {@code recognised}. */
-        static boolean apply(Properties properties, ServerConfig.Builder builder, Set<String> recognised,
-                             Consumer<String> warnings) {
-            Map<Long, QuorumMember> members = new TreeMap<>();
-            Map<Long, String> keyOfId = new TreeMap<>();
-            for (String key : new TreeSet<>(properties.stringPropertyNames())) {
-                Matcher m = SERVER_LINE.matcher(key);
-                if (!m.matches()) {
-                    continue;
-                }
-                long id;
-                try {
-                    id = Long.parseLong(m.group(1));
-                } catch (NumberFormatException tooLong) {
-                    throw ConfigException.invalid(key, properties.getProperty(key), "the server id is too large");
-                }
-                String earlier = keyOfId.put(id, key);
-                if (earlier != null) {
-                    throw new ConfigException(key, "both " + earlier + " and " + key + " define server " + id
-                            + ": each id may appear once");
-                }
-                members.put(id, QuorumMember.parse(id, properties.getProperty(key)));
-            }
-            if (members.isEmpty()) {
-                return false;
-            }
-            recognised.addAll(keyOfId.values());
-            String standalone = properties.getProperty("standaloneEnabled");
-            boolean standaloneEnabled = standalone == null || asBoolean("standaloneEnabled", standalone.trim());
-            builder.standaloneEnabled(standaloneEnabled);
-            if (members.size() == 1 && standaloneEnabled) {
-                QuorumMember only = members.values().iterator().next();
-                warnings.accept("one server line and standaloneEnabled=true: running standalone (set "
-                        + "standaloneEnabled=false for a one-member ensemble)");
-                applyClientPart(properties, builder, only);
-                recognised.addAll(MEMBER_KEYS);
-                return true;
-            }
-            recognised.addAll(MEMBER_KEYS);
-            String initLimit = properties.getProperty("initLimit");
-            if (initLimit != null) {
-                builder.initLimitTicks(asInt(ServerConfig.Range.INIT_LIMIT, "initLimit", initLimit.trim()));
-            }
-            String syncLimit = properties.getProperty("syncLimit");
-            if (syncLimit != null) {
-                builder.syncLimitTicks(asInt(ServerConfig.Range.SYNC_LIMIT, "syncLimit", syncLimit.trim()));
-            }
-            int myId = readMyId(builder.dataDir());
-            QuorumMember self = members.get((long) myId);
-            if (self == null) {
-                throw new ConfigException("myid", "myid " + myId + " (from " + builder.dataDir().resolve("myid")
-                        + ") is not among the server lines " + members.keySet());
-            }
-            checkPeerType(properties.getProperty("peerType"), self);
-            applyClientPart(properties, builder, self);
-            builder.serverId(myId).members(members);
-            long voters = members.values().stream().filter(member -> !member.observer()).count();
-            if (voters % 2 == 0) {
-                warnings.accept(voters + " voting members: an even count tolerates no more failures than "
-                        + (voters - 1) + " would; use an odd number");
-            }
-            return true;
-        }
-
-        private static void checkPeerType(String peerType, QuorumMember self) {
-            if (peerType == null) {
-                return;
-            }
-            String type = peerType.trim().toLowerCase(Locale.ROOT);
-            if (!type.equals("observer") && !type.equals("participant")) {
-                throw ConfigException.invalid("peerType", peerType, "must be 'participant' or 'observer'");
-            }
-            if (type.equals("observer") != self.observer()) {
-                throw new ConfigException("peerType", "peerType=" + type + " disagrees with server." + self.id()
-                        + ", which makes this member " + (self.observer() ? "an observer" : "a participant"));
-            }
-        }
-
-        /** A client part on the member's own line stands in for clientPort/clientPortAddress. */
-        private static void applyClientPart(Properties properties, ServerConfig.Builder builder, QuorumMember self) {
-            if (!self.hasClientPort()) {
-                return;
-            }
-            if (properties.getProperty("clientPort") == null) {
-                builder.clientPort(self.clientPort());
-            }
-            String address = properties.getProperty("clientPortAddress");
-            if (self.clientHost() != null) {
-                if (address == null) {
-                    builder.clientPortAddress(self.clientHost());
-                } else if (!address.trim().equalsIgnoreCase(self.clientHost())) {
-                    throw new ConfigException("clientPortAddress", "clientPortAddress=" + address.trim()
-                            + " disagrees with the client address " + self.clientHost() + " of server." + self.id());
-                }
-            }
-        }
-
-        private static int readMyId(Path dataDir) {
-            Path file = dataDir.resolve("myid");
-            String text;
-            try {
-                text = Files.readString(file, StandardCharsets.UTF_8).trim();
-            } catch (NoSuchFileException missing) {
-                throw new ConfigException("myid", "an ensemble member needs its server id in " + file
-                        + ", which does not exist", missing);
-            } catch (IOException | RuntimeException unreadable) {
-                throw new ConfigException("myid", "cannot read " + file + ": " + unreadable, unreadable);
-            }
-            String firstLine = text.lines().findFirst().orElse("").trim();
-            try {
-                return (int) ServerConfig.Range.MY_ID.parse("myid", firstLine);
-            } catch (ConfigException bad) {
-                throw new ConfigException("myid", file + " holds '" + firstLine + "': it must hold this member's "
-                        + "server id, a positive number from its server.N line", bad);
-            }
-        }
     }
 
     private static void applySnapRetainCount(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
@@ -331,7 +218,7 @@ public final class ConfigLoader {
         }
     }
 
-    private static boolean asBoolean(String key, String value) {
+    static boolean asBoolean(String key, String value) {
         switch (value.toLowerCase(Locale.ROOT)) {
             case "true", "yes" -> {
                 return true;

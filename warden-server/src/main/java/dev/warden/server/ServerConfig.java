@@ -19,7 +19,10 @@ import java.util.TreeSet;
 /**
  * The settings of one server, standalone or ensemble member, validated once when built: an
  * instance that exists is usable. An ensemble member has a non-empty {@link #members()} map
- * (the {@code server.N} lines) holding its own {@link #serverId()} (the {@code myid} file). Build one with {@link #builder()} or read a zoo.cfg with {@link ConfigLoader}.
+ * (the {@code server.N} lines) holding its own {@link #serverId()} (the {@code myid} file), and the
+ * {@link #configVersion()} of that member list (from the dynamic config file's name, as in
+ * ZooKeeper; 0 for lines in zoo.cfg). Build one with {@link #builder()} or read a zoo.cfg with
+ * {@link ConfigLoader}.
  * Error messages use the zoo.cfg key names, since that is what operators edit.
  */
 public record ServerConfig(
@@ -53,7 +56,8 @@ public record ServerConfig(
         int initLimitTicks,
         int syncLimitTicks,
         boolean standaloneEnabled,
-        SortedMap<Long, QuorumMember> members) {
+        SortedMap<Long, QuorumMember> members,
+        long configVersion) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -174,6 +178,7 @@ public record ServerConfig(
         Range.SYNC_LIMIT.check(syncLimitTicks);
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
+        checkConfigVersion(configVersion, !members.isEmpty());
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -232,7 +237,7 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members);
+                .members(members).configVersion(configVersion);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -303,6 +308,8 @@ public record ServerConfig(
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
+            // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
+            s.put("version", Long.toHexString(configVersion));
         }
         return s;
     }
@@ -341,6 +348,17 @@ public record ServerConfig(
         if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
             throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
                     + serverId);
+        }
+    }
+
+    private static void checkConfigVersion(long configVersion, boolean ensemble) {
+        if (configVersion < 0) {
+            throw ConfigException.invalid("version", Long.toHexString(configVersion),
+                    "must be a non-negative hexadecimal configuration version");
+        }
+        if (configVersion != 0 && !ensemble) {
+            throw new ConfigException("version", "version=" + Long.toHexString(configVersion)
+                    + " is set, but a standalone server has no ensemble configuration to version");
         }
     }
 
@@ -430,6 +448,7 @@ public record ServerConfig(
         private int syncLimitTicks = 5;
         private boolean standaloneEnabled = true;
         private Map<Long, QuorumMember> members = Map.of();
+        private long configVersion;
 
         private Builder() {
         }
@@ -474,6 +493,8 @@ public record ServerConfig(
         public Builder standaloneEnabled(boolean v) { standaloneEnabled = v; return this; }
         /** The server lines by id; empty for a standalone server. */
         public Builder members(Map<Long, QuorumMember> v) { members = Map.copyOf(v); return this; }
+        /** The version of the member list (ZooKeeper's dynamic configuration version); 0 by default. */
+        public Builder configVersion(long v) { configVersion = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -487,7 +508,7 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members));
+                    standaloneEnabled, new TreeMap<>(members), configVersion);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -69,6 +69,7 @@ public final class WardenServer implements AutoCloseable {
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                          ConsensusFactory.Provider consensusProvider) throws IOException {
+        ZooKeeperDataCheck.refuseZooKeeperData(config);
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -160,14 +161,15 @@ public final class WardenServer implements AutoCloseable {
     /**
      * What /zookeeper/config shows on a member: ZooKeeper's dynamic-config text for the server
      * lines exactly as configured (a member does not add its own client address), so every member
-     * holds the same bytes and their tree digests stay comparable.
+     * holds the same bytes and their tree digests stay comparable. The version is the member
+     * list's, in hexadecimal as ZooKeeper writes it.
      */
     static String ensembleConfigText(ServerConfig config) {
         StringBuilder text = new StringBuilder();
         for (var member : config.members().values()) {
             text.append("server.").append(member.id()).append('=').append(member.toSpec()).append('\n');
         }
-        return text.append("version=0").toString();
+        return text.append("version=").append(Long.toHexString(config.configVersion())).toString();
     }
 
     /** Recovers from the data directory, binds the client port and returns once serving. */

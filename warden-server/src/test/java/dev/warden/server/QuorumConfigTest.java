@@ -15,6 +15,8 @@ import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class QuorumConfigTest {
     @TempDir
@@ -179,10 +181,56 @@ class QuorumConfigTest {
     }
 
     @Test
-    void unsupportedEnsembleKeysWarn() throws IOException {
+    void harmlessEnsembleKeysWarnAndElectionAlgorithmThreeIsAcceptedSilently() throws IOException {
         myid("1");
         parseThree("electionAlg", "3");
-        assertEquals(List.of("ignoring 'electionAlg': Warden does not support this ensemble setting"), warnings);
+        assertEquals(List.of(), warnings);
+        parseThree("leaderServes", "no");
+        assertEquals(List.of("ignoring 'leaderServes': Warden's leader always serves clients"), warnings);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"group.1", "weight.2", "groupA", "weight"})
+    void hierarchicalQuorumKeysAreRefusedNamingTheKey(String key) throws IOException {
+        myid("1");
+        ConfigException e = assertThrows(ConfigException.class, () -> parseThree(key, "1:2:3"));
+        assertEquals(key, e.key());
+        assertTrue(e.getMessage().startsWith("'" + key + "' in zoo.cfg asks for a hierarchical (weighted) quorum"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("Warden counts a plain majority of the voting members and does not"
+                + " support group.N and weight.N yet"), e.getMessage());
+        assertTrue(e.getMessage().contains("unless every weight is equal and there is one group"), e.getMessage());
+    }
+
+    @Test
+    void hierarchicalQuorumKeysAreRefusedInAStandaloneFileToo() {
+        assertEquals("weight.1", assertThrows(ConfigException.class, () -> parse("weight.1", "1")).key());
+    }
+
+    @Test
+    void aVersionBesideTheServerLinesIsReadAsHexadecimal() throws IOException {
+        myid("1");
+        assertEquals(0L, parseThree().configVersion());
+        assertEquals(0x100000000L, parseThree("version", "100000000").configVersion());
+        for (String bad : List.of("-1", "0x10", "g", "", "1ffffffffffffffff")) {
+            ConfigException e = assertThrows(ConfigException.class, () -> parseThree("version", bad), bad);
+            assertEquals("version", e.key());
+        }
+    }
+
+    @Test
+    void standaloneDisabledWithoutMemberLinesIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> parse("standaloneEnabled", "false"));
+        assertEquals("standaloneEnabled", e.key());
+        assertTrue(e.getMessage().contains("has no server.N lines"), e.getMessage());
+        assertFalse(parse("standaloneEnabled", "true").isEnsemble());
+    }
+
+    @Test
+    void aServerKeyWithoutANumericIdIsRefused() throws IOException {
+        myid("1");
+        ConfigException e = assertThrows(ConfigException.class, () -> parseThree("server.principal", "zk/host"));
+        assertEquals("server.principal", e.key());
     }
 
     @Test
@@ -196,6 +244,7 @@ class QuorumConfigTest {
         assertTrue(text.contains("server.4=d:1:2:observer\n"), text);
         assertTrue(text.contains("server.3=c:1:2:participant;2181\n"), text);
         assertTrue(text.contains("initLimit=20\n") && text.contains("peerType=participant\n"), text);
+        assertTrue(text.endsWith("version=0\n"), text);
         assertEquals(c, c.toBuilder().build());
     }
 

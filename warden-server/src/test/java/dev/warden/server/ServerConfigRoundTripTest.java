@@ -2,10 +2,15 @@ package dev.warden.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.warden.server.quorum.QuorumMember;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -14,7 +19,10 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 
-/** Whatever a valid config holds, writing it out as zoo.cfg properties and reading it back loses nothing. */
+/**
+ * Whatever a valid config holds, standalone or ensemble member (its member lines and their
+ * version included), writing it out as zoo.cfg properties and reading it back loses nothing.
+ */
 class ServerConfigRoundTripTest {
 
     @Property(tries = 300)
@@ -48,6 +56,38 @@ class ServerConfigRoundTripTest {
         List<String> warnings = new ArrayList<>();
         assertEquals(original, ConfigLoader.fromProperties(original.toProperties(), warnings::add));
         assertEquals(List.of(), warnings);
+    }
+
+    @Property(tries = 100)
+    void anEnsembleMembersLinesAndTheirVersionSurviveTheRoundTrip(
+            @ForAll @IntRange(min = 1, max = 7) int memberCount,
+            @ForAll @IntRange(min = 1, max = 7) int selfSeed,
+            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long configVersion,
+            @ForAll boolean lastIsObserver,
+            @ForAll boolean clientParts,
+            @ForAll boolean standaloneEnabled,
+            @ForAll @IntRange(min = 1, max = 1000) int initLimitTicks,
+            @ForAll @IntRange(min = 1, max = 1000) int syncLimitTicks) throws IOException {
+        Map<Long, QuorumMember> members = new TreeMap<>();
+        for (long id = 1; id <= memberCount; id++) {
+            boolean observer = lastIsObserver && memberCount > 1 && id == memberCount;
+            members.put(id, new QuorumMember(id, "h" + id, 2000 + (int) id, 3000 + (int) id, observer,
+                    null, clientParts ? 4000 + (int) id : 0));
+        }
+        int serverId = 1 + (selfSeed - 1) % memberCount;
+        Path dataDir = Files.createTempDirectory("round-trip");
+        try {
+            Files.writeString(dataDir.resolve("myid"), serverId + "\n");
+            ServerConfig original = ServerConfig.builder().dataDir(dataDir).serverId(serverId).members(members)
+                    .clientPort(clientParts ? 4000 + serverId : 2181).configVersion(configVersion)
+                    // a single line with standaloneEnabled=true reads back as a standalone server
+                    .standaloneEnabled(memberCount > 1 && standaloneEnabled)
+                    .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).build();
+            assertEquals(original, ConfigLoader.fromProperties(original.toProperties(), warning -> { }));
+        } finally {
+            Files.delete(dataDir.resolve("myid"));
+            Files.delete(dataDir);
+        }
     }
 
     @Provide

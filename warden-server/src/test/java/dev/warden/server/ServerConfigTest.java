@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.quorum.QuorumMember;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -94,6 +95,30 @@ class ServerConfigTest {
         assertEquals(13L, c.sessionlessConnectionTimeoutMs());
         assertEquals(4096L, c.preAllocSizeBytes());
         assertEquals(3, c.serverId());
+    }
+
+    @Test
+    void anEnsemblesConfigVersionIsKeptShownInHexAndTravelsThroughToBuilder() {
+        ServerConfig c = ServerConfig.builder().serverId(1).configVersion(0x100000000L)
+                .members(java.util.Map.of(1L, QuorumMember.parse(1, "a:1:2"), 2L, QuorumMember.parse(2, "b:1:2"),
+                        3L, QuorumMember.parse(3, "c:1:2")))
+                .build();
+        assertEquals(0x100000000L, c.configVersion());
+        assertTrue(c.describe().endsWith("server.3=c:1:2:participant\nversion=100000000\n"), c.describe());
+        assertEquals("100000000", c.toProperties().getProperty("version"));
+        assertEquals(c, c.toBuilder().build());
+        assertTrue(WardenServer.ensembleConfigText(c).endsWith("server.3=c:1:2:participant\nversion=100000000"),
+                WardenServer.ensembleConfigText(c));
+        assertEquals(0L, ServerConfig.builder().build().configVersion());
+    }
+
+    @Test
+    void aConfigVersionMustBeNonNegativeAndBelongToAnEnsemble() {
+        assertEquals("version", assertThrows(ConfigException.class,
+                () -> ServerConfig.builder().configVersion(5).build()).key());
+        assertEquals("version", assertThrows(ConfigException.class,
+                () -> ServerConfig.builder().configVersion(-1).serverId(1)
+                        .members(java.util.Map.of(1L, QuorumMember.parse(1, "a:1:2"))).build()).key());
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * Everything needed to lay out and launch a local ensemble. Build with {@link #builder}; the
@@ -14,10 +15,14 @@ import java.util.Objects;
  * @param classPath       the member JVMs' classpath; it must hold the flavour's main class
  * @param jvmOptions      heap and GC options for every member JVM
  * @param extraConfigLines appended to every member's zoo.cfg after the generated lines
+ * @param dynamicConfigVersion when present, the member lines go into a ZooKeeper 3.5+ dynamic
+ *                         config file named {@code zoo.cfg.dynamic.<version in hex>} beside each
+ *                         zoo.cfg, which names it with {@code dynamicConfigFile}; when empty they
+ *                         are written in zoo.cfg
  */
 public record ClusterSpec(Flavour flavour, int participants, int observers, Path baseDir, String classPath,
                           Path javaExecutable, List<String> jvmOptions, int tickTimeMs, int initLimitTicks,
-                          int syncLimitTicks, List<String> extraConfigLines) {
+                          int syncLimitTicks, List<String> extraConfigLines, OptionalLong dynamicConfigVersion) {
     public static final List<String> DEFAULT_JVM_OPTIONS =
             List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
@@ -41,6 +46,11 @@ public record ClusterSpec(Flavour flavour, int participants, int observers, Path
         }
         jvmOptions = List.copyOf(jvmOptions);
         extraConfigLines = List.copyOf(extraConfigLines);
+        Objects.requireNonNull(dynamicConfigVersion, "dynamicConfigVersion");
+        if (dynamicConfigVersion.isPresent() && dynamicConfigVersion.getAsLong() < 0) {
+            throw new IllegalArgumentException("a dynamic config version is not negative, was "
+                    + dynamicConfigVersion.getAsLong());
+        }
     }
 
     public int memberCount() {
@@ -69,6 +79,7 @@ public record ClusterSpec(Flavour flavour, int participants, int observers, Path
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
         private final List<String> extraConfigLines = new ArrayList<>();
+        private OptionalLong dynamicConfigVersion = OptionalLong.empty();
 
         private Builder(Flavour flavour, Path baseDir, String classPath) {
             this.flavour = flavour;
@@ -120,9 +131,15 @@ public record ClusterSpec(Flavour flavour, int participants, int observers, Path
             return this;
         }
 
+        /** Puts the member lines in a dynamic config file of this version instead of zoo.cfg. */
+        public Builder dynamicConfigFile(long version) {
+            this.dynamicConfigVersion = OptionalLong.of(version);
+            return this;
+        }
+
         public ClusterSpec build() {
             return new ClusterSpec(flavour, participants, observers, baseDir, classPath, javaExecutable, jvmOptions,
-                    tickTimeMs, initLimitTicks, syncLimitTicks, extraConfigLines);
+                    tickTimeMs, initLimitTicks, syncLimitTicks, extraConfigLines, dynamicConfigVersion);
         }
     }
 }

@@ -8,17 +8,31 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Writes one member's zoo.cfg and myid, in the format both Warden and ZooKeeper read. */
+/**
+ * Writes one member's zoo.cfg and myid (and, if the spec asks for one, its dynamic config file),
+ * in the format both Warden and ZooKeeper read.
+ */
 public final class ZooCfg {
     static final String HOST = "127.0.0.1";
     /** The words the cluster itself needs; srvr tells the mode, mntr and ruok help a reader of logs. */
     static final String FOUR_LETTER_WORDS = "srvr,mntr,ruok";
+    /** ZooKeeper's name for a dynamic config file; the version in hexadecimal follows. */
+    static final String DYNAMIC_FILE_PREFIX = "zoo.cfg.dynamic.";
 
     private ZooCfg() {
     }
 
-    /** The zoo.cfg text of member {@code id}; {@code portsById} holds every member, keyed by id. */
+    /** The zoo.cfg text of member {@code id}, with the member lines in it; {@code portsById} holds every member. */
     public static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById) {
+        return render(spec, id, dataDir, portsById, null);
+    }
+
+    /**
+     * The zoo.cfg text of member {@code id}; {@code portsById} holds every member. With
+     * {@code dynamicConfigFile} not null, zoo.cfg names that file instead of holding the member lines.
+     */
+    public static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById,
+                                Path dynamicConfigFile) {
         MemberPorts own = portsById.get(id);
         if (own == null) {
             throw new IllegalArgumentException("member " + id + " has no ports; members are " + portsById.keySet());
@@ -34,6 +48,19 @@ public final class ZooCfg {
         if (spec.isObserver(id)) {
             lines.add("peerType=observer");
         }
+        if (dynamicConfigFile == null) {
+            lines.addAll(memberLines(spec, portsById));
+        } else {
+            lines.add("dynamicConfigFile=" + dynamicConfigFile.toAbsolutePath());
+        }
+        lines.addAll(spec.flavour().extraConfigLines());
+        lines.addAll(spec.extraConfigLines());
+        return String.join("\n", lines) + "\n";
+    }
+
+    /** The {@code server.N} line of every member, in id order. */
+    public static List<String> memberLines(ClusterSpec spec, Map<Integer, MemberPorts> portsById) {
+        List<String> lines = new ArrayList<>();
         for (int member = 1; member <= spec.memberCount(); member++) {
             MemberPorts ports = portsById.get(member);
             if (ports == null) {
@@ -42,18 +69,26 @@ public final class ZooCfg {
             lines.add("server." + member + "=" + HOST + ":" + ports.peerPort() + ":" + ports.electionPort()
                     + (spec.isObserver(member) ? ":observer" : "") + ";" + ports.clientPort());
         }
-        lines.addAll(spec.flavour().extraConfigLines());
-        lines.addAll(spec.extraConfigLines());
-        return String.join("\n", lines) + "\n";
+        return lines;
     }
 
-    /** Writes {@code memberDir/zoo.cfg} and {@code dataDir/myid}; returns the config file. */
+    /**
+     * Writes {@code memberDir/zoo.cfg}, {@code dataDir/myid} and, when the spec asks for one, the
+     * dynamic config file {@code memberDir/zoo.cfg.dynamic.<version in hex>}; returns the config file.
+     */
     public static Path write(ClusterSpec spec, int id, Path memberDir, Path dataDir,
                              Map<Integer, MemberPorts> portsById) throws IOException {
         Files.createDirectories(dataDir);
         Files.writeString(dataDir.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
+        Path dynamicConfigFile = null;
+        if (spec.dynamicConfigVersion().isPresent()) {
+            dynamicConfigFile = memberDir.resolve(DYNAMIC_FILE_PREFIX
+                    + Long.toHexString(spec.dynamicConfigVersion().getAsLong()));
+            Files.writeString(dynamicConfigFile, String.join("\n", memberLines(spec, portsById)) + "\n",
+                    StandardCharsets.UTF_8);
+        }
         Path config = memberDir.resolve("zoo.cfg");
-        Files.writeString(config, render(spec, id, dataDir, portsById), StandardCharsets.UTF_8);
+        Files.writeString(config, render(spec, id, dataDir, portsById, dynamicConfigFile), StandardCharsets.UTF_8);
         return config;
     }
 }

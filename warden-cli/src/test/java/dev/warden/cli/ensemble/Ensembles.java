@@ -51,8 +51,16 @@ final class Ensembles {
 
     /** A cluster whose members run on this test JVM's classpath, which holds both Warden and ZooKeeper. */
     static LocalCluster startCluster(Flavour flavour, Path baseDir, int tickTimeMs) throws Exception {
-        String classPath = ManagementFactory.getRuntimeMXBean().getClassPath();
-        ClusterSpec spec = ClusterSpec.builder(flavour, baseDir, classPath).tickTimeMs(tickTimeMs).build();
+        return startCluster(specBuilder(flavour, baseDir).tickTimeMs(tickTimeMs).build());
+    }
+
+    /** A spec for members on this test JVM's classpath, to adjust before {@link #startCluster(ClusterSpec)}. */
+    static ClusterSpec.Builder specBuilder(Flavour flavour, Path baseDir) {
+        return ClusterSpec.builder(flavour, baseDir, ManagementFactory.getRuntimeMXBean().getClassPath());
+    }
+
+    /** Creates the cluster, starts every member and returns once they serve with one leader. */
+    static LocalCluster startCluster(ClusterSpec spec) throws Exception {
         LocalCluster cluster = LocalCluster.create(spec);
         try {
             cluster.startAll();

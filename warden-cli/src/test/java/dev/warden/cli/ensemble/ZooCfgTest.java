@@ -59,6 +59,22 @@ class ZooCfgTest {
     }
 
     @Test
+    void aDynamicConfigSpecPutsTheMemberLinesInAVersionedFileThatZooCfgNames() throws Exception {
+        ClusterSpec spec = ClusterSpec.builder(Flavour.WARDEN, tmp, "cp").dynamicConfigFile(0x100000000L).build();
+        Path config = ZooCfg.write(spec, 2, tmp, tmp.resolve("d2"), PORTS);
+        Path dynamic = tmp.resolve("zoo.cfg.dynamic.100000000");
+        assertEquals(List.of(
+                "server.1=127.0.0.1:2888:3888;2181",
+                "server.2=127.0.0.1:2889:3889;2182",
+                "server.3=127.0.0.1:2890:3890;2183"), Files.readAllLines(dynamic));
+        List<String> lines = Files.readAllLines(config);
+        assertTrue(lines.contains("dynamicConfigFile=" + dynamic.toAbsolutePath()), lines.toString());
+        assertTrue(lines.stream().noneMatch(line -> line.startsWith("server.")), lines.toString());
+        assertThrows(IllegalArgumentException.class,
+                () -> ClusterSpec.builder(Flavour.WARDEN, tmp, "cp").dynamicConfigFile(-1).build());
+    }
+
+    @Test
     void createWritesConfigAndMyidPerMemberWithDistinctPorts() throws Exception {
         ClusterSpec spec = ClusterSpec.builder(Flavour.APACHE, tmp, "cp").build();
         try (LocalCluster cluster = LocalCluster.create(spec)) {

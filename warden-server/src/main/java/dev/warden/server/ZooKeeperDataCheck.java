@@ -1,0 +1,56 @@
+package dev.warden.server;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Refuses to start on a data directory Apache ZooKeeper wrote. Warden does not read ZooKeeper's
+ * files: started there it would serve an empty tree and write its own files beside ZooKeeper's,
+ * so an operator who pointed Warden at an existing ZooKeeper data directory would find the data
+ * gone only once clients miss it. ZooKeeper keeps everything in {@code version-2/} under dataDir
+ * and dataLogDir ({@code snapshot.<zxid>}, {@code log.<zxid>}, and a member's
+ * {@code acceptedEpoch} and {@code currentEpoch}); Warden's own members keep their epoch files
+ * directly in dataDir, so only {@code version-2/} identifies ZooKeeper.
+ */
+final class ZooKeeperDataCheck {
+    static final String ZOOKEEPER_DIR = "version-2";
+
+    private ZooKeeperDataCheck() {
+    }
+
+    /** Throws {@link ConfigException} naming the directory if dataDir or dataLogDir holds ZooKeeper data. */
+    static void refuseZooKeeperData(ServerConfig config) {
+        refuseIn("dataDir", config.dataDir());
+        if (!config.dataLogDir().equals(config.dataDir())) {
+            refuseIn("dataLogDir", config.dataLogDir());
+        }
+    }
+
+    private static void refuseIn(String key, Path dir) {
+        Path zookeeperDir = dir.resolve(ZOOKEEPER_DIR);
+        if (!Files.isDirectory(zookeeperDir)) {
+            return;
+        }
+        String wayOut = " Point dataDir and dataLogDir at an empty directory (importing ZooKeeper data is planned as"
+                + " 'warden import --from-zookeeper DIR').";
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(zookeeperDir)) {
+            for (Path entry : entries) {
+                if (isZooKeeperFile(entry.getFileName().toString())) {
+                    throw new ConfigException(key, key + "=" + dir + " holds Apache ZooKeeper data (" + entry
+                            + "): Warden does not read ZooKeeper's format and would serve an empty tree beside it."
+                            + wayOut);
+                }
+            }
+        } catch (IOException unreadable) {
+            throw new ConfigException(key, key + "=" + dir + ": cannot tell whether " + zookeeperDir
+                    + " holds Apache ZooKeeper data (" + unreadable + ")." + wayOut, unreadable);
+        }
+    }
+
+    private static boolean isZooKeeperFile(String name) {
+        return name.startsWith("snapshot.") || name.startsWith("log.") || name.equals("acceptedEpoch")
+                || name.equals("currentEpoch");
+    }
+}
