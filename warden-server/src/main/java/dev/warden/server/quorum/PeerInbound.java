@@ -72,7 +72,9 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
                     throw new ProtocolException("hello from " + sender + ", which is not another member of the ensemble");
                 }
                 from = sender;
-                helloDeadline.cancel(false);
+                if (helloDeadline != null) {
+                    helloDeadline.cancel(false);
+                }
                 frames.helloAccepted();
                 transport.inboundOpened(from, portName, ctx.channel(), this);
                 return;
