@@ -7,26 +7,48 @@ import dev.warden.server.net.FrameScratch;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
 import java.util.Arrays;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One accepted connection from a peer: the first frame must be a hello naming a known member,
- * every later frame is a message from it. Anything malformed closes the connection.
+ * sent within the hello timeout; every later frame is a message from it. Anything malformed
+ * closes the connection. Until the hello is accepted, {@link PeerFrameDecoder} takes no frame
+ * but a hello's; accepting it lets the decoder take frames up to the transport's limit.
  */
 final class PeerInbound extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(PeerInbound.class);
 
     private final PeerTransport transport;
     private final String portName;
+    private final PeerFrameDecoder frames;
+    private final long helloTimeoutMs;
     private long from = -1;
+    private ScheduledFuture<?> helloDeadline;
     /** Set when a newer connection from the same member took over; its close is then not news. */
     boolean replaced;
 
-    PeerInbound(PeerTransport transport, String portName) {
+    PeerInbound(PeerTransport transport, String portName, PeerFrameDecoder frames, long helloTimeoutMs) {
         this.transport = transport;
         this.portName = portName;
+        this.frames = frames;
+        this.helloTimeoutMs = helloTimeoutMs;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        // An absolute deadline, not an idle timer: a stranger trickling a byte at a time keeps
+        // a connection busy but never finishes a hello.
+        helloDeadline = ctx.executor().schedule(() -> {
+            if (from < 0 && ctx.channel().isActive()) {
+                refuse(ctx, "no hello within " + helloTimeoutMs + " ms");
+            }
+        }, helloTimeoutMs, TimeUnit.MILLISECONDS);
+        ctx.fireChannelActive();
     }
 
     @Override
@@ -50,20 +72,25 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
                     throw new ProtocolException("hello from " + sender + ", which is not another member of the ensemble");
                 }
                 from = sender;
+                if (helloDeadline != null) {
+                    helloDeadline.cancel(false);
+                }
+                frames.helloAccepted();
                 transport.inboundOpened(from, portName, ctx.channel(), this);
                 return;
             }
             ZabMessage message = ZabCodec.decode(body, 0, length);
             transport.deliver(from, message);
         } catch (ProtocolException bad) {
-            LOG.warn("Closing the {} connection from {} ({}): {}", portName, ctx.channel().remoteAddress(),
-                    from < 0 ? "before hello" : "member " + from, bad.getMessage());
-            ctx.close();
+            refuse(ctx, bad.getMessage());
         }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (helloDeadline != null) {
+            helloDeadline.cancel(false);
+        }
         if (from >= 0 && !replaced) {
             transport.inboundClosed(from, portName, ctx.channel());
         }
@@ -72,9 +99,18 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // TooLongFrameException lands here, as do resets by the peer.
-        LOG.warn("Closing the {} connection from {} (member {}): {}", portName, ctx.channel().remoteAddress(),
-                from, cause.toString());
+        // A frame length the decoder refused lands here, as do resets by the peer.
+        if (!ctx.channel().isActive()) {
+            return; // already closed and reported
+        }
+        Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        refuse(ctx, reason instanceof ProtocolException ? reason.getMessage() : reason.toString());
+    }
+
+    private void refuse(ChannelHandlerContext ctx, String reason) {
+        transport.refusals().refused(LOG, "Closing the " + portName + " connection from "
+                + ctx.channel().remoteAddress() + " (" + (from < 0 ? "before hello" : "member " + from) + "): "
+                + reason);
         ctx.close();
     }
 }

@@ -218,6 +218,9 @@ final class PeerLink {
     /** Resumes draining when the socket accepts data again; outbound connections receive nothing. */
     @ChannelHandler.Sharable // one per link, added to each of its successive connections
     private final class OutboundHandler extends ChannelInboundHandlerAdapter {
+        /** The last connection that sent anything; I/O thread only. */
+        private Channel talkedBack;
+
         @Override
         public void channelWritabilityChanged(ChannelHandlerContext ctx) {
             if (ctx.channel().isWritable()) {
@@ -226,9 +229,19 @@ final class PeerLink {
             ctx.fireChannelWritabilityChanged();
         }
 
+        /**
+         * A member never sends on a connection it accepted, so whatever arrives here is not ours
+         * to read: it is released as it comes (no decoder, nothing buffered), with one WARN per
+         * connection. The connection stays: it still carries this member's messages.
+         */
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ReferenceCountUtil.release(msg);
+            if (talkedBack != ctx.channel()) {
+                talkedBack = ctx.channel();
+                LOG.warn("Member {} at {} ({}) sends bytes on a connection that only carries messages to it; "
+                        + "discarding them (is it a Warden member of this version?)", peerId, address, portName);
+            }
         }
 
         @Override

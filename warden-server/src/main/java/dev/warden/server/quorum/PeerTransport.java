@@ -15,7 +15,6 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -51,19 +50,23 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     /**
      * Limits and timing of the transport.
      *
-     * @param maxFrameBytes      largest message accepted or sent; a SNAP of the whole tree must fit
+     * @param maxFrameBytes      largest message accepted or sent; a SNAP of the whole tree must fit. Only
+     *                           a connection whose hello was accepted may send frames this large; before
+     *                           that, a hello is the only frame taken
      * @param maxQueuedMessages  per destination port, messages waiting for the socket
      * @param maxQueuedBytes     per destination port, bytes waiting; a message is refused only once the queue
      *                           already holds this many, so the bound is this plus one frame
      * @param reconnectMinMs     first delay before redialling; doubles per failure up to reconnectMaxMs
      * @param reconnectMaxMs     longest delay between dial attempts
+     * @param helloTimeoutMs     how long an accepted connection may take to deliver its hello before it is
+     *                           closed
      */
     public record Options(int maxFrameBytes, int maxQueuedMessages, long maxQueuedBytes, long reconnectMinMs,
-                          long reconnectMaxMs) {
+                          long reconnectMaxMs, long helloTimeoutMs) {
         public Options {
             if (maxFrameBytes < PeerWire.HELLO_BYTES || maxFrameBytes > Integer.MAX_VALUE - PeerWire.LENGTH_BYTES
                     || maxQueuedMessages <= 0 || maxQueuedBytes <= 0 || reconnectMinMs <= 0
-                    || reconnectMaxMs < reconnectMinMs) {
+                    || reconnectMaxMs < reconnectMinMs || helloTimeoutMs <= 0) {
                 throw new IllegalArgumentException("invalid peer transport options " + this);
             }
         }
@@ -78,14 +81,22 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
          * eighth of the heap queued per port, between 16 and 256 MiB. The queue to a member that
          * stopped reading (paused, or partitioned with its socket open) fills at the write rate,
          * tens of MB/s under load: bounded by the heap, it overflows and that member is dropped
-         * and later resynced, instead of the leader running out of memory.
+         * and later resynced, instead of the leader running out of memory. A hello is awaited
+         * 10 s; a member sets that from its own configuration with {@link #withHelloTimeoutMs}.
          */
         public static Options forHeap(long maxHeapBytes) {
             long queuedBytes = Math.max(MIN_QUEUED_BYTES, Math.min(MAX_QUEUED_BYTES, maxHeapBytes / 8));
-            return new Options(1 << 30, 100_000, queuedBytes, 100, 2_000);
+            return new Options(1 << 30, 100_000, queuedBytes, 100, 2_000, DEFAULT_HELLO_TIMEOUT_MS);
+        }
+
+        /** These options with another hello timeout. */
+        public Options withHelloTimeoutMs(long timeoutMs) {
+            return new Options(maxFrameBytes, maxQueuedMessages, maxQueuedBytes, reconnectMinMs, reconnectMaxMs,
+                    timeoutMs);
         }
     }
 
+    static final long DEFAULT_HELLO_TIMEOUT_MS = 10_000;
     static final long MIN_QUEUED_BYTES = 16L << 20;
     static final long MAX_QUEUED_BYTES = 256L << 20;
 
@@ -104,6 +115,8 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
     private final Map<String, Channel> inbound = new HashMap<>();
     private final List<Channel> listeners = new ArrayList<>();
+    /** Why accepted connections were closed, rate limited: anyone who reaches the ports can cause it. */
+    private final RefusalLog refusals = RefusalLog.standard();
     private volatile boolean closed;
 
     /** A transport with its own I/O thread. */
@@ -170,10 +183,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(
-                                options.maxFrameBytes() + PeerWire.LENGTH_BYTES, 0, PeerWire.LENGTH_BYTES, 0,
-                                PeerWire.LENGTH_BYTES));
-                        ch.pipeline().addLast(new PeerInbound(PeerTransport.this, portName));
+                        PeerFrameDecoder frames = new PeerFrameDecoder(options.maxFrameBytes());
+                        ch.pipeline().addLast(frames);
+                        ch.pipeline().addLast(new PeerInbound(PeerTransport.this, portName, frames,
+                                options.helloTimeoutMs()));
                     }
                 });
         Channel channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
@@ -242,6 +255,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
 
     long myId() {
         return myId;
+    }
+
+    RefusalLog refusals() {
+        return refusals;
     }
 
     boolean isPeer(long id) {

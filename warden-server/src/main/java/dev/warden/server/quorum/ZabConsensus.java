@@ -41,6 +41,15 @@ public final class ZabConsensus implements ConsensusFactory {
         return peerOptions.maxQueuedBytes() / 4;
     }
 
+    /**
+     * How long a connection accepted on the peer or election port may take to send its hello:
+     * syncLimit ticks, the time ZooKeeper gives its quorum connections to say who they are. A
+     * member sends its hello as soon as it has connected, so only a stranger takes that long.
+     */
+    static long helloTimeoutMs(ServerConfig config) {
+        return (long) config.tickTimeMs() * config.syncLimitTicks();
+    }
+
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException {
         ZabPeer peer = new ZabPeer(zabConfig(resources.config()), resources.epochs(), resources.logView(), snapshots,
@@ -61,7 +70,7 @@ public final class ZabConsensus implements ConsensusFactory {
             public void onDisconnected(long peer) {
                 driver.peerDisconnected(peer);
             }
-        }, PEER_OPTIONS, driver.eventLoopGroup());
+        }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)), driver.eventLoopGroup());
         try {
             started.start();
         } catch (InterruptedException e) {

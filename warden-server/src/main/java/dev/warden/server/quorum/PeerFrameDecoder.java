@@ -1,0 +1,60 @@
+package dev.warden.server.quorum;
+
+import dev.warden.protocol.ProtocolException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+
+/**
+ * Splits an accepted peer connection's bytes into frames (an int length, then that many bytes),
+ * emitted as retained slices that the next handler releases. Until {@link #helloAccepted} the
+ * only frame it takes is one of exactly {@link PeerWire#HELLO_BYTES}: whoever connects is not
+ * yet known to be a member, so a length field announcing anything else is refused as soon as
+ * its four bytes are in, and a stranger can make the port hold no more than one hello's worth.
+ * Only then does the limit rise to {@code maxFrameBytes}, which a snapshot for a follower needs.
+ *
+ * <p>It emits one frame per decode call: the base class passes each on before decoding the
+ * next, so the next handler has judged the hello before any later frame's length is checked.
+ * A refused length throws {@link ProtocolException} (it reaches {@code exceptionCaught}), after
+ * dropping what is buffered; anything arriving after that, or after the connection was closed
+ * for any other reason, is dropped unread.
+ */
+final class PeerFrameDecoder extends ByteToMessageDecoder {
+    private final int maxFrameBytes;
+    private boolean helloAccepted;
+    private boolean refused;
+
+    PeerFrameDecoder(int maxFrameBytes) {
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /** The next handler accepted the hello: later frames may be as large as {@code maxFrameBytes}. */
+    void helloAccepted() {
+        helloAccepted = true;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (refused || !ctx.channel().isActive()) {
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        if (in.readableBytes() < PeerWire.LENGTH_BYTES) {
+            return;
+        }
+        int length = in.getInt(in.readerIndex());
+        if (helloAccepted ? length < 0 || length > maxFrameBytes : length != PeerWire.HELLO_BYTES) {
+            refused = true;
+            in.skipBytes(in.readableBytes());
+            throw new ProtocolException(helloAccepted
+                    ? "frame length " + length + " outside 0.." + maxFrameBytes
+                    : "first frame announces " + length + " bytes, a hello is " + PeerWire.HELLO_BYTES);
+        }
+        if (in.readableBytes() < PeerWire.LENGTH_BYTES + length) {
+            return;
+        }
+        in.skipBytes(PeerWire.LENGTH_BYTES);
+        out.add(in.readRetainedSlice(length));
+    }
+}
