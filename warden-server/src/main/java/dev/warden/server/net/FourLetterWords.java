@@ -136,6 +136,7 @@ final class FourLetterWords {
         line(out, "zk_ephemerals_count", server.stateMachine().tree().ephemeralCount());
         line(out, "zk_approximate_data_size", server.stateMachine().tree().approximateDataBytes());
         line(out, "zk_tree_digest", String.format("%016x", server.stateMachine().tree().digest()));
+        line(out, "zk_digest_mismatches_count", server.memberStatus().digestMismatches());
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
         line(out, "zk_local_sessions", 0);
         fsyncLines(out, stats.fsyncs());

@@ -24,6 +24,14 @@ public interface MemberStatus {
         return serving() ? Optional.of(mode()) : Optional.empty();
     }
 
+    /**
+     * How many times this member's tree digest differed from another member's at the same zxid
+     * (the run-time tree check, digest.enabled); always 0 for a standalone server.
+     */
+    default long digestMismatches() {
+        return 0;
+    }
+
     /** Figures only a leader has; empty on every other member. */
     default Optional<LeaderFigures> leaderFigures() {
         return Optional.empty();

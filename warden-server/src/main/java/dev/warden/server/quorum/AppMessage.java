@@ -9,14 +9,17 @@ import java.util.List;
 
 /**
  * What members tell each other on top of Zab (carried in {@code ZabMessage.AppData}): client
- * requests forwarded to the leader, the leader's error replies to them, session activity and
- * session moves. Encoded with jute primitives, one type byte first.
+ * requests forwarded to the leader, the leader's error replies to them, session activity,
+ * session moves and the leader's tree digests. Encoded with jute primitives, one type byte first.
  */
 public sealed interface AppMessage {
     byte FORWARD = 1;
     byte FAILED = 2;
     byte ACTIVITY = 3;
     byte ATTACH = 4;
+    byte DIGEST = 5;
+    byte DIGEST_REPORT = 6;
+    byte RESYNC = 7;
 
     /**
      * A client request a member could not answer itself. {@code body} is the request body as
@@ -44,6 +47,21 @@ public sealed interface AppMessage {
     record Attach(long memberId, long sessionId) implements AppMessage {
     }
 
+    /** Leader to members: its replicated tree digest right after it applied {@code zxid}. */
+    record Digest(long zxid, long digest) implements AppMessage {
+    }
+
+    /** Member to leader: this member's replicated tree digest right after it applied {@code zxid}. */
+    record DigestReport(long zxid, long digest) implements AppMessage {
+    }
+
+    /**
+     * Leader to a member: a quorum of voters had {@code digest} after {@code zxid} and this
+     * member's differs; its state diverged and it must take a copy of the leader's history.
+     */
+    record Resync(long zxid, long digest) implements AppMessage {
+    }
+
     static byte[] encode(AppMessage message) {
         JuteWriter out = new JuteWriter(sizeHintBytes(message));
         if (message instanceof Forward f) {
@@ -65,6 +83,12 @@ public sealed interface AppMessage {
             for (long id : a.sessionIds()) {
                 out.writeLong(id);
             }
+        } else if (message instanceof Digest d) {
+            out.writeByte(DIGEST).writeLong(d.zxid()).writeLong(d.digest());
+        } else if (message instanceof DigestReport d) {
+            out.writeByte(DIGEST_REPORT).writeLong(d.zxid()).writeLong(d.digest());
+        } else if (message instanceof Resync r) {
+            out.writeByte(RESYNC).writeLong(r.zxid()).writeLong(r.digest());
         } else {
             Attach a = (Attach) message;
             out.writeByte(ATTACH).writeLong(a.memberId()).writeLong(a.sessionId());
@@ -125,6 +149,9 @@ public sealed interface AppMessage {
                 yield new Activity(ids);
             }
             case ATTACH -> new Attach(in.readLong(), in.readLong());
+            case DIGEST -> new Digest(in.readLong(), in.readLong());
+            case DIGEST_REPORT -> new DigestReport(in.readLong(), in.readLong());
+            case RESYNC -> new Resync(in.readLong(), in.readLong());
             default -> throw new ProtocolException("unknown member message type " + type);
         };
         in.expectEnd("member message");

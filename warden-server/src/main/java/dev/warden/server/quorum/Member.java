@@ -78,6 +78,10 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private final LeaderPrep prep;
     private final MemberDriver driver;
     private final MemberPipeline pipeline;
+    /** The run-time tree check with the other members; null with digest.enabled=false. */
+    private final TreeCheck treeCheck;
+    /** Runs what the apply thread must not do itself (set in {@link #start}). */
+    private volatile ScheduledExecutorService timers;
     private volatile boolean leading;
     private final java.util.concurrent.atomic.AtomicLong roleChanges = new java.util.concurrent.atomic.AtomicLong();
     /** The last role change acted on (driver thread). */
@@ -119,6 +123,9 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
                 DRIVER_INBOX_CAPACITY, name + "-driver");
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
                 config.globalOutstandingLimit());
+        this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
+                config.voterIds(), stateMachine, driver, this::isLeading, command -> timers.execute(command),
+                this::abandonHistoryBecause);
     }
 
     /** Late-bound: the transport needs the driver, and the driver sends through the transport. */
@@ -143,11 +150,17 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
 
     /** Starts the threads and the peer links, and the role-dependent timers on {@code timers}. */
     public void start(ScheduledExecutorService timers) throws IOException {
+        this.timers = timers;
         applier.start();
         sender = consensus.connect(driver);
         driver.start();
         long tickMs = config.tickTimeMs();
         timers.scheduleAtFixedRate(this::sessionTick, tickMs / 2, Math.max(1, tickMs / 2), TimeUnit.MILLISECONDS);
+        if (treeCheck != null) {
+            applier.run(treeCheck::noteState);
+            timers.scheduleWithFixedDelay(() -> driver.runOnDriverThread(() -> treeCheck.publish(clock.monotonicMs())),
+                    TreeCheck.PUBLISH_INTERVAL_MS, TreeCheck.PUBLISH_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        }
     }
 
     public MemberPipeline pipeline() {
@@ -156,7 +169,8 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
 
     /** What srvr/stat/mntr report about this member. */
     public MemberStatus status() {
-        return new MemberStatusView(config, driver, this::isLeading);
+        return new MemberStatusView(config, driver, this::isLeading,
+                () -> treeCheck == null ? 0 : treeCheck.mismatchCount());
     }
 
     public Role role() {
@@ -297,6 +311,9 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
             return;
         }
         roleChanges.incrementAndGet();
+        if (treeCheck != null) {
+            treeCheck.newTerm();
+        }
         log.info("member {}: {} (leader {}, epoch {}){}", myId, change.role(), change.leaderId(), change.epoch(),
                 change.serving() ? ", serving" : ", not serving");
         if (!change.serving()) {
@@ -315,6 +332,10 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
             prep.follow();
         }
         pipeline.setServing(true);
+        if (treeCheck != null) {
+            // after leading is set: a new leader's first digest is of the state it leads with
+            applier.run(treeCheck::noteState);
+        }
     }
 
     private void stopServing() {
@@ -378,8 +399,14 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
                 return;
             }
             stateMachine.clear();
+            if (treeCheck != null) {
+                treeCheck.reset();
+            }
             try {
                 work.run();
+                if (treeCheck != null) {
+                    treeCheck.noteState();
+                }
             } catch (IOException e) {
                 failure[0] = e;
             }
@@ -423,7 +450,21 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
             }
         } else if (decoded instanceof AppMessage.Attach attach) {
             prep.attached(attach);
+        } else if (treeCheck == null) {
+            return; // digest.enabled=false: the tree check is off on this member
+        } else if (decoded instanceof AppMessage.Digest digest) {
+            applier.run(() -> treeCheck.leaderDigest(digest.zxid(), digest.digest()));
+        } else if (decoded instanceof AppMessage.DigestReport report) {
+            treeCheck.report(message.from(), report.zxid(), report.digest());
+        } else if (decoded instanceof AppMessage.Resync resync) {
+            treeCheck.resyncOrdered(resync.zxid(), resync.digest());
         }
+    }
+
+    /** Driver thread: this member's state diverged; it gives up its history (see {@link #abandonHistory()}). */
+    private void abandonHistoryBecause(String reason) {
+        abandonReason = reason;
+        driver.abandonHistory();
     }
 
     @Override
@@ -480,6 +521,9 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     @Override
     public void applied(long zxid) {
         prep.applied(zxid);
+        if (treeCheck != null) {
+            treeCheck.applied(zxid);
+        }
     }
 
     @Override

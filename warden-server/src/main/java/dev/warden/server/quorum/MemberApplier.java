@@ -144,6 +144,11 @@ public final class MemberApplier implements AutoCloseable {
         enqueue(new Reset(), true);
     }
 
+    /** Runs {@code body} on the apply thread after everything queued before it; does not wait. */
+    public void run(Runnable body) {
+        enqueue(new Task(body, new CompletableFuture<>()), true);
+    }
+
     /** Runs {@code body} on the apply thread after everything queued before it, and waits for it. */
     public void runAndWait(Runnable body) {
         CompletableFuture<Void> done = new CompletableFuture<>();

@@ -195,7 +195,11 @@ public final class MemberDriver implements AutoCloseable {
 
     /** The member's state can no longer be vouched for: the core gives up its history (see ConsensusCore). */
     public void abandonHistory() {
-        runOnDriverThread(core::abandonHistory);
+        runOnDriverThread(() -> {
+            if (!core.isResyncRequired()) {
+                core.abandonHistory();
+            }
+        });
     }
 
     /**

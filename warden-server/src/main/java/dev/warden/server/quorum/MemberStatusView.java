@@ -6,17 +6,25 @@ import dev.warden.server.net.MemberStatus;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /** A member's mode and, on the leader, its learner figures, for srvr/stat/mntr. */
 final class MemberStatusView implements MemberStatus {
     private final ServerConfig config;
     private final MemberDriver driver;
     private final BooleanSupplier leading;
+    private final LongSupplier digestMismatches;
 
-    MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading) {
+    MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches) {
         this.config = config;
         this.driver = driver;
         this.leading = leading;
+        this.digestMismatches = digestMismatches;
+    }
+
+    @Override
+    public long digestMismatches() {
+        return digestMismatches.getAsLong();
     }
 
     @Override

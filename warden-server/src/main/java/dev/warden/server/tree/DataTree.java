@@ -42,6 +42,12 @@ public final class DataTree {
     private DataNode root;
     /** The data of /zookeeper/config: the ensemble's members, or empty for a standalone server. */
     private byte[] configData = new byte[0];
+    /**
+     * The content term of /zookeeper/config within {@link #digest}: each member sets that node
+     * from its own configuration rather than through the log, so {@link #replicatedDigest()}
+     * leaves it out. Kept up to date wherever the node changes, so reading costs nothing.
+     */
+    private volatile long configContentTerm;
 
     public DataTree() {
         reset();
@@ -69,6 +75,18 @@ public final class DataTree {
         insertSystemNode(QUOTA, Perms.OPEN_ACL_UNSAFE, 0);
         // ZooKeeper reports aversion -1 for its config node; clients comparing Stats see the same.
         insertSystemNode(CONFIG, Perms.READ_ACL_UNSAFE, -1, configData);
+        noteConfigContentTerm();
+    }
+
+    /** Recomputes {@link #configContentTerm}; under the write lock, on the applier's thread. */
+    private void noteConfigContentTerm() {
+        DataNode config = nodeHashing(CONFIG);
+        configContentTerm = config == null ? 0 : TreeDigest.content(walkedPathHash, config);
+    }
+
+    /** A snapshot was loaded into the tree (its /zookeeper/config is the snapshot writer's). */
+    void restored() {
+        noteConfigContentTerm();
     }
 
     private void insertSystemNode(String path, List<Acl> acl, int aversion) {
@@ -104,6 +122,7 @@ public final class DataTree {
             approximateDataBytes += configData.length - dataLength(node);
             node.replaceData(configData);
             digest += TreeDigest.content(pathHash, node) - termBefore;
+            configContentTerm = TreeDigest.content(pathHash, node);
         } finally {
             lock.writeLock().unlock();
         }
@@ -136,6 +155,15 @@ public final class DataTree {
      */
     public long digest() {
         return digest;
+    }
+
+    /**
+     * The digest of what the log replicates: {@link #digest()} without /zookeeper/config, which
+     * each member fills from its own configuration. Members that applied the same history have
+     * equal replicated digests even while their configuration files differ (a rolling change).
+     */
+    public long replicatedDigest() {
+        return digest - configContentTerm;
     }
 
     /** The node, or null (also for any malformed path). Callers hold the read or write lock. */

@@ -115,6 +115,7 @@ public final class TreeSnapshot {
         tree.writeLock().lock();
         try {
             new Loader(tree, in).load();
+            tree.restored();
             tree.setLastAppliedZxid(snapshotZxid);
         } catch (IllegalStateException malformed) {
             throw new IOException("malformed tree snapshot: " + malformed.getMessage(), malformed);

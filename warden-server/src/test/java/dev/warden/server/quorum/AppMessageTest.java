@@ -29,5 +29,9 @@ class AppMessageTest {
     void otherMessagesStillRoundTrip() {
         AppMessage.Attach attach = new AppMessage.Attach(3, 0x300000002L);
         assertEquals(attach, AppMessage.decode(AppMessage.encode(attach)));
+        for (AppMessage message : List.of(new AppMessage.Digest(0x100000005L, -7), new AppMessage.DigestReport(9, 42),
+                new AppMessage.Resync(0x200000001L, Long.MIN_VALUE))) {
+            assertEquals(message, AppMessage.decode(AppMessage.encode(message)));
+        }
     }
 }
