@@ -24,6 +24,10 @@ public final class EpochFiles {
     public static final String ACCEPTED_EPOCH = "acceptedEpoch";
     public static final String CURRENT_EPOCH = "currentEpoch";
     private static final String TEMP_SUFFIX = ".tmp";
+    /** What an operator can do about damaged epoch files: they are promises, never guessed. */
+    private static final String WAY_OUT = ". Restore them from a backup, or make the member start over: with it"
+            + " stopped, remove both epoch files and create an empty file named resyncRequired in the data directory"
+            + " (it then takes a copy from the leader and counts toward no quorum until it has; docs/STORAGE.md)";
 
     private final FileChannelFactory channels;
 
@@ -50,12 +54,12 @@ public final class EpochFiles {
         }
         if (accepted == null) {
             throw new IOException(dataDir.resolve(ACCEPTED_EPOCH) + " is missing but " + CURRENT_EPOCH + " is "
-                    + current + ": the epoch files were damaged or moved; restore them or wipe this member's data");
+                    + current + ": the epoch files were damaged or moved" + WAY_OUT);
         }
         long currentEpoch = current == null ? 0 : current;
         if (currentEpoch > accepted) {
             throw new IOException(CURRENT_EPOCH + " " + currentEpoch + " is above " + ACCEPTED_EPOCH + " " + accepted
-                    + " in " + dataDir + ": the epoch files are damaged");
+                    + " in " + dataDir + ": the epoch files are damaged" + WAY_OUT);
         }
         return new EpochState(accepted, currentEpoch);
     }
@@ -101,8 +105,8 @@ public final class EpochFiles {
             }
             return value;
         } catch (NumberFormatException bad) {
-            throw new IOException(file + " holds '" + abbreviate(text) + "', not a decimal epoch: the file is damaged",
-                    bad);
+            throw new IOException(file + " holds '" + abbreviate(text) + "', not a decimal epoch: the file is damaged"
+                    + WAY_OUT, bad);
         }
     }
 
