@@ -10,11 +10,11 @@ import java.util.stream.Stream;
 
 /**
  * Reads the record framing of the server's log segments from the outside, the way a disk fault
- * would see them: a 16-byte header, then records of {@code int length, int crc32c, long zxid,
+ * would see them: a 24-byte header, then records of {@code int length, int crc32c, long zxid,
  * payload} where {@code length} counts zxid and payload, then zero fill up to the file end.
  */
 final class LogFiles {
-    static final int SEGMENT_HEADER_BYTES = 16;
+    static final int SEGMENT_HEADER_BYTES = 24;
     /** The length and CRC fields, which {@code length} does not count. */
     static final int LENGTH_AND_CRC_BYTES = 8;
     static final int ZXID_BYTES = 8;
