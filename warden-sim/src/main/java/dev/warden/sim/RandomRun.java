@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 
 /**
  * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
- * rotating "swizzle" ring), message loss and duplication, slow disks and log purges while clients
- * write and read, each member driven either as the server drives it (fsyncs in flight while it
+ * rotating "swizzle" ring), message loss and duplication, slow disks, snapshots and autopurges
+ * while clients write and read, each member driven either as the server drives it (fsyncs in flight while it
  * goes on) or one batch at a time; then a liveness phase without faults in which the ensemble must elect a leader,
  * converge and serve a new write within a bounded simulated time.
  */
@@ -35,14 +35,25 @@ public final class RandomRun {
         }
     }
 
-    /** How often each injected fault actually happened in a run. */
+    /**
+     * How often each injected fault actually happened in a run. {@code damagedRestarts}: restarts
+     * of a member whose files were damaged or lost while it was down; {@code startLostRestarts}:
+     * of those, restarts with every snapshot damaged and the log's start gone; {@code resyncStarts}:
+     * starts that set the history aside and required a copy from a leader; {@code historiesAbandoned}:
+     * running members whose core gave up its history.
+     */
     public record FaultCounts(long crashes, long lostMessages, long duplicatedMessages, long lostUnsyncedWrites,
-                              long tornTails, long slowFsyncs) {
+                              long tornTails, long slowFsyncs, long snapshotsDamaged, long segmentsLost,
+                              long damagedRestarts, long startLostRestarts, long resyncStarts,
+                              long historiesAbandoned) {
         @Override
         public String toString() {
             return crashes + " crashes, " + lostMessages + " messages lost, " + duplicatedMessages + " duplicated, "
                     + lostUnsyncedWrites + " unsynced writes lost, " + tornTails + " torn tails, " + slowFsyncs
-                    + " slow fsyncs";
+                    + " slow fsyncs, " + snapshotsDamaged + " snapshots damaged, " + segmentsLost
+                    + " log segments lost, " + damagedRestarts + " restarts on damaged data (" + startLostRestarts
+                    + " with every snapshot damaged and the log's start gone), " + resyncStarts + " resync starts, "
+                    + historiesAbandoned + " histories abandoned";
         }
     }
 
