@@ -9,10 +9,11 @@ import java.util.function.Consumer;
 
 /**
  * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
- * rotating "swizzle" ring), message loss and duplication, slow disks, snapshots and autopurges
- * while clients write and read, each member driven either as the server drives it (fsyncs in flight while it
- * goes on) or one batch at a time; then a liveness phase without faults in which the ensemble must elect a leader,
- * converge and serve a new write within a bounded simulated time.
+ * rotating "swizzle" ring), message loss and duplication, slow disks, snapshots and autopurges,
+ * files damaged or lost at rest and restarts on them, and histories given up ({@link DiskFaults})
+ * while clients write and read, each member driven either as the server drives it (fsyncs in
+ * flight while it goes on) or one batch at a time; then a liveness phase without faults in which
+ * the ensemble must elect a leader, converge and serve a new write within a bounded simulated time.
  */
 public final class RandomRun {
     public static final long LIVENESS_LIMIT_MS = 60_000;
@@ -108,6 +109,7 @@ public final class RandomRun {
             // as the server's driver does; the synchronous one stays in the mix (scripted scenarios use it)
             sim.setPipelined(id, random.nextBoolean());
         }
+        DiskFaults diskFaults = new DiskFaults(sim, random, options.members());
         double crashProbability = options.brokenDriver() ? 0.02 : 0.002;
         long swizzleUntilMs = -1;
         long nextSwizzleMs = 0;
@@ -141,6 +143,10 @@ public final class RandomRun {
                 sim.heal();
             } else if (roll < crashProbability + 0.0125) {
                 sim.member(ids.get(random.nextInt(ids.size()))).purge();
+            } else if (roll < crashProbability + 0.0135) {
+                diskFaults.damageAtRest(ids.get(random.nextInt(ids.size())));
+            } else if (roll < crashProbability + 0.01375) {
+                diskFaults.abandonHistory(ids.get(random.nextInt(ids.size())));
             }
             if (sim.nowMs() < swizzleUntilMs && sim.nowMs() >= nextSwizzleMs) {
                 swizzle(sim, ids, swizzleOffset++);
