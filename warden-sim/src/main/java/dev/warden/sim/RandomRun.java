@@ -18,7 +18,17 @@ import java.util.function.Consumer;
 public final class RandomRun {
     public static final long LIVENESS_LIMIT_MS = 60_000;
 
-    public record Options(int members, int observers, int steps, boolean brokenDriver) {
+    /**
+     * @param brokenDriver     every member acknowledges before its fsync (for showing the checkers catch it)
+     * @param trustingRecovery every member recovers with the rule from before recovery had to prove
+     *                         continuity (newest valid snapshot or the empty tree, plus whatever log
+     *                         there is; never a resync), for showing the checkers catch it
+     */
+    public record Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery) {
+        public Options(int members, int observers, int steps, boolean brokenDriver) {
+            this(members, observers, steps, brokenDriver, false);
+        }
+
         public Options(int members, int steps, boolean brokenDriver) {
             this(members, 0, steps, brokenDriver);
         }
@@ -71,7 +81,8 @@ public final class RandomRun {
 
     public static String replayCommand(long seed, Options options) {
         return "./warden sim --seed " + seed + " --members " + options.members() + " --observers " + options.observers()
-                + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "") + " --verbose";
+                + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "")
+                + (options.trustingRecovery() ? " --trusting-recovery" : "") + " --verbose";
     }
 
     private RandomRun() {
@@ -108,6 +119,7 @@ public final class RandomRun {
             }
             // as the server's driver does; the synchronous one stays in the mix (scripted scenarios use it)
             sim.setPipelined(id, random.nextBoolean());
+            sim.setTrustingRecovery(id, options.trustingRecovery());
         }
         DiskFaults diskFaults = new DiskFaults(sim, random, options.members());
         double crashProbability = options.brokenDriver() ? 0.02 : 0.002;

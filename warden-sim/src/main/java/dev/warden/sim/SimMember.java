@@ -75,6 +75,11 @@ public final class SimMember {
      * appends leaves its fsync in flight while the member goes on taking messages and batches.
      */
     boolean pipelined;
+    /**
+     * The recovery rule from before it had to prove continuity ({@link SimRecovery#trusting}), for
+     * showing the checkers catch what it got wrong: never a resync.
+     */
+    boolean trustingRecovery;
     /** How the last start recovered (for the trace). */
     private SimRecovery.Outcome lastRecovery;
     /** Starts that set the history aside and required a resync (data that proved nothing, or a marker). */
@@ -143,7 +148,8 @@ public final class SimMember {
 
     /** Comes up from its disk, as the server does: recovery first, then a core that knows whether it must resync. */
     void start(long nowMs) {
-        lastRecovery = SimRecovery.atStart(disk, ledger, clock, id);
+        lastRecovery = trustingRecovery ? SimRecovery.trusting(disk, Long.MAX_VALUE, ledger, clock, id)
+                : SimRecovery.atStart(disk, ledger, clock, id);
         machine = lastRecovery.machine();
         if (lastRecovery.resyncRequired()) {
             resyncStarts++;
@@ -369,7 +375,9 @@ public final class SimMember {
         }
         if (ready.truncateAfterZxid() >= 0) {
             disk.truncateAfter(ready.truncateAfterZxid());
-            machine = SimRecovery.afterTruncation(disk, ledger, clock, id);
+            machine = trustingRecovery
+                    ? SimRecovery.trusting(disk, ready.truncateAfterZxid(), ledger, clock, id).machine()
+                    : SimRecovery.afterTruncation(disk, ledger, clock, id);
             prep = null;
         }
         if (ready.snapshot() != null) {

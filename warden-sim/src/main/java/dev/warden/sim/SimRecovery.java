@@ -9,13 +9,14 @@ import java.util.List;
  * Rebuilds a member's state from its {@link SimDisk} with the server's own rule,
  * {@link RecoveryPlan} (docs/STORAGE.md, "Recovery: only a state the data proves"): the facts
  * come from the model of the disk, the decision from the production code, and carrying it out
- * mirrors what {@code DataDirRecovery} does for an ensemble member.
+ * mirrors what {@code DataDirRecovery} does for an ensemble member. Also the rule as it was
+ * before ({@link #trusting}), so the checkers can be shown to catch what it got wrong.
  */
 final class SimRecovery {
     /**
      * How a member came up: its rebuilt state, whether it must take a copy of a leader's history
      * before it counts toward any quorum, what was decided (for the trace), and whether this was
-     * the case recovery once got wrong: every snapshot damaged and the log's start gone.
+     * the case the trusting rule gets wrong: every snapshot damaged and the log's start gone.
      */
     record Outcome(TreeMachine machine, boolean resyncRequired, String description, boolean startLost) { }
 
@@ -64,6 +65,28 @@ final class SimRecovery {
         return rebuild(disk, (RecoveryPlan.Recover) decision, ledger, clock, memberId);
     }
 
+    /**
+     * The rule before recovery had to prove continuity: the newest valid snapshot, else the
+     * empty tree, plus whatever log there is after it, up to {@code upToZxid}; never a resync.
+     * A member whose snapshots were all damaged and whose log lost its start comes up with the
+     * empty tree plus a late part of the log.
+     */
+    static Outcome trusting(SimDisk disk, long upToZxid, SnapshotLedger ledger, Clock clock, long memberId) {
+        SnapshotFile newestValid = null;
+        for (SnapshotFile file : disk.snapshots()) {
+            if (!file.damaged()) {
+                newestValid = file;
+            }
+        }
+        TreeMachine machine = TreeMachine.rebuild(newestValid == null ? null : newestValid.data(),
+                disk.entriesAfter(newestValid == null ? 0 : newestValid.zxid()), upToZxid, ledger, clock, memberId);
+        String from = newestValid == null ? "the empty tree" : newestValid.name();
+        boolean startLost = startLost(disk);
+        String hazard = startLost ? " (every snapshot damaged, the log's records start after 0x"
+                + Long.toHexString(disk.firstReadableZxid()) + ")" : "";
+        return new Outcome(machine, false, "trusted " + from + " and the log after it" + hazard, startLost);
+    }
+
     /** The facts of the disk, decided by the production rule. */
     static RecoveryPlan.Decision decide(SimDisk disk) {
         List<RecoveryPlan.SnapshotFacts> snapshots = new ArrayList<>();
@@ -106,7 +129,7 @@ final class SimRecovery {
         return new Outcome(TreeMachine.empty(clock, memberId), true, why, startLost);
     }
 
-    /** Every snapshot damaged and the log's records starting after 0: the case recovery once got wrong. */
+    /** Every snapshot damaged and the log's records starting after 0: what the trusting rule gets wrong. */
     private static boolean startLost(SimDisk disk) {
         List<SnapshotFile> snapshots = disk.snapshots();
         return !snapshots.isEmpty() && snapshots.stream().allMatch(SnapshotFile::damaged) && !disk.segments().isEmpty()

@@ -216,6 +216,11 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         }
     }
 
+    /** Start this member with the rule from before recovery had to prove continuity (see SimRecovery.trusting). */
+    public void setTrustingRecovery(long id, boolean trusting) {
+        member(id).trustingRecovery = trusting;
+    }
+
     /** Cuts every link between the two groups, both ways. */
     public void partition(Set<Long> side, Set<Long> otherSide) {
         for (long a : side) {

@@ -6,15 +6,19 @@ import static dev.warden.sim.ScenarioSupport.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.consensus.Role;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * Members restarted on damaged data directories, with the server's recovery rule: every snapshot
  * damaged and the log's start gone (the state the data proves nothing about), a damaged newest
- * snapshot (an older one still proves the state), a history given up at run time.
+ * snapshot (an older one still proves the state), a history given up at run time. And the rule
+ * from before, which came up with the empty tree plus a late part of the log and could lead with
+ * it: the checkers must catch that.
  */
 class DamagedDataScenariosTest {
 
@@ -40,11 +44,13 @@ class DamagedDataScenariosTest {
     /**
      * Member {@code damaged} has every write; the other follower misses the last one, then the
      * leader goes down. The damaged member loses every snapshot and its log's first segment and
-     * restarts: its log is the most recent of the two that are up, but it must not lead or vote.
+     * restarts. Its log is the most recent of the two that are up: the old rule let it lead; the
+     * server's lets it neither lead nor vote.
      */
-    private static EmptyTreeCase emptyTreeCandidate(long seed, boolean pipelined) {
+    private static EmptyTreeCase emptyTreeCandidate(long seed, boolean trusting, boolean pipelined) {
         Simulation sim = settledEnsemble(seed);
         for (SimMember member : sim.members()) {
+            sim.setTrustingRecovery(member.id(), trusting);
             sim.setPipelined(member.id(), pipelined);
         }
         SimMember leader = sim.leader();
@@ -67,7 +73,7 @@ class DamagedDataScenariosTest {
     }
 
     private static void theDamagedMemberResyncsAndNeverHelpsElect(boolean pipelined) {
-        EmptyTreeCase setUp = emptyTreeCandidate(61, pipelined);
+        EmptyTreeCase setUp = emptyTreeCandidate(61, false, pipelined);
         Simulation sim = setUp.sim();
         SimMember damaged = setUp.damaged();
         assertTrue(damaged.peer().isResyncRequired() && damaged.disk.hasResyncMarker());
@@ -96,6 +102,22 @@ class DamagedDataScenariosTest {
     @Test
     void everySnapshotDamagedAndTheLogStartGoneWithFsyncsInFlight() {
         theDamagedMemberResyncsAndNeverHelpsElect(true);
+    }
+
+    @Test
+    void theTrustingRuleLetsTheEmptyTreeMemberLeadAndTheCheckersObject() {
+        EmptyTreeCase setUp = emptyTreeCandidate(61, true, false);
+        Simulation sim = setUp.sim();
+        SimMember damaged = setUp.damaged();
+        assertFalse(damaged.peer().isResyncRequired());
+        assertTrue(damaged.machine().lastZxid() > 0 && !damaged.machine().hasNode(SimRequest.REGISTER),
+                "the empty tree plus a late part of the log");
+        Checkers.Violation violation = assertThrows(Checkers.Violation.class,
+                () -> sim.runUntil(Simulation::converged, 20_000));
+        assertTrue(violation.getMessage().startsWith("member " + damaged.id() + " committed ")
+                && violation.getMessage().contains("at position 0 where the history has 0x100000001"),
+                violation.getMessage());
+        assertEquals(Role.LEADING, damaged.peer().role(), "it led the other member with its empty tree");
     }
 
     @Test
