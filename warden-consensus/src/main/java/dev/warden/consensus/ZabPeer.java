@@ -1,6 +1,6 @@
 package dev.warden.consensus;
 
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 
@@ -18,8 +18,11 @@ public final class ZabPeer {
     private LeaderSide leader;
     private FollowerSide follower;
 
-    /** FollowerInfo that came while we were looking, by sender: taken up if we decide to lead. */
-    private final Map<Long, ZabMessage.FollowerInfo> earlyFollowerInfos = new HashMap<>();
+    /**
+     * FollowerInfo that came while we were looking, by sender in the order they came: taken up,
+     * in that order, if we decide to lead.
+     */
+    private final Map<Long, ZabMessage.FollowerInfo> earlyFollowerInfos = new LinkedHashMap<>();
 
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs) {
@@ -115,7 +118,9 @@ public final class ZabPeer {
     }
 
     private void settle(Election.Decision decision) {
-        Map<Long, ZabMessage.FollowerInfo> early = Map.copyOf(earlyFollowerInfos);
+        // a copy in arrival order: Map.copyOf would iterate in an order that differs from one JVM
+        // to the next, and the messages this sends would then too (a seed would not replay)
+        Map<Long, ZabMessage.FollowerInfo> early = new LinkedHashMap<>(earlyFollowerInfos);
         earlyFollowerInfos.clear();
         if (decision.role() == Role.LEADING) {
             leader = new LeaderSide(state);

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class ZabPeerScenarioTest {
@@ -20,6 +22,51 @@ class ZabPeerScenarioTest {
         cluster.add(2, log2, epochs);
         cluster.add(3, log3, epochs);
         return cluster;
+    }
+
+    /**
+     * Member 3 leads; members 1 and 2 chose it first and sent FollowerInfo in {@code arrival}
+     * order while it was still looking. Returns the members its LeaderInfo went to, in order.
+     */
+    private static List<Long> leaderInfoOrder(long... arrival) {
+        ZabConfig config = new ZabConfig(3, THREE, Set.of(), 100, 10, 5, 200, 3, Long.MAX_VALUE);
+        MemoryLog log = MemoryLog.of(Zxid.of(1, 1));
+        ZabPeer peer = new ZabPeer(config, new EpochState(1, 1), log, log::snapshot, new SplittableRandom(3), 0);
+        ZabMessage.Vote own = null;
+        List<Long> leaderInfoTo = new ArrayList<>();
+        for (long from : arrival) {
+            peer.receive(from, new ZabMessage.FollowerInfo(1, 0, false));
+        }
+        for (int i = 0; i < 2; i++) {
+            while (peer.hasReady()) {
+                Ready ready = peer.ready();
+                List<Outbound> sent = new ArrayList<>(ready.sendImmediately());
+                sent.addAll(ready.sendAfterPersist());
+                for (Outbound out : sent) {
+                    if (out.message() instanceof ZabMessage.Vote vote && vote.leaderId() == 3) {
+                        own = vote;
+                    } else if (out.message() instanceof ZabMessage.LeaderInfo) {
+                        leaderInfoTo.add(out.to());
+                    }
+                }
+                peer.advance(ready);
+            }
+            if (i == 0) {
+                assertNotNull(own);
+                for (long from : arrival) {
+                    peer.receive(from, own);
+                }
+            }
+        }
+        assertEquals(Role.LEADING, peer.role());
+        return leaderInfoTo;
+    }
+
+    /** The leader answers members that chose it early in the order they asked, the same in every run. */
+    @Test
+    void earlyFollowersHearFromTheLeaderInTheOrderTheyAsked() {
+        assertEquals(List.of(2L, 1L), leaderInfoOrder(2, 1));
+        assertEquals(List.of(1L, 2L), leaderInfoOrder(1, 2));
     }
 
     @Test

@@ -9,15 +9,26 @@ import java.util.function.Consumer;
 
 /**
  * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
- * rotating "swizzle" ring), message loss and duplication, slow disks and log purges while clients
- * write and read, each member driven either as the server drives it (fsyncs in flight while it
- * goes on) or one batch at a time; then a liveness phase without faults in which the ensemble must elect a leader,
- * converge and serve a new write within a bounded simulated time.
+ * rotating "swizzle" ring), message loss and duplication, slow disks, snapshots and autopurges,
+ * files damaged or lost at rest and restarts on them, and histories given up ({@link DiskFaults})
+ * while clients write and read, each member driven either as the server drives it (fsyncs in
+ * flight while it goes on) or one batch at a time; then a liveness phase without faults in which
+ * the ensemble must elect a leader, converge and serve a new write within a bounded simulated time.
  */
 public final class RandomRun {
     public static final long LIVENESS_LIMIT_MS = 60_000;
 
-    public record Options(int members, int observers, int steps, boolean brokenDriver) {
+    /**
+     * @param brokenDriver     every member acknowledges before its fsync (for showing the checkers catch it)
+     * @param trustingRecovery every member recovers with the rule from before recovery had to prove
+     *                         continuity (newest valid snapshot or the empty tree, plus whatever log
+     *                         there is; never a resync), for showing the checkers catch it
+     */
+    public record Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery) {
+        public Options(int members, int observers, int steps, boolean brokenDriver) {
+            this(members, observers, steps, brokenDriver, false);
+        }
+
         public Options(int members, int steps, boolean brokenDriver) {
             this(members, 0, steps, brokenDriver);
         }
@@ -35,14 +46,25 @@ public final class RandomRun {
         }
     }
 
-    /** How often each injected fault actually happened in a run. */
+    /**
+     * How often each injected fault actually happened in a run. {@code damagedRestarts}: restarts
+     * of a member whose files were damaged or lost while it was down; {@code startLostRestarts}:
+     * of those, restarts with every snapshot damaged and the log's start gone; {@code resyncStarts}:
+     * starts that set the history aside and required a copy from a leader; {@code historiesAbandoned}:
+     * running members whose core gave up its history.
+     */
     public record FaultCounts(long crashes, long lostMessages, long duplicatedMessages, long lostUnsyncedWrites,
-                              long tornTails, long slowFsyncs) {
+                              long tornTails, long slowFsyncs, long snapshotsDamaged, long segmentsLost,
+                              long damagedRestarts, long startLostRestarts, long resyncStarts,
+                              long historiesAbandoned) {
         @Override
         public String toString() {
             return crashes + " crashes, " + lostMessages + " messages lost, " + duplicatedMessages + " duplicated, "
                     + lostUnsyncedWrites + " unsynced writes lost, " + tornTails + " torn tails, " + slowFsyncs
-                    + " slow fsyncs";
+                    + " slow fsyncs, " + snapshotsDamaged + " snapshots damaged, " + segmentsLost
+                    + " log segments lost, " + damagedRestarts + " restarts on damaged data (" + startLostRestarts
+                    + " with every snapshot damaged and the log's start gone), " + resyncStarts + " resync starts, "
+                    + historiesAbandoned + " histories abandoned";
         }
     }
 
@@ -59,7 +81,8 @@ public final class RandomRun {
 
     public static String replayCommand(long seed, Options options) {
         return "./warden sim --seed " + seed + " --members " + options.members() + " --observers " + options.observers()
-                + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "") + " --verbose";
+                + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "")
+                + (options.trustingRecovery() ? " --trusting-recovery" : "") + " --verbose";
     }
 
     private RandomRun() {
@@ -96,7 +119,9 @@ public final class RandomRun {
             }
             // as the server's driver does; the synchronous one stays in the mix (scripted scenarios use it)
             sim.setPipelined(id, random.nextBoolean());
+            sim.setTrustingRecovery(id, options.trustingRecovery());
         }
+        DiskFaults diskFaults = new DiskFaults(sim, random, options.members());
         double crashProbability = options.brokenDriver() ? 0.02 : 0.002;
         long swizzleUntilMs = -1;
         long nextSwizzleMs = 0;
@@ -130,6 +155,10 @@ public final class RandomRun {
                 sim.heal();
             } else if (roll < crashProbability + 0.0125) {
                 sim.member(ids.get(random.nextInt(ids.size()))).purge();
+            } else if (roll < crashProbability + 0.0135) {
+                diskFaults.damageAtRest(ids.get(random.nextInt(ids.size())));
+            } else if (roll < crashProbability + 0.01375) {
+                diskFaults.abandonHistory(ids.get(random.nextInt(ids.size())));
             }
             if (sim.nowMs() < swizzleUntilMs && sim.nowMs() >= nextSwizzleMs) {
                 swizzle(sim, ids, swizzleOffset++);

@@ -7,11 +7,12 @@ import java.util.List;
 /**
  * The {@code warden sim} command: runs seeds {@code S..S+N-1}, prints failures with their replay
  * commands and one summary line, and exits 1 if any seed failed (2 for bad arguments).
- * {@code --seeds N --seed S --members 3|5 --observers 0..2 --steps K [--verbose] [--broken-driver]}.
+ * {@code --seeds N --seed S --members 3|5 --observers 0..2 --steps K [--verbose] [--broken-driver]
+ * [--trusting-recovery]}.
  */
 public final class SimMain {
     static final String USAGE = "usage: warden sim [--seeds N] [--seed S] [--members 3|5] [--observers 0..2]"
-            + " [--steps K] [--verbose] [--broken-driver]";
+            + " [--steps K] [--verbose] [--broken-driver] [--trusting-recovery]";
 
     /** Parsed command line. */
     record Arguments(long firstSeed, int seeds, RandomRun.Options options, boolean verbose) {
@@ -22,6 +23,7 @@ public final class SimMain {
             int observers = 0;
             int steps = 8_000;
             boolean broken = false;
+            boolean trusting = false;
             boolean verbose = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -31,6 +33,7 @@ public final class SimMain {
                     case "--observers" -> observers = Integer.parseInt(value(args, ++i));
                     case "--steps" -> steps = Integer.parseInt(value(args, ++i));
                     case "--broken-driver" -> broken = true;
+                    case "--trusting-recovery" -> trusting = true;
                     case "--verbose" -> verbose = true;
                     case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -39,7 +42,8 @@ public final class SimMain {
             if (seeds < 1) {
                 throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
             }
-            return new Arguments(firstSeed, seeds, new RandomRun.Options(members, observers, steps, broken), verbose);
+            return new Arguments(firstSeed, seeds, new RandomRun.Options(members, observers, steps, broken, trusting),
+                    verbose);
         }
 
         private static String value(String[] args, int index) {

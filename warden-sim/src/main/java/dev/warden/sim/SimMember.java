@@ -24,9 +24,14 @@ import java.util.random.RandomGenerator;
  * Ready in the documented order. A slow fsync stalls the member (messages wait in its inbox) like
  * a server whose sync thread blocks. The state machine is the server's own (tree and sessions,
  * {@link TreeMachine}); as leader the member preps client requests with the server's preparer
- * ({@link SimPrep}) and proposes the encoded transactions.
+ * ({@link SimPrep}) and proposes the encoded transactions. It starts, and rebuilds after a TRUNC,
+ * with the server's recovery rule ({@link SimRecovery}); a member whose data proves no state, or
+ * whose core gives up its history, sets it aside behind a resync marker and takes a copy.
  */
 public final class SimMember {
+    /** Snapshots the autopurge keeps after each local snapshot: the server's autopurge.snapRetainCount (at least 3). */
+    private static final int SNAPSHOTS_RETAINED = 3;
+
     /** Where the member's effects go: the network, the clients, the checkers. */
     public interface World {
         void send(long from, long to, ZabMessage message);
@@ -70,6 +75,19 @@ public final class SimMember {
      * appends leaves its fsync in flight while the member goes on taking messages and batches.
      */
     boolean pipelined;
+    /**
+     * The recovery rule from before it had to prove continuity ({@link SimRecovery#trusting}), for
+     * showing the checkers catch what it got wrong: never a resync.
+     */
+    boolean trustingRecovery;
+    /** How the last start recovered (for the trace). */
+    private SimRecovery.Outcome lastRecovery;
+    /** Starts that set the history aside and required a resync (data that proved nothing, or a marker). */
+    long resyncStarts;
+    /** Starts with every snapshot damaged and the log's start gone. */
+    long startLostStarts;
+    /** Times the core gave up its history while running ({@link Ready#abandonHistory()}). */
+    long historiesAbandoned;
     /** Pipelined: batches whose fsync is in flight, oldest first; they finish in order. */
     private final Deque<PipelinedBatch> batches = new ArrayDeque<>();
     /** Pipelined: messages per peer held in {@link #batches}; later ones to that peer queue behind them. */
@@ -128,14 +146,36 @@ public final class SimMember {
         return isServing() && peer.role() == Role.LEADING;
     }
 
+    /** Comes up from its disk, as the server does: recovery first, then a core that knows whether it must resync. */
     void start(long nowMs) {
-        machine = TreeMachine.rebuild(disk.snapshot(), disk.entries(), Long.MAX_VALUE, ledger, clock, id);
+        lastRecovery = trustingRecovery ? SimRecovery.trusting(disk, Long.MAX_VALUE, ledger, clock, id)
+                : SimRecovery.atStart(disk, ledger, clock, id);
+        machine = lastRecovery.machine();
+        if (lastRecovery.resyncRequired()) {
+            resyncStarts++;
+        }
+        if (lastRecovery.startLost()) {
+            startLostStarts++;
+        }
         prep = null;
         inbox.clear();
         inFlight = null;
         clearPipeline();
-        peer = new ZabPeer(config, disk.epochs(), disk, () -> machine.snapshot(ledger), random, nowMs);
+        peer = new ZabPeer(config, disk.epochs(), disk, () -> machine.snapshot(ledger), random, nowMs,
+                lastRecovery.resyncRequired());
         up = true;
+    }
+
+    /** What the last start decided, for the trace. */
+    String recoveryDescription() {
+        return lastRecovery == null ? "not started" : lastRecovery.description();
+    }
+
+    /** The core gives up its history at run time (as on a digest that differs from the leader's). */
+    void abandonHistory() {
+        if (up) {
+            peer.abandonHistory();
+        }
     }
 
     void crash() {
@@ -307,6 +347,7 @@ public final class SimMember {
                 for (long token : ready.syncsDone()) {
                     world.syncDone(this, token);
                 }
+                markResynced(ready);
                 peer.advance(ready);
             }
         }
@@ -322,12 +363,21 @@ public final class SimMember {
         if (ackBeforePersist) {
             ready.sendAfterPersist().forEach(this::send);
         }
+        if (ready.abandonHistory()) {
+            // the marker first, then the log (it starts again at 0) and the snapshots; the state empties
+            disk.setAsideHistory();
+            machine = TreeMachine.empty(clock, id);
+            prep = null;
+            historiesAbandoned++;
+        }
         if (ready.epochs() != null) {
             disk.writeEpochs(ready.epochs());
         }
         if (ready.truncateAfterZxid() >= 0) {
             disk.truncateAfter(ready.truncateAfterZxid());
-            machine = TreeMachine.rebuild(disk.snapshot(), disk.entries(), ready.truncateAfterZxid(), ledger, clock, id);
+            machine = trustingRecovery
+                    ? SimRecovery.trusting(disk, ready.truncateAfterZxid(), ledger, clock, id).machine()
+                    : SimRecovery.afterTruncation(disk, ledger, clock, id);
             prep = null;
         }
         if (ready.snapshot() != null) {
@@ -339,8 +389,8 @@ public final class SimMember {
     }
 
     private static boolean writesToDisk(Ready ready) {
-        return ready.epochs() != null || ready.truncateAfterZxid() >= 0 || ready.snapshot() != null
-                || !ready.entriesToPersist().isEmpty();
+        return ready.abandonHistory() || ready.epochs() != null || ready.truncateAfterZxid() >= 0
+                || ready.snapshot() != null || !ready.entriesToPersist().isEmpty();
     }
 
     /** How long this fsync takes: up to {@link #slowDiskMaxMs}, drawn from the seeded random. */
@@ -365,7 +415,16 @@ public final class SimMember {
         for (long token : ready.syncsDone()) {
             world.syncDone(this, token);
         }
+        markResynced(ready);
         peer.advance(ready);
+    }
+
+    /** The member holds a leader's history again: its marker goes, durably (the server's remove fsyncs). */
+    private void markResynced(Ready ready) {
+        if (ready.resynced()) {
+            disk.removeResyncMarker();
+            disk.fsync();
+        }
     }
 
     private void applyCommitted(Ready ready) {
@@ -428,11 +487,19 @@ public final class SimMember {
         }
     }
 
-    /** Takes a snapshot of committed state and drops the log before it, when that is possible right now. */
+    /**
+     * Takes a snapshot of committed state, when that is possible right now, as the server does
+     * (the log rolls, the snapshot file is written), then runs the autopurge: the newest
+     * {@link #SNAPSHOTS_RETAINED} snapshots stay, with the log needed to replay the oldest of them.
+     */
     void purge() {
-        if (isServing() && inFlight == null && batches.isEmpty() && !disk.hasUnsynced() && machine.lastZxid() == peer.committedZxid()
-                && machine.lastZxid() > disk.snapshot().zxid()) {
-            disk.purgeTo(machine.snapshot(ledger));
+        SnapshotFile newest = disk.newestSnapshot();
+        if (isServing() && inFlight == null && batches.isEmpty() && !disk.hasUnsynced()
+                && machine.lastZxid() == peer.committedZxid()
+                && machine.lastZxid() > (newest == null ? 0 : newest.zxid())) {
+            disk.takeSnapshot(machine.snapshot(ledger));
+            disk.autopurge(SNAPSHOTS_RETAINED);
+            disk.fsync();
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,8 +156,69 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         if (!member.isUp()) {
             trace(2, id, nowMs);
             log("restart " + id + " epochs " + member.disk.epochs() + " last " + Long.toHexString(member.disk.lastZxid()));
+            if (damagedAtRest.remove(id)) {
+                damagedRestarts++;
+            }
             member.start(nowMs);
+            log("member " + id + " " + member.recoveryDescription());
         }
+    }
+
+    // --- disk damage at rest (the member must be down) and histories given up ---
+
+    /** Members whose files were damaged or lost since they last started. */
+    private final Set<Long> damagedAtRest = new HashSet<>();
+    private long snapshotsDamaged;
+    private long segmentsLost;
+    private long damagedRestarts;
+
+    private SimMember downMember(long id, String what) {
+        SimMember member = member(id);
+        if (member.isUp()) {
+            throw new IllegalStateException("cannot " + what + " of member " + id + " while it runs: crash it first");
+        }
+        return member;
+    }
+
+    /** The snapshot file at {@code zxid} of a member that is down no longer verifies. */
+    public void damageSnapshot(long id, long zxid) {
+        SimMember member = downMember(id, "damage a snapshot");
+        trace(7, id, zxid);
+        log("damage snapshot " + Long.toHexString(zxid) + " of " + id);
+        member.disk.damageSnapshot(zxid);
+        damagedAtRest.add(id);
+        snapshotsDamaged++;
+    }
+
+    /** Segment {@code index} (0 the oldest; never the newest) of a member that is down is gone. */
+    public void loseLogSegment(long id, int index) {
+        SimMember member = downMember(id, "lose a log segment");
+        trace(8, id, index);
+        log("lose log segment " + member.disk.segments().get(index).name() + " (" + index + " of "
+                + member.disk.segments().size() + ") of " + id);
+        member.disk.loseSegment(index);
+        damagedAtRest.add(id);
+        segmentsLost++;
+    }
+
+    /** True if the member's files were damaged since it last started. */
+    public boolean damagedSinceStart(long id) {
+        return damagedAtRest.contains(id);
+    }
+
+    /** A running member's core gives up its history (as on a digest that differs from the leader's). */
+    public void abandonHistory(long id) {
+        SimMember member = member(id);
+        if (member.isUp()) {
+            trace(9, id, nowMs);
+            log("member " + id + " abandons its history");
+            member.abandonHistory();
+        }
+    }
+
+    /** Start this member with the rule from before recovery had to prove continuity (see SimRecovery.trusting). */
+    public void setTrustingRecovery(long id, boolean trusting) {
+        member(id).trustingRecovery = trusting;
     }
 
     /** Cuts every link between the two groups, both ways. */
@@ -456,12 +518,19 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         long lostWrites = 0;
         long torn = 0;
         long slow = 0;
+        long resyncStarts = 0;
+        long startLost = 0;
+        long abandoned = 0;
         for (SimMember member : members.values()) {
             lostWrites += member.disk.lostWriteCount();
             torn += member.disk.tornTailCount();
             slow += member.slowFsyncs;
+            resyncStarts += member.resyncStarts;
+            startLost += member.startLostStarts;
+            abandoned += member.historiesAbandoned;
         }
-        return new RandomRun.FaultCounts(crashes, network.lostCount(), network.duplicatedCount(), lostWrites, torn, slow);
+        return new RandomRun.FaultCounts(crashes, network.lostCount(), network.duplicatedCount(), lostWrites, torn, slow,
+                snapshotsDamaged, segmentsLost, damagedRestarts, startLost, resyncStarts, abandoned);
     }
 
     public long steps() {

@@ -44,9 +44,9 @@ public final class TreeMachine {
                 (int) memberId)), new AppliedHistory());
     }
 
-    /** Replaces the state with a snapshot (SNAP, or a restart): the production snapshot format. */
+    /** Replaces the state with a snapshot (SNAP, or a restart; null: the empty tree): the production snapshot format. */
     static TreeMachine restore(SnapshotData snapshot, SnapshotLedger ledger, Clock clock, long memberId) {
-        if (snapshot.zxid() == 0 && snapshot.bytes().length == 0) {
+        if (snapshot == null) {
             return empty(clock, memberId);
         }
         TreeMachine machine = new TreeMachine(new StateMachine(new DataTree(), new SessionTracker(clock,
@@ -63,13 +63,16 @@ public final class TreeMachine {
         return machine;
     }
 
-    /** A snapshot plus the logged entries up to {@code upToZxid}: what a restart or a TRUNC rebuilds. */
+    /**
+     * A snapshot (null: the empty tree) plus the logged entries after it up to {@code upToZxid}:
+     * what a restart or a TRUNC rebuilds.
+     */
     static TreeMachine rebuild(SnapshotData snapshot, List<Entry> log, long upToZxid, SnapshotLedger ledger,
                                Clock clock, long memberId) {
         TreeMachine machine = restore(snapshot, ledger, clock, memberId);
         for (Entry entry : log) {
             if (entry.zxid() > machine.lastZxid() && entry.zxid() <= upToZxid) {
-                machine.apply(entry);
+                machine.replay(entry);
             }
         }
         return machine;
@@ -82,15 +85,32 @@ public final class TreeMachine {
         return snapshot;
     }
 
+    /** Applies a committed entry, checking it meets the state it was prepped against. */
     public Applied apply(Entry entry) {
+        Txn txn = decode(entry);
+        checkPreparedAgainstThisState(txn);
+        history.record(entry.zxid(), entry.payload());
+        return new Applied(txn, state.apply(txn));
+    }
+
+    /**
+     * Applies a logged entry while rebuilding from disk, as the server's recovery replays its
+     * log: without the prep check, so a state rebuilt wrongly comes up and the history and
+     * digest checkers judge it, as they would judge the server.
+     */
+    private void replay(Entry entry) {
+        Txn txn = decode(entry);
+        history.record(entry.zxid(), entry.payload());
+        state.apply(txn);
+    }
+
+    private static Txn decode(Entry entry) {
         Txn txn = Txn.decode(entry.payload());
         if (txn.zxid() != entry.zxid()) {
             throw new Checkers.Violation("entry " + Long.toHexString(entry.zxid()) + " carries a txn with zxid "
                     + Long.toHexString(txn.zxid()));
         }
-        checkPreparedAgainstThisState(txn);
-        history.record(entry.zxid(), entry.payload());
-        return new Applied(txn, state.apply(txn));
+        return txn;
     }
 
     private void checkPreparedAgainstThisState(Txn txn) {

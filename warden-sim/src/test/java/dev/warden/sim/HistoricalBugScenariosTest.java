@@ -5,6 +5,7 @@ import static dev.warden.sim.ScenarioSupport.assertSameTrees;
 import static dev.warden.sim.ScenarioSupport.createdPath;
 import static dev.warden.sim.ScenarioSupport.followers;
 import static dev.warden.sim.ScenarioSupport.hasNodeFrom;
+import static dev.warden.sim.ScenarioSupport.purgeLogStart;
 import static dev.warden.sim.ScenarioSupport.recoverAndCheck;
 import static dev.warden.sim.ScenarioSupport.settledEnsemble;
 import static dev.warden.sim.ScenarioSupport.startWrite;
@@ -212,7 +213,7 @@ class HistoricalBugScenariosTest {
             lastWrite = write(sim, leader);
         }
         sim.runFor(50);
-        leader.purge();
+        lastWrite = purgeLogStart(sim, leader);
         assertTrue(leader.disk.firstReadableZxid() > 0, "the leader's log was purged behind a snapshot");
         sim.interceptOnce(Simulation.message(ZabMessage.NewLeader.class, leader.id(), lagging.id()), s -> {
             s.crash(leader.id());

@@ -7,7 +7,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hundreds of seeded runs with faults, then the liveness phase; any failure names its seed and
- * replay command. The runs must also have exercised every kind of fault they inject.
+ * replay command. The runs must also have exercised every kind of fault they inject, including
+ * restarts with every snapshot damaged and the log's start gone, which the recovery rule must
+ * turn into a resync.
  */
 class RandomSeedsTest {
     private static final int STEPS = 8_000;
@@ -20,6 +22,12 @@ class RandomSeedsTest {
         long lostWrites = 0;
         long tornTails = 0;
         long slowFsyncs = 0;
+        long snapshotsDamaged = 0;
+        long segmentsLost = 0;
+        long damagedRestarts = 0;
+        long startLostRestarts = 0;
+        long resyncStarts = 0;
+        long abandoned = 0;
         for (long seed = firstSeed; seed < firstSeed + count; seed++) {
             RandomRun.Outcome outcome = RandomRun.run(seed, options);
             committed += outcome.committedEntries();
@@ -28,11 +36,23 @@ class RandomSeedsTest {
             lostWrites += outcome.faults().lostUnsyncedWrites();
             tornTails += outcome.faults().tornTails();
             slowFsyncs += outcome.faults().slowFsyncs();
+            snapshotsDamaged += outcome.faults().snapshotsDamaged();
+            segmentsLost += outcome.faults().segmentsLost();
+            damagedRestarts += outcome.faults().damagedRestarts();
+            startLostRestarts += outcome.faults().startLostRestarts();
+            resyncStarts += outcome.faults().resyncStarts();
+            abandoned += outcome.faults().historiesAbandoned();
         }
         assertTrue(committed > count * 10L, "the runs did real work: " + committed + " entries committed");
         assertTrue(duplicated > 0 && lostMessages > 0 && lostWrites > 0 && tornTails > 0 && slowFsyncs > 0,
                 "every fault happened: " + duplicated + " duplicated, " + lostMessages + " lost messages, " + lostWrites
                         + " lost unsynced writes, " + tornTails + " torn tails, " + slowFsyncs + " slow fsyncs");
+        assertTrue(snapshotsDamaged > 0 && segmentsLost > 0 && damagedRestarts > 0 && startLostRestarts > 0
+                        && resyncStarts >= startLostRestarts && abandoned > 0,
+                "every disk fault happened: " + snapshotsDamaged + " snapshots damaged, " + segmentsLost
+                        + " segments lost, " + damagedRestarts + " restarts on damaged data, " + startLostRestarts
+                        + " of them with every snapshot damaged and the log's start gone, " + resyncStarts
+                        + " resync starts, " + abandoned + " histories abandoned");
     }
 
     @Test

@@ -57,6 +57,22 @@ final class ScenarioSupport {
         return op.zxid();
     }
 
+    /**
+     * Writes and takes a local snapshot, again and again, until the autopurge (which keeps the
+     * newest three snapshots and the log needed to replay the oldest) has deleted the first
+     * segment of the member's log; returns the zxid of the last write.
+     */
+    static long purgeLogStart(Simulation sim, SimMember member) {
+        long lastWrite = 0;
+        for (int i = 0; i < 10 && member.disk.firstReadableZxid() == 0; i++) {
+            lastWrite = write(sim, member);
+            sim.runFor(20);
+            member.purge();
+        }
+        assertTrue(member.disk.firstReadableZxid() > 0, "member " + member.id() + "'s log start was purged");
+        return lastWrite;
+    }
+
     /** Starts a write from client {@code clientId} (not 1) through {@code member} without waiting for it. */
     static void startWrite(Simulation sim, long clientId, SimMember member) {
         startWrite(sim, clientId, member, SimClient.Kind.CREATE);

@@ -30,6 +30,7 @@ class SimMainTest {
         assertThrows(IllegalArgumentException.class, () -> SimMain.Arguments.parse(new String[]{"--seeds", "0"}));
         assertThrows(IllegalArgumentException.class, () -> SimMain.Arguments.parse(new String[]{"--seed"}));
         assertThrows(IllegalArgumentException.class, () -> SimMain.Arguments.parse(new String[]{"--speed", "1"}));
+        assertTrue(SimMain.Arguments.parse(new String[]{"--trusting-recovery"}).options().trustingRecovery());
     }
 
     @Test
@@ -38,6 +39,17 @@ class SimMainTest {
         RandomRun.Failure failure = new RandomRun.Failure(99, options, new Checkers.Violation("two leaders"));
         assertTrue(failure.getMessage().contains(
                 "replay: ./warden sim --seed 99 --members 3 --observers 0 --steps 4000 --verbose"), failure.getMessage());
+    }
+
+    @Test
+    void theTrustingRecoveryRuleFailsSomeSeedsAndTheReplayCommandKeepsIt() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        SimMain.Arguments arguments = SimMain.Arguments.parse(
+                new String[]{"--seeds", "10", "--seed", "1", "--trusting-recovery"});
+        int exitCode = SimMain.run(arguments, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String output = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(1, exitCode, output);
+        assertTrue(output.contains(" --trusting-recovery --verbose"), output);
     }
 
     @Test

@@ -1,0 +1,90 @@
+package dev.warden.sim;
+
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The disk faults of a random run: a member crashes, some of its files are damaged or lost
+ * while it is down (one snapshot, every snapshot, the oldest log segment as an over-eager purge
+ * or an operator would delete it, now and then a middle one, or every snapshot and the log's
+ * start together), and it restarts on that directory, now or later; and running members whose
+ * core gives up its history.
+ *
+ * <p>A voter whose files were damaged (until a restart shows its data still proves its state),
+ * or that must take a copy of a leader's history, counts toward no quorum. So that the liveness
+ * phase still has a quorum of histories someone can vouch for, these faults never leave more
+ * than a minority of the voters in that state at once; a fault that would is skipped. Observers
+ * count toward nothing and may always be damaged.
+ */
+final class DiskFaults {
+    private final Simulation sim;
+    private final SplittableRandom random;
+    private final int voterCount;
+
+    DiskFaults(Simulation sim, SplittableRandom random, int voterCount) {
+        this.sim = sim;
+        this.random = random;
+        this.voterCount = voterCount;
+    }
+
+    /** Crashes the member, damages or loses some of its files, and restarts it now or leaves that for later. */
+    void damageAtRest(long id) {
+        if (!mayLeaveUnvouched(id)) {
+            return;
+        }
+        sim.crash(id);
+        SimMember member = sim.member(id);
+        List<SnapshotFile> snapshots = member.disk.snapshots();
+        int segments = member.disk.segments().size();
+        int pick = random.nextInt(8);
+        if (pick < 2 && !snapshots.isEmpty()) {
+            sim.damageSnapshot(id, snapshots.get(random.nextInt(snapshots.size())).zxid());
+        } else if (pick == 2 && !snapshots.isEmpty()) {
+            damageEverySnapshot(id, snapshots);
+        } else if (pick < 5 && segments >= 2) {
+            sim.loseLogSegment(id, 0);
+        } else if (pick == 5 && segments >= 3) {
+            sim.loseLogSegment(id, 1 + random.nextInt(segments - 2));
+        } else if (pick >= 6 && !snapshots.isEmpty() && segments >= 2) {
+            // the case recovery once got wrong: it came up with the empty tree and a late part of the log
+            damageEverySnapshot(id, snapshots);
+            sim.loseLogSegment(id, 0);
+        }
+        if (random.nextBoolean()) {
+            sim.restart(id);
+        }
+    }
+
+    /** A running member's core gives up its history and takes a copy from a leader. */
+    void abandonHistory(long id) {
+        if (sim.member(id).isUp() && mayLeaveUnvouched(id)) {
+            sim.abandonHistory(id);
+        }
+    }
+
+    private void damageEverySnapshot(long id, List<SnapshotFile> snapshots) {
+        for (SnapshotFile snapshot : snapshots) {
+            sim.damageSnapshot(id, snapshot.zxid());
+        }
+    }
+
+    /** True unless the fault would leave more than a minority of the voters with histories nobody vouches for. */
+    private boolean mayLeaveUnvouched(long id) {
+        if (!isVoter(id) || unvouched(sim.member(id))) {
+            return true;
+        }
+        long others = sim.members().stream().filter(m -> isVoter(m.id()) && unvouched(m)).count();
+        int quorum = voterCount / 2 + 1;
+        return others + 1 <= voterCount - quorum;
+    }
+
+    private boolean isVoter(long id) {
+        return id <= voterCount;
+    }
+
+    /** Damaged since it last started, or bound to take a copy of a leader's history first. */
+    private boolean unvouched(SimMember member) {
+        return sim.damagedSinceStart(member.id()) || member.disk.hasResyncMarker()
+                || member.isUp() && member.peer().isResyncRequired();
+    }
+}
