@@ -432,6 +432,11 @@ public final class MemberDriver implements AutoCloseable {
                 if (!ready.syncsDone().isEmpty()) {
                     effects.syncsDone(ready.syncsDone());
                 }
+                if (ready.resynced()) {
+                    // the core marks it with the role change that makes the member serve, which goes
+                    // through performInOrder; handled here too, so the marker can never be kept
+                    effects.resynced();
+                }
                 core.advance(ready);
             }
         }
