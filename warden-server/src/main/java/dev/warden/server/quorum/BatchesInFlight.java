@@ -84,11 +84,4 @@ final class BatchesInFlight {
         }
         return oldest;
     }
-
-    /** Waits until the log writer has finished every batch handed out so far. */
-    void awaitAll() throws InterruptedException {
-        for (LogBatch batch : batches) {
-            batch.awaitDone();
-        }
-    }
 }
