@@ -1,5 +1,6 @@
 package dev.warden.server;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.protocol.DeleteContainerRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
@@ -36,7 +37,6 @@ import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.security.SecureRandom;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -96,16 +96,8 @@ public final class WardenServer implements AutoCloseable {
         long lastZxid = Math.max(tree.lastAppliedZxid(), txnLog.lastAppendedZxid());
         Preparer preparer = new Preparer(pending, sessions, clock, random, config.extendedTypesEnabled(), lastZxid);
         ReadProcessor reads = new ReadProcessor(tree, watches);
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "warden-timers-" + config.clientPort());
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.snapshotter = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "warden-snapshot-" + config.clientPort());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.timers = ServerThreads.timer("warden-timers-" + config.clientPort());
+        this.snapshotter = ServerThreads.single("warden-snapshot-" + config.clientPort());
         if (config.isEnsemble()) {
             try {
                 tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));

@@ -1,11 +1,11 @@
 package dev.warden.server.net;
 
+import dev.warden.server.threads.ServerThreads;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
@@ -13,12 +13,13 @@ import java.util.concurrent.TimeUnit;
 
 /** The client port: Netty event loops that decode frames and hand them to connections. */
 public final class ClientTransport implements AutoCloseable {
-    private final EventLoopGroup bossGroup = new NioEventLoopGroup(1);
+    private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final Channel serverChannel;
 
     public ClientTransport(ServerContext server, String host, int port, int ioThreads) throws InterruptedException {
-        workerGroup = new NioEventLoopGroup(ioThreads);
+        bossGroup = ServerThreads.eventLoops("warden-accept-" + port, 1);
+        workerGroup = ServerThreads.eventLoops("warden-io-" + port, ioThreads);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(NioServerSocketChannel.class)

@@ -1,5 +1,6 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
@@ -107,16 +108,9 @@ public final class Pipeline implements RequestPipeline {
     }
 
     public void start(String namePrefix) {
-        threads.add(startThread(namePrefix + "-prep", this::prepLoop));
-        threads.add(startThread(namePrefix + "-log", this::logLoop));
-        threads.add(startThread(namePrefix + "-apply", this::applyLoop));
-    }
-
-    private static Thread startThread(String name, Runnable body) {
-        Thread thread = new Thread(body, name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
+        threads.add(ServerThreads.start(namePrefix + "-prep", this::prepLoop));
+        threads.add(ServerThreads.start(namePrefix + "-log", this::logLoop));
+        threads.add(ServerThreads.start(namePrefix + "-apply", this::applyLoop));
     }
 
     @Override

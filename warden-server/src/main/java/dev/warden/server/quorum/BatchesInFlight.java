@@ -27,6 +27,10 @@ final class BatchesInFlight {
         return batches.isEmpty();
     }
 
+    int size() {
+        return batches.size();
+    }
+
     /** A new newest batch for these entries, to hand to the log writer. */
     LogBatch add(List<Entry> entries) {
         LogBatch batch = new LogBatch(entries);

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Entry;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
@@ -103,8 +104,7 @@ public final class MemberApplier implements AutoCloseable {
         this.snapshotEveryTxns = Math.max(2, snapCount);
         this.random = random;
         this.nextSnapshotAt = randomizedSnapshotInterval();
-        this.thread = new Thread(this::run, threadName);
-        this.thread.setDaemon(true);
+        this.thread = ServerThreads.newThread(threadName, this::run);
     }
 
     public void start() {

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.Clock;
@@ -7,7 +8,6 @@ import dev.warden.server.pipeline.Request;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,11 +75,7 @@ public final class MemberDriver implements AutoCloseable {
         this.idlePollMs = Math.max(1, idlePollMs);
         this.inbox = new ArrayBlockingQueue<>(inboxCapacity);
         this.threadName = threadName;
-        NioEventLoopGroup group = new NioEventLoopGroup(1, body -> {
-            Thread thread = new FastThreadLocalThread(body, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        NioEventLoopGroup group = ServerThreads.eventLoops(threadName, 1);
         // each pass handles all I/O and then every queued task, so a cycle is never cut short
         group.setIoRatio(100);
         this.loopGroup = group;

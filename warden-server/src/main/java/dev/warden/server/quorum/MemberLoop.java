@@ -98,6 +98,9 @@ public final class MemberLoop {
     public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree) {
     }
 
+    /** Most batches at the log writer at once; its queue holds no more. */
+    public static final int MAX_BATCHES_IN_FLIGHT = 256;
+
     private final long myId;
     private final ConsensusCore core;
     private final PeerSender sender;
@@ -235,8 +238,14 @@ public final class MemberLoop {
         return true;
     }
 
+    /**
+     * Performs the core's Ready batches. With {@link #MAX_BATCHES_IN_FLIGHT} batches at the log
+     * writer it takes no more: the core keeps gathering work into its next batch, which goes to
+     * the disk in one piece once a batch is durable, so the writer's queue is bounded and a slow
+     * disk slows the member down instead of growing its memory.
+     */
     private void performReadies() throws IOException {
-        while (waitingReset == null && core.hasReady()) {
+        while (waitingReset == null && inFlight.size() < MAX_BATCHES_IN_FLIGHT && core.hasReady()) {
             perform(core.ready());
         }
     }

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
@@ -11,7 +12,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -121,7 +121,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
 
     /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
-        this(myId, members, handler, options, new NioEventLoopGroup(1), true);
+        this(myId, members, handler, options, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
     }
 
     /**

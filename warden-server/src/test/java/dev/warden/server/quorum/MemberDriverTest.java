@@ -278,6 +278,43 @@ class MemberDriverTest {
         }
     }
 
+    @Test
+    void theLoopKeepsAtMostItsBoundOfBatchesWithTheLogWriter() throws Exception {
+        // a core with endless work, each Ready one entry to log, and a disk that is slow to finish
+        long[] nextZxid = {0x1_0000_0001L};
+        ScriptedCore core = new ScriptedCore(Integer.MAX_VALUE) {
+            @Override public boolean hasReady() { return true; }
+
+            @Override
+            public Ready ready() {
+                Entry entry = new Entry(nextZxid[0]++, new byte[] {1});
+                return new Ready(null, List.of(), null, -1, null, List.of(entry), List.of(), List.of(), List.of(),
+                        List.of());
+            }
+        };
+        List<LogBatch> withWriter = new ArrayList<>();
+        MemberLoop loop = loop(core, withWriter::add);
+        loop.cycle(0, List.of());
+        assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT, withWriter.size(), "no more batches than the bound");
+        loop.cycle(1, List.of());
+        assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT, withWriter.size(), "nor while none is durable");
+
+        withWriter.get(0).durable();
+        loop.cycle(2, List.of(new MemberLoop.LogProgress()));
+        assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT + 1, withWriter.size(), "one settled, one more goes");
+        assertEquals(Integer.MAX_VALUE - 1L, core.advanced.getCount(), "the settled batch advanced the core once");
+    }
+
+    /** A member loop for member 1 with a prep state of its own, run on the test's thread. */
+    private MemberLoop loop(ConsensusCore core, MemberLoop.LogDisk disk) {
+        DataTree tree = new DataTree();
+        SessionTracker sessions = new SessionTracker(Clock.SYSTEM, 1000, 1);
+        PendingState pending = new PendingState(tree);
+        Preparer preparer = new Preparer(pending, sessions, Clock.SYSTEM, new SplittableRandom(1), false, 0);
+        return new MemberLoop(1, core, (to, message) -> { }, new RecordingEffects(false), disk,
+                new MemberLoop.PrepState(preparer, pending, sessions, tree), Runnable::run, () -> 0);
+    }
+
     /** A driver for member 1 whose prep has a state of its own (these tests never lead). */
     private static MemberDriver driver(ConsensusCore core, PeerSender sender, DriverEffects effects, Clock clock,
                                        long idlePollMs, int inboxCapacity, String threadName) {
