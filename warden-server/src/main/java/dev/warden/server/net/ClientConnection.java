@@ -21,6 +21,7 @@ import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Reply;
+import dev.warden.server.pipeline.ReplyHeaders;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
@@ -219,7 +220,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 || !sessions.reattach(connect.sessionId(), timeoutMs)) {
             log.info("session 0x{} from {} is expired or invalid", Long.toHexString(connect.sessionId()),
                     channel.remoteAddress());
-            sendFrame(null, new ConnectResponse(0, 0, 0, NO_PASSWORD, false, readOnlyPresent));
+            sendFrame(null, ReplyHeaders.noSession(readOnlyPresent));
             closeAfterFlush();
             return;
         }
@@ -292,9 +293,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             Reply reply = server.stateMachine().sessions().isActive(sessionId)
                     ? server.reads().process(request)
                     : Reply.error(ErrorCode.SESSION_EXPIRED);
-            long zxid = server.stateMachine().tree().lastAppliedZxid();
-            int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
-            sendFrame(new ReplyHeader(xid, zxid, reply.error().code()), reply.error() == ErrorCode.OK ? reply.body() : null);
+            sendFrame(ReplyHeaders.of(request, reply.error(), server.stateMachine().tree().lastAppliedZxid()),
+                    reply.error() == ErrorCode.OK ? reply.body() : null);
         } finally {
             treeReadLock.unlock();
         }
@@ -318,8 +318,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
     private void routeError(Request request, ErrorCode error, boolean thenClose) {
         if (inFlight.get() == 0) {
-            long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : server.stateMachine().tree().lastAppliedZxid();
-            sendFrame(new ReplyHeader(request.xid, zxid, error.code()), null);
+            sendFrame(ReplyHeaders.of(request, error, server.stateMachine().tree().lastAppliedZxid()), null);
             if (thenClose) {
                 closeAfterFlush();
             }

@@ -11,6 +11,7 @@ import dev.warden.protocol.OpCode;
 import dev.warden.server.Clock;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.net.ConnectionRegistry;
+import dev.warden.server.pipeline.OutstandingRequests;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReadProcessor;
@@ -21,7 +22,6 @@ import java.util.List;
 import dev.warden.server.net.MemberStatus;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,9 +110,10 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         this.storage = storage;
         this.consensus = consensus;
         String name = "warden-" + myId;
-        AtomicInteger outstanding = new AtomicInteger();
-        this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.globalOutstandingLimit(),
-                config.snapCount(), random, name + "-apply");
+        OutstandingRequests outstanding = new OutstandingRequests(config.globalOutstandingLimit(),
+                this::belowOutstandingLimit);
+        this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.snapCount(), random,
+                name + "-apply");
         ConsensusCore core = consensus.core(StateSnapshots.source(() -> storage.take(stateMachine), stateMachine),
                 clock.monotonicMs());
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
@@ -120,8 +121,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         this.driver = new MemberDriver(myId, core, senderRef, this,
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
-        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
-                config.globalOutstandingLimit());
+        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding);
         this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
                 config.voterIds(), stateMachine, driver, this::isLeading, command -> timers.execute(command),
                 this::abandonHistoryBecause);
