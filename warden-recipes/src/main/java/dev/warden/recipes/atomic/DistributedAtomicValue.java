@@ -10,6 +10,7 @@ import dev.warden.recipes.support.RecipeCalls;
 import dev.warden.recipes.support.RecipePaths;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +24,11 @@ import java.util.function.UnaryOperator;
  * <p><b>Lost replies.</b> A versioned write retried by the client after a connection loss
  * reports BADVERSION when the first send was applied, which a plain CAS loop would take for
  * contention and apply again (an increment counting twice). The client marks such an answer
- * ({@code afterResend()}), and each write here carries its own id (see {@link VersionedValue}):
- * after a resent BADVERSION or a connection loss the writer reads the node and recognises its
- * own write, also when one other write followed. If two or more followed it fails with
- * {@link AtomicOutcomeUnknownException} rather than guess. A BADVERSION to a first send is plain
+ * ({@code afterResend()}), and the node keeps the ids of its last 32 writes (see
+ * {@link VersionedValue}): after a resent BADVERSION or a connection loss the writer reads the
+ * node and looks up which write holds the version it aimed at. Only if more than 32 writes
+ * followed before it could look does it fail with {@link AtomicOutcomeUnknownException} rather
+ * than guess. A BADVERSION to a first send is plain
  * contention: read again and retry.
  *
  * <p><b>Connection.</b> Nothing is held between operations, so SUSPENDED only delays them
@@ -112,8 +114,8 @@ public final class DistributedAtomicValue {
                 return CompletableFuture.completedFuture(new AtomicResult<>(false, before, before, attempt));
             }
             UUID writeId = UUID.randomUUID();
-            UUID previousId = current.map(c -> c.value.writeId()).orElse(VersionedValue.NONE);
-            byte[] data = new VersionedValue(writeId, previousId, after).encode();
+            byte[] data = current.map(c -> c.value).orElse(new VersionedValue(java.util.List.of(), new byte[0]))
+                    .next(writeId, after).encode();
             CompletableFuture<Void> write = current.isPresent()
                     ? client.setData(path, data, current.get().version).thenApply(stat -> null)
                     : create(data);
@@ -160,27 +162,25 @@ public final class DistributedAtomicValue {
     }
 
     /**
-     * After an ambiguous answer: our write is there (its id on top), or was there and one write
-     * followed (its id as the previous one); otherwise it was not applied, unless the version
-     * shows two or more writes beyond the one we aimed at, where we cannot tell.
+     * After an ambiguous answer: the node's history names the write at each recent version, so
+     * ours was applied exactly if the write at the version it aimed at is ours. Only when that
+     * version has left the history (more writes followed than it keeps) can we not tell.
      */
-    private CompletableFuture<Boolean> wasApplied(UUID writeId, int expectedVersion) {
+    private CompletableFuture<Boolean> wasApplied(UUID writeId, int targetVersion) {
         return read().thenApply(now -> {
             if (now.isEmpty()) {
                 return false;
             }
             Current current = now.get();
-            if (current.value.writeId().equals(writeId) || current.value.previousWriteId().equals(writeId)) {
-                return true;
+            int index = current.version - targetVersion;
+            if (index < 0) {
+                return false;   // the node has not reached that version: not applied
             }
-            if (current.version > expectedVersion) {
-                // version expectedVersion was someone's; was it ours? Only if the one after it named us.
-                if (current.version == expectedVersion + 1) {
-                    return false;  // the write after expectedVersion names its predecessor, not us
-                }
-                throw new AtomicOutcomeUnknownException(path);
+            List<UUID> writes = current.value.recentWrites();
+            if (index < writes.size()) {
+                return writes.get(index).equals(writeId);
             }
-            return false;
+            throw new AtomicOutcomeUnknownException(path);
         });
     }
 }

@@ -1,37 +1,59 @@
 package dev.warden.recipes.atomic;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 
 /**
- * What an atomic value's node holds: a marker, the id of the write that put it there, the id
- * of the write before it, and the value. The write ids let a writer whose reply was lost find
- * out whether its write was applied, even if one other write followed it; without them a
- * retried increment could count twice. Data without the marker (written by another tool) is
- * read as a bare value.
+ * What an atomic value's node holds: a marker, the ids of the last writes that put a value
+ * there (newest first, at most {@link #HISTORY}), and the value. The write at node version
+ * {@code v} is {@code recentWrites[currentVersion - v]}, so a writer whose reply was lost can
+ * tell whether its write was applied as long as fewer than {@link #HISTORY} writes followed it;
+ * without this a retried increment could count twice. Data without the marker (written by
+ * another tool) is read as a bare value with no history.
  */
-record VersionedValue(UUID writeId, UUID previousWriteId, byte[] value) {
-    private static final byte[] MARKER = {'W', 'a', 'v', '1'};
-    private static final int HEADER_BYTES = MARKER.length + 32;
-    static final UUID NONE = new UUID(0, 0);
+record VersionedValue(List<UUID> recentWrites, byte[] value) {
+    /** Writes remembered: more than the writes a leader change can let through before a writer looks. */
+    static final int HISTORY = 32;
+    private static final byte[] MARKER = {'W', 'a', 'v', '2'};
+
+    VersionedValue {
+        recentWrites = List.copyOf(recentWrites.subList(0, Math.min(HISTORY, recentWrites.size())));
+    }
+
+    /** The value written by {@code writeId} on top of this one. */
+    VersionedValue next(UUID writeId, byte[] newValue) {
+        List<UUID> writes = new ArrayList<>(HISTORY);
+        writes.add(writeId);
+        writes.addAll(recentWrites);
+        return new VersionedValue(writes, newValue);
+    }
 
     byte[] encode() {
-        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + value.length);
-        out.put(MARKER);
-        out.putLong(writeId.getMostSignificantBits()).putLong(writeId.getLeastSignificantBits());
-        out.putLong(previousWriteId.getMostSignificantBits()).putLong(previousWriteId.getLeastSignificantBits());
-        out.put(value);
-        return out.array();
+        ByteBuffer out = ByteBuffer.allocate(MARKER.length + 1 + 16 * recentWrites.size() + value.length);
+        out.put(MARKER).put((byte) recentWrites.size());
+        for (UUID id : recentWrites) {
+            out.putLong(id.getMostSignificantBits()).putLong(id.getLeastSignificantBits());
+        }
+        return out.put(value).array();
     }
 
     static VersionedValue decode(byte[] data) {
-        if (data == null || data.length < HEADER_BYTES || !Arrays.equals(MARKER, 0, MARKER.length, data, 0, MARKER.length)) {
-            return new VersionedValue(NONE, NONE, data == null ? new byte[0] : data);
+        if (data == null || data.length < MARKER.length + 1 || !Arrays.equals(MARKER, 0, MARKER.length, data, 0, MARKER.length)) {
+            return new VersionedValue(List.of(), data == null ? new byte[0] : data);
         }
-        ByteBuffer in = ByteBuffer.wrap(data, MARKER.length, 32);
-        UUID writeId = new UUID(in.getLong(), in.getLong());
-        UUID previous = new UUID(in.getLong(), in.getLong());
-        return new VersionedValue(writeId, previous, Arrays.copyOfRange(data, HEADER_BYTES, data.length));
+        int count = data[MARKER.length] & 0xff;
+        int header = MARKER.length + 1 + 16 * count;
+        if (count > HISTORY || data.length < header) {
+            return new VersionedValue(List.of(), data);
+        }
+        ByteBuffer in = ByteBuffer.wrap(data, MARKER.length + 1, 16 * count);
+        List<UUID> writes = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            writes.add(new UUID(in.getLong(), in.getLong()));
+        }
+        return new VersionedValue(writes, Arrays.copyOfRange(data, header, data.length));
     }
 }
