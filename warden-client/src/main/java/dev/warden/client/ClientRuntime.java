@@ -11,6 +11,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,7 +41,14 @@ final class ClientRuntime {
                 owned.shutdown();
             }
         };
-        SessionDriver driver = new SessionDriver(config, loop, bootstrap, completions, watches, paths, onTerminated);
+        HostProvider hosts = config.hostProvider() != null ? config.hostProvider()
+                : config.shuffleHosts() ? new StaticHostProvider(config.connectString().hosts(), new Random(config.shuffleSeed()))
+                : StaticHostProvider.inGivenOrder(config.connectString().hosts());
+        SessionDriver[] driverRef = new SessionDriver[1];
+        ClientMetrics metrics = new ClientMetrics(() -> driverRef[0].outstandingRequests());
+        SessionDriver driver = new SessionDriver(config, loop, bootstrap, completions, watches, paths, hosts, metrics,
+                onTerminated);
+        driverRef[0] = driver;
         bootstrap.handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel channel) {
@@ -50,7 +58,7 @@ final class ClientRuntime {
             }
         });
         listeners.forEach(driver::addListener);
-        WardenClient client = new WardenClient(config, paths, watches, driver);
+        WardenClient client = new WardenClient(config, paths, watches, driver, metrics);
         driver.start();
         return client;
     }

@@ -16,7 +16,14 @@ import java.util.function.UnaryOperator;
  * come from user threads, hence the lock.
  */
 final class WatchManager {
-    enum Table { DATA, EXIST, CHILD, PERSISTENT, RECURSIVE }
+    /**
+     * CONFIG holds the watches of {@link WardenClient#getConfig}: they are on the server path
+     * /zookeeper/config whatever the chroot, and are re-registered as data watches.
+     */
+    enum Table { DATA, EXIST, CHILD, PERSISTENT, RECURSIVE, CONFIG }
+
+    /** The server path of the configuration node, outside any chroot. */
+    static final String CONFIG_NODE = "/zookeeper/config";
 
     /** A watcher and the event to hand it. */
     record Delivery(Watcher watcher, WatchEvent event) {
@@ -52,6 +59,68 @@ final class WatchManager {
 
     synchronized boolean hasAny(Table table, String path) {
         return tables.get(table).containsKey(path);
+    }
+
+    /** The tables a {@link WatchKind} covers. */
+    private static List<Table> tablesOf(WatchKind kind) {
+        return switch (kind) {
+            case DATA -> List.of(Table.DATA, Table.EXIST);
+            case CHILDREN -> List.of(Table.CHILD);
+            case PERSISTENT -> List.of(Table.PERSISTENT);
+            case PERSISTENT_RECURSIVE -> List.of(Table.RECURSIVE);
+            case ANY -> List.of(Table.DATA, Table.EXIST, Table.CHILD, Table.PERSISTENT, Table.RECURSIVE);
+        };
+    }
+
+    private static WatchEvent.Kind removedKind(Table table) {
+        return switch (table) {
+            case DATA, EXIST, CONFIG -> WatchEvent.Kind.DATA_WATCH_REMOVED;
+            case CHILD -> WatchEvent.Kind.CHILD_WATCH_REMOVED;
+            case PERSISTENT, RECURSIVE -> WatchEvent.Kind.PERSISTENT_WATCH_REMOVED;
+        };
+    }
+
+    /** Whether {@code watcher} (or, if null, any watcher) is registered at path for that kind. */
+    synchronized boolean has(String path, Watcher watcher, WatchKind kind) {
+        for (Table table : tablesOf(kind)) {
+            Set<Watcher> watchers = tables.get(table).get(path);
+            if (watchers != null && (watcher == null || watchers.contains(watcher))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a watcher other than {@code watcher} stays registered at path in a table of
+     * that kind, i.e. whether the server's watch is still wanted after removing it.
+     */
+    synchronized boolean othersRemain(String path, Watcher watcher, WatchKind kind) {
+        for (Table table : tablesOf(kind)) {
+            Set<Watcher> watchers = tables.get(table).get(path);
+            if (watchers != null && (watchers.size() > 1 || !watchers.contains(watcher))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes one watcher from the tables of a kind at a path; one "removed" event per table it left. */
+    synchronized List<Delivery> removeWatcher(String path, Watcher watcher, WatchKind kind) {
+        List<Delivery> out = new ArrayList<>();
+        java.util.EnumSet<WatchEvent.Kind> delivered = java.util.EnumSet.noneOf(WatchEvent.Kind.class);
+        for (Table table : tablesOf(kind)) {
+            Set<Watcher> watchers = tables.get(table).get(path);
+            if (watchers != null && watchers.remove(watcher)) {
+                if (watchers.isEmpty()) {
+                    tables.get(table).remove(path);
+                }
+                if (delivered.add(removedKind(table))) {
+                    out.add(new Delivery(watcher, new WatchEvent(removedKind(table), path, -1)));
+                }
+            }
+        }
+        return out;
     }
 
     /** Removes every watcher of a kind at a path and returns the "removed" events to deliver. */
@@ -131,6 +200,20 @@ final class WatchManager {
         return out;
     }
 
+    /** The config watchers a change of /zookeeper/config reaches (they are one-shot, like data watches). */
+    synchronized List<Delivery> triggerConfig(WatchEvent event) {
+        Set<Watcher> hit = new LinkedHashSet<>();
+        if (event.kind() == WatchEvent.Kind.NODE_DATA_CHANGED || event.kind() == WatchEvent.Kind.NODE_DELETED
+                || event.kind() == WatchEvent.Kind.NODE_CREATED) {
+            take(Table.CONFIG, CONFIG_NODE, hit);
+        }
+        List<Delivery> out = new ArrayList<>(hit.size());
+        for (Watcher watcher : hit) {
+            out.add(new Delivery(watcher, event));
+        }
+        return out;
+    }
+
     private void take(Table table, String path, Set<Watcher> into) {
         Set<Watcher> watchers = tables.get(table).remove(path);
         if (watchers != null) {
@@ -158,7 +241,8 @@ final class WatchManager {
         Table[] order = Table.values();
         for (int t = 0; t < order.length; t++) {
             for (String path : tables.get(order[t]).keySet()) {
-                String serverPath = toServer.apply(path);
+                boolean config = order[t] == Table.CONFIG;
+                String serverPath = config ? path : toServer.apply(path);
                 // Each string costs its bytes plus a 4-byte length on the wire.
                 int cost = serverPath.length() * 3 + 4;
                 if (chunkBytes > 0 && chunkBytes + cost > maxChunkBytes) {
@@ -166,7 +250,7 @@ final class WatchManager {
                     lists = newLists();
                     chunkBytes = 0;
                 }
-                lists.get(t).add(serverPath);
+                lists.get(config ? Table.DATA.ordinal() : t).add(serverPath);
                 chunkBytes += cost;
             }
         }

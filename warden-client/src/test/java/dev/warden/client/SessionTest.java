@@ -2,6 +2,7 @@ package dev.warden.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -157,6 +158,28 @@ class SessionTest {
         assertArrayEquals(bytes("v"), read.join().data());
         assertArrayEquals(bytes("v"), laterRead.join().data());
         assertInstanceOf(WardenException.ConnectionLossException.class, failureOf(write));
+        client.close();
+    }
+
+    @Test
+    void anAppliedVersionedWriteResentAfterALostReplyReportsBadVersionMarkedAsResent() throws Exception {
+        Events states = new Events();
+        admin.create("/v", bytes("0"), CreateMode.PERSISTENT).join();
+        WardenClient client = WardenClient.builder().connectString(proxy.address())
+                .sessionTimeout(Duration.ofSeconds(4)).stateListener(states).connect().join();
+        proxy.pauseReplies();
+        CompletableFuture<dev.warden.protocol.Stat> write = client.setData("/v", bytes("1"), 0);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (admin.getData("/v").join().stat().version() != 1) {
+            assertTrue(System.nanoTime() < deadline, "the write never reached the server");
+            Thread.sleep(10);
+        }
+        proxy.dropConnections();
+        proxy.resume();
+        WardenException resent = assertInstanceOf(WardenException.BadVersionException.class, failureOf(write));
+        assertTrue(resent.afterResend(), "the answer came to a resend");
+        Throwable contended = failureOf(client.setData("/v", bytes("2"), 0));
+        assertFalse(assertInstanceOf(WardenException.BadVersionException.class, contended).afterResend());
         client.close();
     }
 

@@ -58,7 +58,9 @@ class WatchManagerTest {
                                                                 @ForAll @IntRange(min = 200, max = 5000) int maxChunkBytes) {
         WatchManager manager = new WatchManager();
         List<String> expected = new ArrayList<>();
-        WatchManager.Table[] tables = WatchManager.Table.values();
+        // The wire's five lists, in setWatches2 order (CONFIG watches go out as data watches).
+        WatchManager.Table[] tables = {WatchManager.Table.DATA, WatchManager.Table.EXIST, WatchManager.Table.CHILD,
+                WatchManager.Table.PERSISTENT, WatchManager.Table.RECURSIVE};
         for (int i = 0; i < watchCount; i++) {
             String path = "/node-" + i + "/" + "x".repeat(i % 40);
             WatchManager.Table table = tables[i % tables.length];
@@ -93,5 +95,18 @@ class WatchManagerTest {
         manager.add(WatchManager.Table.EXIST, "/a", A);
         UnaryOperator<String> toServer = path -> "/root" + path;
         assertEquals(List.of("/root/a"), manager.setWatchesChunks(1, toServer, 1000).get(0).existWatches());
+    }
+
+    @org.junit.jupiter.api.Test
+    void configWatchesAreReRegisteredAsDataWatchesOutsideTheChroot() {
+        WatchManager manager = new WatchManager();
+        manager.add(WatchManager.Table.CONFIG, WatchManager.CONFIG_NODE, A);
+        manager.add(WatchManager.Table.DATA, "/x", B);
+        List<SetWatches2> chunks = manager.setWatchesChunks(1, path -> "/app" + path, 4096);
+        assertEquals(1, chunks.size());
+        assertEquals(List.of("/app/x", "/zookeeper/config"), chunks.get(0).dataWatches());
+        assertEquals(1, manager.triggerConfig(new WatchEvent(WatchEvent.Kind.NODE_DATA_CHANGED, "/zookeeper/config", 5)).size());
+        assertEquals(0, manager.triggerConfig(new WatchEvent(WatchEvent.Kind.NODE_DATA_CHANGED, "/zookeeper/config", 6)).size(),
+                "config watches are one-shot");
     }
 }

@@ -260,6 +260,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             authenticate(header, AuthPacket.read(in));
             return;
         }
+        if (opcode == OpCode.RECONFIG) {
+            // ZooKeeper's answer with reconfigEnabled=false: the request is refused, the session goes on.
+            routeError(new Request(this, sessionId, header.xid(), opcode, null), ErrorCode.RECONFIG_DISABLED, false);
+            return;
+        }
         if (!RequestBodies.isSupported(opcode)) {
             log.info("closing session 0x{}: unsupported opcode {}", Long.toHexString(sessionId), opcode);
             Request request = new Request(this, sessionId, header.xid(), opcode, null);
