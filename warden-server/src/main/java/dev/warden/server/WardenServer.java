@@ -36,6 +36,7 @@ import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.security.SecureRandom;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -66,10 +67,14 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private ClientTransport transport;
+    /** The bound TLS client port, 0 without one. */
+    private int secureClientPort;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                          ConsensusFactory.Provider consensusProvider) throws IOException {
         ZooKeeperDataCheck.refuseZooKeeperData(config);
+        // the key and trust stores are read first: a bad one stops the server before it touches its data
+        ClientPorts ports = ClientPorts.of(config.security());
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -142,11 +147,20 @@ public final class WardenServer implements AutoCloseable {
                 member.start(timers);
             }
             int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads);
+            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads,
+                    ports.plainPort());
+            if (ports.securePort() != null) {
+                secureClientPort = transport.bind(Objects.requireNonNullElse(
+                        config.security().secureClientPortAddress(), config.clientPortAddress()),
+                        config.security().secureClientPort(), ports.securePort());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding the client port", e);
         } catch (RuntimeException e) {
+            if (transport != null) {
+                transport.close();
+            }
             if (member != null) {
                 member.close();
             }
@@ -303,6 +317,11 @@ public final class WardenServer implements AutoCloseable {
     /** The bound client port (useful when the config asked for port 0). */
     public int clientPort() {
         return transport.port();
+    }
+
+    /** The bound TLS-only client port ({@code secureClientPort}), 0 if there is none. */
+    public int secureClientPort() {
+        return secureClientPort;
     }
 
     /** The request pipeline, for tests in this package. */

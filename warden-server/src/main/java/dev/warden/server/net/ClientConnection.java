@@ -142,8 +142,31 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        if (cause instanceof io.netty.handler.codec.DecoderException
+                && cause.getCause() instanceof io.netty.handler.ssl.NotSslRecordException) {
+            TlsRefusals.notTls(ctx.channel().remoteAddress());
+        } else if (!TlsRefusals.isHandshakeFailure(cause)) {
+            log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        }
         ctx.close();
+    }
+
+    /**
+     * A TLS handshake finished: a verified client certificate becomes this connection's x509
+     * identity (before any frame of the client is read, so its first request already has it).
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof io.netty.handler.ssl.SslHandshakeCompletionEvent done) {
+            if (done.isSuccess()) {
+                io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+                X509Login.identify(tls.engine().getSession(), server.config().security().x509(), identities,
+                        ctx.channel().remoteAddress());
+            } else {
+                TlsRefusals.handshakeFailed(ctx.channel().remoteAddress(), done.cause());
+            }
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override
