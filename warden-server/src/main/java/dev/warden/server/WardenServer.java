@@ -37,6 +37,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.util.Objects;
+import dev.warden.server.security.SaslServers;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +76,8 @@ public final class WardenServer implements AutoCloseable {
         ZooKeeperDataCheck.refuseZooKeeperData(config);
         // the key and trust stores are read first: a bad one stops the server before it touches its data
         ClientPorts ports = ClientPorts.of(config.security());
+        SaslServers saslServers = ClientSasl.serversFor(config.security().sasl(),
+                config.security().enforcement().requiredSchemes().contains("sasl"));
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -141,7 +144,7 @@ public final class WardenServer implements AutoCloseable {
         }
         ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats());
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
-                member != null ? member.status() : MemberStatus.STANDALONE);
+                member != null ? member.status() : MemberStatus.STANDALONE, saslServers);
         try {
             if (member != null) {
                 member.start(timers);

@@ -5,6 +5,8 @@ import dev.warden.protocol.AuthPacket;
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.GetSASLRequest;
+import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.EventType;
 import dev.warden.protocol.Id;
 import dev.warden.protocol.JuteReader;
@@ -67,6 +69,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile long sessionId;
     private volatile int sessionTimeoutMs;
     private boolean handshakeDone;
+    /** This connection's SASL exchange, from its first SASL request on. */
+    private SaslExchange saslExchange;
     private boolean awaitingSession;
     /** Clients up to 3.3 omit the handshake's readOnly byte and expect none back. */
     private volatile boolean readOnlyBytePresent = true;
@@ -132,6 +136,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (saslExchange != null) {
+            saslExchange.dispose();
+        }
         server.watches().removeWatcher(this);
         server.registry().closed(this, address);
         ByteBuf pending;
@@ -282,6 +289,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             authenticate(header, AuthPacket.read(in));
             return;
         }
+        if (opcode == OpCode.SASL) {
+            sasl(header, GetSASLRequest.read(in));
+            return;
+        }
+        if (!authenticatedEnough(header)) {
+            return;
+        }
         if (!RequestBodies.isSupported(opcode)) {
             log.info("closing session 0x{}: unsupported opcode {}", Long.toHexString(sessionId), opcode);
             Request request = new Request(this, sessionId, header.xid(), opcode, null);
@@ -370,6 +384,83 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
             closeAfterFlush();
         }
+    }
+
+    /**
+     * One step of a SASL exchange, answered at once (outside the pipeline) as in ZooKeeper. A
+     * failed step is answered AUTHFAILED (SESSIONCLOSEDREQUIRESASLAUTH where SASL is required)
+     * and the connection closed, unless allowSaslFailedClients lets it go on unauthenticated.
+     */
+    private void sasl(RequestHeader header, GetSASLRequest request) {
+        var security = server.config().security();
+        if (server.sasl() == null) {
+            log.warn("refusing SASL from {} (session 0x{}): SASL is not configured on this server (no JAAS file"
+                    + " with a {} section)", channel.remoteAddress(), Long.toHexString(sessionId),
+                    security.sasl().serverSection());
+            saslFailed(header, false);
+            return;
+        }
+        if (saslExchange == null) {
+            saslExchange = new SaslExchange(server.sasl());
+        }
+        byte[] answer;
+        try {
+            answer = saslExchange.step(request.token());
+        } catch (javax.security.sasl.SaslException failed) {
+            // the mechanism's reason names no secret: a wrong password reads "digest response format violation"
+            log.warn("SASL {} authentication failed for {} (session 0x{}): {}", saslExchange.mechanism(),
+                    channel.remoteAddress(), Long.toHexString(sessionId), failed.getMessage());
+            saslFailed(header, security.sasl().allowFailedClients());
+            return;
+        }
+        if (saslExchange.complete()) {
+            String id = saslExchange.authorizedId();
+            identities.add(new Id("sasl", id));
+            if (id.equals(security.sasl().superUser())) {
+                identities.add(new Id(AuthIdentities.SUPER_SCHEME, id));
+            }
+            log.info("session 0x{} from {} authenticated with SASL {} as {}", Long.toHexString(sessionId),
+                    channel.remoteAddress(), saslExchange.mechanism(), id);
+            saslExchange.dispose();
+        }
+        sendFrame(new ReplyHeader(header.xid(), 0, 0), new SetSASLResponse(answer));
+    }
+
+    private void saslFailed(RequestHeader header, boolean mayGoOn) {
+        var enforcement = server.config().security().enforcement();
+        boolean required = enforcement.active() && enforcement.requiredSchemes().contains("sasl");
+        if (mayGoOn && !required) {
+            log.warn("keeping session 0x{} unauthenticated after its failed SASL exchange (allowSaslFailedClients)",
+                    Long.toHexString(sessionId));
+            sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
+            return;
+        }
+        ErrorCode error = required ? ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH : ErrorCode.AUTH_FAILED;
+        sendFrame(new ReplyHeader(header.xid(), 0, error.code()), null);
+        closeAfterFlush();
+    }
+
+    /**
+     * enforce.auth.enabled / sessionRequireClientSASLAuth: a request from a connection holding
+     * no identity of a required scheme is answered SESSIONCLOSEDREQUIRESASLAUTH and the
+     * connection closed.
+     */
+    private boolean authenticatedEnough(RequestHeader header) {
+        var enforcement = server.config().security().enforcement();
+        if (!enforcement.active()) {
+            return true;
+        }
+        for (Id id : identities.ids()) {
+            if (enforcement.requiredSchemes().contains(id.scheme())) {
+                return true;
+            }
+        }
+        log.warn("closing session 0x{} from {}: {} request before authenticating with one of {}",
+                Long.toHexString(sessionId), channel.remoteAddress(), OpCode.name(header.type()),
+                enforcement.requiredSchemes());
+        sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH.code()), null);
+        closeAfterFlush();
+        return false;
     }
 
     // ---- Origin: called from the applier thread -------------------------------------------
