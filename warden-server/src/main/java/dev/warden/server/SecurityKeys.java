@@ -91,8 +91,25 @@ final class SecurityKeys {
                     + quorumSasl.learnerLoginContext() + " and " + quorumSasl.serverLoginContext()
                     + " sections: set java.security.auth.login.config (in zoo.cfg or as a JVM system property)");
         }
+        refuseQuorumSecurity(sslQuorum, quorumUnification, quorumSaslOn);
         return new SecurityConfig(securePort, secureAddress, unification, clientTls, certReload, x509, sslQuorum,
                 quorumUnification, quorumTls, quorumReload, sasl, enforcement, quorumSasl);
+    }
+
+    /**
+     * TLS and SASL between members are read and checked but not carried out yet by the peer
+     * transport: accepting them would leave the members' connections plaintext and
+     * unauthenticated while the operator believes otherwise.
+     */
+    private static void refuseQuorumSecurity(boolean sslQuorum, boolean portUnification, boolean quorumSasl) {
+        String key = sslQuorum ? "sslQuorum" : portUnification ? "portUnification"
+                : quorumSasl ? "quorum.auth.enableSasl" : null;
+        if (key != null) {
+            throw new IllegalArgumentException(key + "=true: Warden's members do not use TLS or SASL between"
+                    + " themselves yet (only the client port does); their connections would stay plaintext and"
+                    + " unauthenticated. Remove it (or set false) and keep the peer and election ports on a network"
+                    + " only the members reach.");
+        }
     }
 
     private static AuthEnforcement enforcement(Lookup lookup, SaslSettings sasl) {

@@ -68,7 +68,10 @@ class SecurityKeysTest {
         assertRefused("ssl.clientAuth", Map.of("client.portUnification", "true", "ssl.keyStore.location", "/k.jks",
                 "ssl.clientAuth", "sometimes"));
         assertRefused("ssl.keyStore.type", Map.of("secureClientPort", "2281", "ssl.keyStore.location", "/k.store"));
-        assertRefused("ssl.quorum.keyStore.location", Map.of("sslQuorum", "true"));
+        assertRefused("not use TLS or SASL between", Map.of("sslQuorum", "true", "ssl.quorum.keyStore.location",
+                "/k.jks", "ssl.quorum.trustStore.location", "/t.jks"));
+        assertRefused("not use TLS or SASL between", Map.of("portUnification", "true",
+                "ssl.quorum.keyStore.location", "/k.jks", "ssl.quorum.trustStore.location", "/t.jks"));
         assertRefused("authProvider.1", Map.of("authProvider.1", "com.example.MyProvider"));
         assertRefused("enforce.auth.enabled", Map.of("enforce.auth.enabled", "true"));
         assertRefused("enforce.auth.schemes", Map.of("enforce.auth.enabled", "true", "enforce.auth.schemes",
