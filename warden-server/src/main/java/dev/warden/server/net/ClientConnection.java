@@ -409,7 +409,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } catch (javax.security.sasl.SaslException failed) {
             // the mechanism's reason names no secret: a wrong password reads "digest response format violation"
             log.warn("SASL {} authentication failed for {} (session 0x{}): {}", saslExchange.mechanism(),
-                    channel.remoteAddress(), Long.toHexString(sessionId), failed.getMessage());
+                    channel.remoteAddress(), Long.toHexString(sessionId), failed.getMessage()
+                            + (failed.getCause() != null ? " (" + failed.getCause().getMessage() + ")" : ""));
             saslFailed(header, security.sasl().allowFailedClients());
             return;
         }
