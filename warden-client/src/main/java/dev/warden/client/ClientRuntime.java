@@ -49,9 +49,15 @@ final class ClientRuntime {
         SessionDriver driver = new SessionDriver(config, loop, bootstrap, completions, watches, paths, hosts, metrics,
                 onTerminated);
         driverRef[0] = driver;
+        io.netty.handler.ssl.SslContext tls = config.tls() == null ? null : ClientTls.context(config.tls());
         bootstrap.handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel channel) {
+                if (tls != null) {
+                    // the host dialled, for the server certificate's host name check
+                    java.net.InetSocketAddress peer = channel.attr(ClientTls.PEER).get();
+                    channel.pipeline().addLast(tls.newHandler(channel.alloc(), peer.getHostString(), peer.getPort()));
+                }
                 channel.pipeline().addLast(
                         new LengthFieldBasedFrameDecoder(config.maxFrameBytes() + 4, 0, 4, 0, 4),
                         new FrameHandler(driver));

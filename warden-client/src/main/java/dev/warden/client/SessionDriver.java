@@ -283,7 +283,7 @@ final class SessionDriver {
         phase = Phase.CONNECTING;
         InetSocketAddress address = hosts.next();
         attemptServer = address;
-        ChannelFuture connecting = bootstrap.connect(address);
+        ChannelFuture connecting = bootstrap.attr(ClientTls.PEER, address).connect(address);
         Channel attempt = connecting.channel();
         channel = attempt;
         attempt.closeFuture().addListener(done -> onChannelClosed(attempt));

@@ -151,6 +151,7 @@ public final class ConfigLoader {
                 setting.apply().apply(builder, chosenKey, chosenValue, warnings);
             }
         }
+        builder.security(SecurityKeys.apply(properties, recognised, System::getProperty));
         // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
         // error it would cause in the member lines (a multi-address line, say)
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {

@@ -1,6 +1,7 @@
 package dev.warden.server;
 
 import dev.warden.server.quorum.QuorumMember;
+import dev.warden.server.security.SecurityConfig;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -57,7 +58,8 @@ public record ServerConfig(
         int syncLimitTicks,
         boolean standaloneEnabled,
         SortedMap<Long, QuorumMember> members,
-        long configVersion) {
+        long configVersion,
+        SecurityConfig security) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -179,6 +181,8 @@ public record ServerConfig(
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
+        security = Objects.requireNonNullElse(security, SecurityConfig.NONE);
+        checkSecurity(security, clientPort, clientPortAddress);
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -237,7 +241,7 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion);
+                .members(members).configVersion(configVersion).security(security);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -269,7 +273,8 @@ public record ServerConfig(
     public String describe() {
         StringBuilder out = new StringBuilder();
         settings().forEach((key, value) -> out.append(key).append('=')
-                .append(key.equals("superDigest") && value != null ? "<hidden>" : value).append('\n'));
+                .append((key.equals("superDigest") || SecurityConfig.isSecretKey(key)) && value != null
+                        ? dev.warden.protocol.tls.Secret.HIDDEN : value).append('\n'));
         return out.toString();
     }
 
@@ -301,6 +306,7 @@ public record ServerConfig(
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
+        s.putAll(security.settings());
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -348,6 +354,16 @@ public record ServerConfig(
         if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
             throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
                     + serverId);
+        }
+    }
+
+    private static void checkSecurity(SecurityConfig security, int clientPort, String clientPortAddress) {
+        int securePort = security.secureClientPort();
+        String secureAddress = Objects.requireNonNullElse(security.secureClientPortAddress(), clientPortAddress);
+        if (securePort > 0 && securePort == clientPort && secureAddress.equals(clientPortAddress)) {
+            throw new ConfigException("secureClientPort", "secureClientPort=" + securePort + " is also clientPort:"
+                    + " give TLS its own port, or set client.portUnification=true to take TLS and plaintext"
+                    + " clients on clientPort");
         }
     }
 
@@ -449,6 +465,7 @@ public record ServerConfig(
         private boolean standaloneEnabled = true;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
+        private SecurityConfig security = SecurityConfig.NONE;
 
         private Builder() {
         }
@@ -495,6 +512,8 @@ public record ServerConfig(
         public Builder members(Map<Long, QuorumMember> v) { members = Map.copyOf(v); return this; }
         /** The version of the member list (ZooKeeper's dynamic configuration version); 0 by default. */
         public Builder configVersion(long v) { configVersion = v; return this; }
+        /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
+        public Builder security(SecurityConfig v) { security = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -508,7 +527,7 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

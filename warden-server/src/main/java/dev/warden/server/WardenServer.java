@@ -37,6 +37,8 @@ import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.security.SecureRandom;
+import java.util.Objects;
+import dev.warden.server.security.SaslServers;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,10 +68,16 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private ClientTransport transport;
+    /** The bound TLS client port, 0 without one. */
+    private int secureClientPort;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                          ConsensusFactory.Provider consensusProvider) throws IOException {
         ZooKeeperDataCheck.refuseZooKeeperData(config);
+        // the key and trust stores are read first: a bad one stops the server before it touches its data
+        ClientPorts ports = ClientPorts.of(config.security());
+        SaslServers saslServers = ClientSasl.serversFor(config.security().sasl(),
+                config.security().enforcement().requiredSchemes().contains("sasl"));
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -128,17 +136,26 @@ public final class WardenServer implements AutoCloseable {
         }
         ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats());
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
-                member != null ? member.status() : MemberStatus.STANDALONE);
+                member != null ? member.status() : MemberStatus.STANDALONE, saslServers);
         try {
             if (member != null) {
                 member.start(timers);
             }
             int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads);
+            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads,
+                    ports.plainPort());
+            if (ports.securePort() != null) {
+                secureClientPort = transport.bind(Objects.requireNonNullElse(
+                        config.security().secureClientPortAddress(), config.clientPortAddress()),
+                        config.security().secureClientPort(), ports.securePort());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding the client port", e);
         } catch (RuntimeException e) {
+            if (transport != null) {
+                transport.close();
+            }
             if (member != null) {
                 member.close();
             }
@@ -295,6 +312,11 @@ public final class WardenServer implements AutoCloseable {
     /** The bound client port (useful when the config asked for port 0). */
     public int clientPort() {
         return transport.port();
+    }
+
+    /** The bound TLS-only client port ({@code secureClientPort}), 0 if there is none. */
+    public int secureClientPort() {
+        return secureClientPort;
     }
 
     /** The request pipeline, for tests in this package. */
