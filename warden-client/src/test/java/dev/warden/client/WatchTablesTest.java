@@ -12,15 +12,15 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-class WatchManagerTest {
+class WatchTablesTest {
     private static final Watcher A = event -> { };
     private static final Watcher B = event -> { };
 
     @Test
     void oneShotWatchesAreConsumedAndPersistentOnesStay() {
-        WatchManager manager = new WatchManager();
-        manager.add(WatchManager.Table.DATA, "/a", A);
-        manager.add(WatchManager.Table.PERSISTENT, "/a", B);
+        WatchTables manager = new WatchTables();
+        manager.add(WatchTables.Table.DATA, "/a", A);
+        manager.add(WatchTables.Table.PERSISTENT, "/a", B);
         WatchEvent changed = new WatchEvent(WatchEvent.Kind.NODE_DATA_CHANGED, "/a", 5);
         assertEquals(2, manager.trigger(changed).size());
         assertEquals(1, manager.trigger(changed).size());
@@ -28,42 +28,42 @@ class WatchManagerTest {
 
     @Test
     void aWatcherRegisteredTwiceIsCalledOnce() {
-        WatchManager manager = new WatchManager();
-        manager.add(WatchManager.Table.DATA, "/a", A);
-        manager.add(WatchManager.Table.CHILD, "/a", A);
+        WatchTables manager = new WatchTables();
+        manager.add(WatchTables.Table.DATA, "/a", A);
+        manager.add(WatchTables.Table.CHILD, "/a", A);
         assertEquals(1, manager.trigger(new WatchEvent(WatchEvent.Kind.NODE_DELETED, "/a", 1)).size());
         assertTrue(manager.isEmpty());
     }
 
     @Test
     void recursiveWatchesSeeDescendantsButNotChildEvents() {
-        WatchManager manager = new WatchManager();
-        manager.add(WatchManager.Table.RECURSIVE, "/", A);
+        WatchTables manager = new WatchTables();
+        manager.add(WatchTables.Table.RECURSIVE, "/", A);
         assertEquals(1, manager.trigger(new WatchEvent(WatchEvent.Kind.NODE_CREATED, "/x/y/z", 1)).size());
         assertEquals(0, manager.trigger(new WatchEvent(WatchEvent.Kind.NODE_CHILDREN_CHANGED, "/x", 1)).size());
     }
 
     @Test
     void removeOneReportsTheLastWatcherOfAPath() {
-        WatchManager manager = new WatchManager();
-        manager.add(WatchManager.Table.PERSISTENT, "/a", A);
-        manager.add(WatchManager.Table.PERSISTENT, "/a", B);
-        assertEquals(false, manager.removeOne(WatchManager.Table.PERSISTENT, "/a", A));
-        assertEquals(true, manager.removeOne(WatchManager.Table.PERSISTENT, "/a", B));
-        assertEquals(false, manager.removeOne(WatchManager.Table.PERSISTENT, "/a", B));
+        WatchTables manager = new WatchTables();
+        manager.add(WatchTables.Table.PERSISTENT, "/a", A);
+        manager.add(WatchTables.Table.PERSISTENT, "/a", B);
+        assertEquals(false, manager.removeOne(WatchTables.Table.PERSISTENT, "/a", A));
+        assertEquals(true, manager.removeOne(WatchTables.Table.PERSISTENT, "/a", B));
+        assertEquals(false, manager.removeOne(WatchTables.Table.PERSISTENT, "/a", B));
     }
 
     @Property(tries = 50)
     void setWatchesChunksCarryEveryWatchOnceAndStayUnderTheLimit(@ForAll @IntRange(min = 0, max = 3000) int watchCount,
                                                                 @ForAll @IntRange(min = 200, max = 5000) int maxChunkBytes) {
-        WatchManager manager = new WatchManager();
+        WatchTables manager = new WatchTables();
         List<String> expected = new ArrayList<>();
         // The wire's five lists, in setWatches2 order (CONFIG watches go out as data watches).
-        WatchManager.Table[] tables = {WatchManager.Table.DATA, WatchManager.Table.EXIST, WatchManager.Table.CHILD,
-                WatchManager.Table.PERSISTENT, WatchManager.Table.RECURSIVE};
+        WatchTables.Table[] tables = {WatchTables.Table.DATA, WatchTables.Table.EXIST, WatchTables.Table.CHILD,
+                WatchTables.Table.PERSISTENT, WatchTables.Table.RECURSIVE};
         for (int i = 0; i < watchCount; i++) {
             String path = "/node-" + i + "/" + "x".repeat(i % 40);
-            WatchManager.Table table = tables[i % tables.length];
+            WatchTables.Table table = tables[i % tables.length];
             manager.add(table, path, A);
             expected.add(table + "/app" + path);
         }
@@ -91,17 +91,17 @@ class WatchManagerTest {
 
     @Test
     void chunksUseTheServerPaths() {
-        WatchManager manager = new WatchManager();
-        manager.add(WatchManager.Table.EXIST, "/a", A);
+        WatchTables manager = new WatchTables();
+        manager.add(WatchTables.Table.EXIST, "/a", A);
         UnaryOperator<String> toServer = path -> "/root" + path;
         assertEquals(List.of("/root/a"), manager.setWatchesChunks(1, toServer, 1000).get(0).existWatches());
     }
 
     @org.junit.jupiter.api.Test
     void configWatchesAreReRegisteredAsDataWatchesOutsideTheChroot() {
-        WatchManager manager = new WatchManager();
-        manager.add(WatchManager.Table.CONFIG, WatchManager.CONFIG_NODE, A);
-        manager.add(WatchManager.Table.DATA, "/x", B);
+        WatchTables manager = new WatchTables();
+        manager.add(WatchTables.Table.CONFIG, WatchTables.CONFIG_NODE, A);
+        manager.add(WatchTables.Table.DATA, "/x", B);
         List<SetWatches2> chunks = manager.setWatchesChunks(1, path -> "/app" + path, 4096);
         assertEquals(1, chunks.size());
         assertEquals(List.of("/app/x", "/zookeeper/config"), chunks.get(0).dataWatches());

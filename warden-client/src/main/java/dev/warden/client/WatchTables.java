@@ -15,7 +15,7 @@ import java.util.function.UnaryOperator;
  * a reply arrives and lookups when an event arrives, so both follow wire order; removals can
  * come from user threads, hence the lock.
  */
-final class WatchManager {
+final class WatchTables {
     /**
      * CONFIG holds the watches of {@link WardenClient#getConfig}: they are on the server path
      * /zookeeper/config whatever the chroot, and are re-registered as data watches.
@@ -31,7 +31,7 @@ final class WatchManager {
 
     private final Map<Table, Map<String, Set<Watcher>>> tables = new HashMap<>();
 
-    WatchManager() {
+    WatchTables() {
         for (Table table : Table.values()) {
             tables.put(table, new LinkedHashMap<>());
         }
