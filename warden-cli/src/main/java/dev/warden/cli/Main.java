@@ -25,6 +25,7 @@ public final class Main implements Callable<Integer> {
         cli.addSubcommand(new VersionCommand());
         cli.addSubcommand(dev.warden.cli.shell.ShellCommand.commandLine(dev.warden.cli.shell.ShellIo.system()));
         cli.addSubcommand(new dev.warden.cli.cluster.ClusterCommand(stopSignal));
+        dev.warden.cli.data.DataTools.register(cli);
         // further subcommands (tools) are registered here, one class each
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;

@@ -27,6 +27,7 @@ import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
+import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.recovery.ResyncMarker;
@@ -65,11 +66,13 @@ public final class WardenServer implements AutoCloseable {
     private final java.util.concurrent.ExecutorService snapshotter;
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held from start to close, so no tool and no second server uses the data directory meanwhile. */
+    private final DataDirLock dataDirLock;
     private ClientTransport transport;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
-                         ConsensusFactory.Provider consensusProvider) throws IOException {
-        ZooKeeperDataCheck.refuseZooKeeperData(config);
+                         ConsensusFactory.Provider consensusProvider, DataDirLock dataDirLock) throws IOException {
+        this.dataDirLock = dataDirLock;
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -183,7 +186,21 @@ public final class WardenServer implements AutoCloseable {
     /** As above; an ensemble member's core and peer links come from {@code consensus} (tests substitute them). */
     public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                                      ConsensusFactory.Provider consensus) throws IOException {
-        WardenServer server = new WardenServer(config, clock, logChannels, consensus);
+        // Refused before the lock file is made: nothing may be written into ZooKeeper's directory.
+        ZooKeeperDataCheck.refuseZooKeeperData(config);
+        DataDirLock lock;
+        try {
+            lock = DataDirLock.acquire(config.dataDir(), "a Warden server");
+        } catch (DataDirLock.InUseException inUse) {
+            throw new ConfigException("dataDir", "dataDir=" + config.dataDir() + ": " + inUse.getMessage(), inUse);
+        }
+        WardenServer server;
+        try {
+            server = new WardenServer(config, clock, logChannels, consensus, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
         log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
         return server;
     }
@@ -335,6 +352,11 @@ public final class WardenServer implements AutoCloseable {
             txnLog.close();
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
+        }
+        try {
+            dataDirLock.close();
+        } catch (IOException e) {
+            log.warn("releasing the lock on {} failed: {}", config.dataDir(), e.toString());
         }
         log.info("stopped server on port {}", config.clientPort());
     }
