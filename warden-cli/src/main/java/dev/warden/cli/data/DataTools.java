@@ -2,7 +2,7 @@ package dev.warden.cli.data;
 
 import picocli.CommandLine;
 
-/** Adds the data tools to the {@code warden} command. */
+/** Adds the data tools (and the ZooKeeper import and export) to the {@code warden} command. */
 public final class DataTools {
     private DataTools() {
     }
@@ -12,5 +12,7 @@ public final class DataTools {
         cli.addSubcommand(new SnapshotCommand());
         cli.addSubcommand(new RestoreCommand());
         cli.addSubcommand(new PurgeCommand());
+        cli.addSubcommand(new dev.warden.cli.zookeeper.ImportCommand());
+        cli.addSubcommand(new dev.warden.cli.zookeeper.ExportCommand());
     }
 }

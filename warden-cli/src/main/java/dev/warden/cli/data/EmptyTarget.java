@@ -12,12 +12,12 @@ import java.util.stream.Stream;
  * the tool fails part way, what it wrote is removed again, so the directory is never left half
  * written.
  */
-final class EmptyTarget {
+public final class EmptyTarget {
     private EmptyTarget() {
     }
 
     /** Refuses unless {@code dir} is missing or holds nothing; {@code key} names it in the message. */
-    static void require(Path dir, String key, String tool) throws IOException {
+    public static void require(Path dir, String key, String tool) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
@@ -36,7 +36,7 @@ final class EmptyTarget {
     }
 
     /** Deletes everything under {@code dir} (and dir itself if {@code removeDir}); best effort, after a failure. */
-    static void clear(Path dir, boolean removeDir) {
+    public static void clear(Path dir, boolean removeDir) {
         if (!Files.isDirectory(dir)) {
             return;
         }

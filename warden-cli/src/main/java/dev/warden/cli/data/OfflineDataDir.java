@@ -17,7 +17,7 @@ import java.nio.file.Path;
  * recovers at start-up, with the same rule and the same refusal of data that proves no state.
  * Like a starting server, recovery may cut a torn log tail and move files it does not use aside.
  */
-final class OfflineDataDir implements AutoCloseable {
+public final class OfflineDataDir implements AutoCloseable {
     private final DataDirLock lock;
     private final DataLayout layout;
     private final StateMachine state;
@@ -34,7 +34,7 @@ final class OfflineDataDir implements AutoCloseable {
     }
 
     /** Opens {@code dataDir} (log under {@code dataLogDir}, or under dataDir when null) for {@code purpose}. */
-    static OfflineDataDir open(Path dataDir, Path dataLogDir, String purpose) throws IOException {
+    public static OfflineDataDir open(Path dataDir, Path dataLogDir, String purpose) throws IOException {
         DataLayout layout = new DataLayout(dataDir, dataLogDir == null ? dataDir : dataLogDir);
         requireWardenData(layout);
         DataDirLock lock = acquire(dataDir, purpose);
@@ -50,7 +50,7 @@ final class OfflineDataDir implements AutoCloseable {
     }
 
     /** The lock on {@code dataDir}, or a refusal naming whoever holds it. */
-    static DataDirLock acquire(Path dataDir, String purpose) throws IOException {
+    public static DataDirLock acquire(Path dataDir, String purpose) throws IOException {
         try {
             return DataDirLock.acquire(dataDir, purpose);
         } catch (DataDirLock.InUseException inUse) {
@@ -70,11 +70,11 @@ final class OfflineDataDir implements AutoCloseable {
         }
     }
 
-    DataLayout layout() {
+    public DataLayout layout() {
         return layout;
     }
 
-    StateMachine state() {
+    public StateMachine state() {
         return state;
     }
 

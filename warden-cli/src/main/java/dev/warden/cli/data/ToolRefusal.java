@@ -7,11 +7,11 @@ import java.io.IOException;
  * not what the tool reads): the message names the file or directory and the way out, and
  * nothing was written. Exit status 2, as for the server's refusals.
  */
-final class ToolRefusal extends IOException {
-    static final int EXIT_STATUS = 2;
+public final class ToolRefusal extends IOException {
+    public static final int EXIT_STATUS = 2;
     private static final long serialVersionUID = 1L;
 
-    ToolRefusal(String message) {
+    public ToolRefusal(String message) {
         super(message);
     }
 }

@@ -15,18 +15,23 @@ import java.nio.file.Path;
  * log restarted after a leader's SNAP does. A server recovers that state from it and appends
  * after it (docs/STORAGE.md, "Recovery: only a state the data proves").
  */
-final class WardenDataWriter {
+public final class WardenDataWriter {
     private WardenDataWriter() {
     }
 
     /** Returns the snapshot file; the state's last applied zxid names it. */
-    static Path write(DataLayout layout, StateMachine state) throws IOException {
+    public static Path write(DataLayout layout, StateMachine state) throws IOException {
         long zxid = state.tree().lastAppliedZxid();
         Path file = new SnapshotStore(layout.snapshotsDir())
                 .write(zxid, body -> StateSnapshots.writeBody(state, body));
+        startLogAfter(layout, zxid);
+        return file;
+    }
+
+    /** Creates the empty log, its base file saying it continues from {@code zxid} (a snapshot's). */
+    public static void startLogAfter(DataLayout layout, long zxid) throws IOException {
         try (TxnLog log = TxnLog.open(layout.logDir(), TxnLogOptions.defaults())) {
             log.restartAfter(zxid);
         }
-        return file;
     }
 }

@@ -8,8 +8,8 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 
 /** One run of a {@code warden} subcommand in this JVM: exit status, stdout and stderr. */
-record ToolRun(int exitCode, String out, String err) {
-    static ToolRun of(String... args) {
+public record ToolRun(int exitCode, String out, String err) {
+    public static ToolRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = Main.commandLine(ServerLauncher.warden(), StopSignal.jvmShutdown());

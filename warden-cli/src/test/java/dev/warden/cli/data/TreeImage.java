@@ -19,11 +19,11 @@ import org.apache.zookeeper.data.Stat;
  * client, so trees served by different servers (or before and after a conversion) compare with
  * assertEquals. /zookeeper/config is left out: each server fills it from its own configuration.
  */
-final class TreeImage {
+public final class TreeImage {
     private TreeImage() {
     }
 
-    static ZooKeeper connect(String connectString) throws Exception {
+    public static ZooKeeper connect(String connectString) throws Exception {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, 30_000, (WatchedEvent event) -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
@@ -37,13 +37,13 @@ final class TreeImage {
         return zk;
     }
 
-    static SortedMap<String, String> read(String connectString) throws Exception {
+    public static SortedMap<String, String> read(String connectString) throws Exception {
         try (ZooKeeper zk = connect(connectString)) {
             return read(zk);
         }
     }
 
-    static SortedMap<String, String> read(ZooKeeper zk) throws Exception {
+    public static SortedMap<String, String> read(ZooKeeper zk) throws Exception {
         SortedMap<String, String> nodes = new TreeMap<>();
         Deque<String> pending = new ArrayDeque<>(List.of("/"));
         while (!pending.isEmpty()) {
