@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WardenServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
+    /** How long close waits for a snapshot being written (a large tree's takes seconds). */
+    private static final long SNAPSHOT_FINISH_WAIT_SECONDS = 120;
 
     private final ServerConfig config;
     private final Clock clock;
@@ -339,6 +341,20 @@ public final class WardenServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        try {
+            stopAndCloseFiles();
+        } finally {
+            // last, and whatever failed before: the directory is free for the next server or tool
+            try {
+                dataDirLock.close();
+            } catch (IOException e) {
+                log.warn("releasing the lock on {} failed: {}", config.dataDir(), e.toString());
+            }
+        }
+        log.info("stopped server on port {}", config.clientPort());
+    }
+
+    private void stopAndCloseFiles() {
         transport.stopAccepting();
         timers.shutdownNow();
         snapshotter.shutdown();
@@ -348,17 +364,27 @@ public final class WardenServer implements AutoCloseable {
         pipeline.close();
         registry.closeAll();
         transport.close();
+        awaitSnapshotWriter();
         try {
             txnLog.close();
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
         }
+    }
+
+    /**
+     * A snapshot still being written finishes before the server lets its directory go, so the
+     * next server or tool on it never finds a snapshot appearing under its feet.
+     */
+    private void awaitSnapshotWriter() {
         try {
-            dataDirLock.close();
-        } catch (IOException e) {
-            log.warn("releasing the lock on {} failed: {}", config.dataDir(), e.toString());
+            if (!snapshotter.awaitTermination(SNAPSHOT_FINISH_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                log.warn("a snapshot was still being written {} s after the server stopped; leaving it",
+                        SNAPSHOT_FINISH_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        log.info("stopped server on port {}", config.clientPort());
     }
 
     private final class Listener implements PipelineListener {
