@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * The queue: producers {@code enqueue} unique values as sequential children; consumers
- * {@code dequeue} by deleting the lowest child after reading it (output value when the delete was
- * acknowledged); the end reads what is left ({@code final}, one op per item, output value). Each
+ * {@code dequeue} by deleting the lowest child after reading it (input value, the item read;
+ * OK when the delete was acknowledged); the end reads what is left ({@code final}, one op per item, output value). Each
  * item is taken at most once, nothing is taken or left that nobody enqueued, and every acknowledged
  * item is taken or left (a dequeue whose delete went unanswered may have taken it).
  */
@@ -45,14 +45,14 @@ public final class QueueChecker implements Checker {
                 }
                 case "dequeue" -> {
                     if (op.ok()) {
-                        long value = op.out("value");
+                        long value = op.in("value");
                         Op twice = taken.put(value, op);
                         if (twice != null) {
                             anomalies.add(new Anomaly(NAME, "item " + value + " taken twice", op.completeNs(),
                                     List.of(twice.describe(), op.describe())));
                         }
-                    } else if (op.outcome() == Outcome.UNKNOWN && op.output().containsKey("value")) {
-                        maybeTaken.add(op.out("value"));
+                    } else if (op.outcome() == Outcome.UNKNOWN) {
+                        maybeTaken.add(op.in("value"));
                     }
                 }
                 case "final" -> {

@@ -25,6 +25,12 @@ public final class History {
         return new Pending(nextId.getAndIncrement(), client, workload, f, key, input, nowNs());
     }
 
+    /** An operation whose invocation was noted earlier, at {@code invokeNs} (a watch window, say). */
+    public Pending invokeAt(long invokeNs, int client, String workload, String f, String key,
+                            Map<String, Long> input) {
+        return new Pending(nextId.getAndIncrement(), client, workload, f, key, input, invokeNs);
+    }
+
     /** Adds an op built elsewhere (tests, or a history read back). */
     public synchronized void add(Op op) {
         ops.add(op);

@@ -61,8 +61,8 @@ class WorkloadCheckersTest {
     void queueFindsItemsTakenTwiceLostOrInvented() {
         Op put1 = op(1, "queue", "enqueue", 0, Outcome.OK, Map.of("value", 1L), Map.of());
         Op put2 = op(1, "queue", "enqueue", 1, Outcome.OK, Map.of("value", 2L), Map.of());
-        Op take1 = op(2, "queue", "dequeue", 2, Outcome.OK, Map.of(), Map.of("value", 1L));
-        Op take1Again = op(3, "queue", "dequeue", 3, Outcome.OK, Map.of(), Map.of("value", 1L));
+        Op take1 = op(2, "queue", "dequeue", 2, Outcome.OK, Map.of("value", 1L), Map.of());
+        Op take1Again = op(3, "queue", "dequeue", 3, Outcome.OK, Map.of("value", 1L), Map.of());
         Op left2 = op(0, "queue", "final", 9, Outcome.OK, Map.of(), Map.of("value", 2L));
         Op none = op(0, "queue", "final-empty", 9, Outcome.OK, Map.of(), Map.of());
         assertEquals(CheckResult.Verdict.PASS, new QueueChecker().check(List.of(put1, put2, take1, left2)).verdict());
