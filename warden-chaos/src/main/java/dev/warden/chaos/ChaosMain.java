@@ -78,6 +78,9 @@ public final class ChaosMain implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        // the Apache client logs every reconnect with a stack trace; faults make hundreds
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "error");
         System.exit(commandLine().execute(args));
     }
 
