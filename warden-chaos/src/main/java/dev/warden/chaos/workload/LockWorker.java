@@ -34,8 +34,16 @@ public final class LockWorker extends Worker {
     @Override
     protected void step(ZooKeeper zk) throws KeeperException, InterruptedException {
         Stat created = new Stat();
-        String mine = zk.create(LOCKS + "/n-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                CreateMode.EPHEMERAL_SEQUENTIAL, created);
+        String mine;
+        try {
+            mine = zk.create(LOCKS + "/n-", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.EPHEMERAL_SEQUENTIAL, created);
+        } catch (KeeperException e) {
+            // a create whose answer was lost may have made a node this client cannot name, which would
+            // hold the lock for as long as the session lives: end the session, and the node with it
+            abandonSession();
+            throw e;
+        }
         long token = created.getCzxid();
         try {
             History.Pending acquire = history.invoke(client, WORKLOAD, "acquire", mine, Map.of("token", token));

@@ -37,6 +37,14 @@ public abstract class Worker implements Runnable {
         return stopping;
     }
 
+    /**
+     * Ends the current session before the next step (its ephemeral nodes go with it) and starts a
+     * new one: for a step that may have left an ephemeral node it cannot name.
+     */
+    protected void abandonSession() {
+        expired = true;
+    }
+
     /** One operation (or a few that belong together) on the current session. */
     protected abstract void step(ZooKeeper zk) throws KeeperException, InterruptedException;
 
