@@ -24,6 +24,8 @@ import java.util.function.BooleanSupplier;
  * every recovery time attributable to one cause.
  */
 public final class Nemesis {
+    /** The workloads' session timeout is 5 s; a pause is held past it. */
+    static final long PAUSE_AT_LEAST_MS = 7_000;
     private final ChaosEnsemble ensemble;
     private final History history;
     private final List<FaultKind> kinds;
@@ -98,6 +100,10 @@ public final class Nemesis {
         long holdMs = holdMinMs + (long) (random.nextDouble() * (holdMaxMs - holdMinMs));
         if (kind == FaultKind.CLIENT_CUTOFF) {
             holdMs = Math.max(holdMs, cutoff.allowedMs() + 2_000);
+        }
+        if (kind == FaultKind.PAUSE) {
+            // past the clients' session timeout, so the paused member's sessions must move or expire
+            holdMs = Math.max(holdMs, PAUSE_AT_LEAST_MS);
         }
         Thread.sleep(holdMs);
         long healNs = history.nowNs();
