@@ -71,6 +71,9 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--tick-ms", description = "tickTime of the members (default 500)")
     int tickMs = 500;
 
+    @Option(names = "--set", description = "a key=value line for every member's zoo.cfg (repeatable), e.g. --set forceSync=no")
+    List<String> configLines = new ArrayList<>();
+
     static final class FaultIds extends ArrayList<String> {
         FaultIds() {
             super(Arrays.stream(FaultKind.values()).map(FaultKind::id).toList());
@@ -107,6 +110,11 @@ public final class ChaosMain implements Callable<Integer> {
                 throw new IllegalArgumentException("give --minutes or --seconds, not both");
             }
             faultFor = seconds != null ? Duration.ofSeconds(seconds) : Duration.ofMinutes(minutes != null ? minutes : 5);
+            for (String line : configLines) {
+                if (!line.contains("=")) {
+                    throw new IllegalArgumentException("--set takes key=value, was '" + line + "'");
+                }
+            }
             if (runs < 1) {
                 throw new IllegalArgumentException("--runs must be at least 1, was " + runs);
             }
@@ -133,7 +141,7 @@ public final class ChaosMain implements Callable<Integer> {
                 Path runDir = batchDir.resolve(f.name().toLowerCase() + "-seed" + runSeed);
                 Files.createDirectories(runDir);
                 RunOptions options = new RunOptions(f, members, faultFor, runSeed, kinds, runDir, tickMs, 5_000,
-                        holdMinS * 1_000L, holdMaxS * 1_000L, soak, classPath);
+                        holdMinS * 1_000L, holdMaxS * 1_000L, soak, classPath, configLines);
                 RunResult result = new ChaosRun(options, RunLog.to(System.out)).run();
                 HistoryJson.write(result, runDir.resolve("history.json"));
                 HtmlReport.write(result, runDir.resolve("report.html"), "history.json");

@@ -20,6 +20,7 @@ public enum FaultKind {
     KILL("kill", "kill -9 of the leader or a random member, restarted at the heal", false, false),
     PAUSE("pause", "SIGSTOP of the leader or a random member past the session timeout, SIGCONT at the heal", false, false),
     CLOCK("clock", "one member's wall clock jumped by minutes or run fast (libfaketime)", false, true),
+    POWER_CUT("power-cut", "every member killed at once; on Warden every write not yet fsynced taken back, as a power cut would", false, false),
     CLIENT_CUTOFF("client-cutoff", "a client holding an ephemeral cut off from every member", false, false),
     EMPTY_DATA_DIR("empty-data-dir", "a member killed and restarted with an empty data directory", false, false),
     SNAPSHOT_CORRUPT("snapshot-corrupt", "a stopped member's newest snapshot overwritten in the middle, then a restart", false, false),

@@ -174,6 +174,7 @@ public final class Nemesis {
             case PAUSE -> pause(leaderOrRandom());
             case CLOCK -> clock(leaderOrRandom());
             case CLIENT_CUTOFF -> cutoff.fault();
+            case POWER_CUT -> powerCut();
             case EMPTY_DATA_DIR -> restartAfter(leaderOrRandom(),
                     member -> "kill -9, data directory emptied: " + DataFiles.wipe(member.dataDir()));
             case SNAPSHOT_CORRUPT -> restartAfter(leaderOrRandom(),
@@ -413,6 +414,39 @@ public final class Nemesis {
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }
+    }
+
+    /** Every member killed at once; Warden's lose what they had not fsynced; the heal starts them all. */
+    private Fault powerCut() {
+        return new Fault() {
+            @Override
+            public String apply() throws Exception {
+                List<String> lost = new ArrayList<>();
+                for (int id : ensemble.ids()) {
+                    ensemble.cluster().kill9(id);
+                }
+                for (int id : ensemble.ids()) {
+                    if (ensemble.flavour() == Flavour.WARDEN) {
+                        lost.add("member " + id + ": " + ensemble.loseUnsyncedWrites(id));
+                    }
+                }
+                return "kill -9 of every member" + (lost.isEmpty() ? "" : "; unsynced writes taken back: " + lost);
+            }
+
+            @Override
+            public List<String> heal() throws Exception {
+                for (int id : ensemble.ids()) {
+                    ensemble.cluster().start(id);
+                }
+                List<String> notes = new ArrayList<>();
+                for (int id : ensemble.ids()) {
+                    if (!ensemble.member(id).isServingCandidate()) {
+                        notes.addAll(restart(id));
+                    }
+                }
+                return notes;
+            }
+        };
     }
 
     private Fault pause(int id) {

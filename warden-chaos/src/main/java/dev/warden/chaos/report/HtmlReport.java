@@ -246,7 +246,7 @@ public final class HtmlReport {
         return switch (kind) {
             case PARTITION_LEADER, PARTITION_HALVES, PARTITION_BRIDGE, PARTITION_ONE_WAY, PARTITION_FLAPPING -> "#e8a33d";
             case NET_SLOW, NET_LOSSY -> "#d9d94a";
-            case KILL, PAUSE -> "#d45d5d";
+            case KILL, PAUSE, POWER_CUT -> "#d45d5d";
             case CLOCK -> "#5dbcd4";
             case CLIENT_CUTOFF -> "#9b7ed4";
             case EMPTY_DATA_DIR, SNAPSHOT_CORRUPT, LOG_PURGED, LOG_DAMAGED -> "#8c6d46";

@@ -45,9 +45,11 @@ public final class ChaosEnsemble implements AutoCloseable {
      * Lays out the members under {@code runDir} and starts them.
      *
      * @param classPath a class path holding Warden's server command and ZooKeeper's QuorumPeerMain
+     * @param extraConfigLines {@code key=value} lines for every member's zoo.cfg, after the suite's own
      */
     public static ChaosEnsemble start(Flavour flavour, int members, Path runDir, String classPath, int tickTimeMs,
-                                      long seed) throws IOException, InterruptedException {
+                                      long seed, List<String> extraConfigLines)
+            throws IOException, InterruptedException {
         Network network = Network.create(members, seed);
         boolean clockFaults = Files.isReadable(LIBFAKETIME);
         try {
@@ -62,6 +64,7 @@ public final class ChaosEnsemble implements AutoCloseable {
                     .jvmOptions(jvm)
                     // snapshots and new log segments every few thousand writes, so damage at rest has files to hit
                     .configLine("snapCount=2000");
+            extraConfigLines.forEach(spec::configLine);
             if (clockFaults) {
                 spec.javaExecutable(faketimeLauncher(runDir, spec.build().javaExecutable()));
             }

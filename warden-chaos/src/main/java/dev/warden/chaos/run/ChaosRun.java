@@ -52,7 +52,7 @@ public final class ChaosRun {
         log.printf("chaos: %s, %d members, seed %d, faults for %d s: %s%n", options.flavour().name().toLowerCase(),
                 options.members(), options.seed(), options.faultFor().toSeconds(), options.runDir());
         try (ChaosEnsemble ensemble = ChaosEnsemble.start(options.flavour(), options.members(), options.runDir(),
-                options.classPath(), options.tickTimeMs(), options.seed())) {
+                options.classPath(), options.tickTimeMs(), options.seed(), options.extraConfigLines())) {
             log.printf("chaos: ensemble serving at %.1f s, leader %s%n", history.nowNs() / 1e9,
                     ensemble.leader().map(String::valueOf).orElse("?"));
             ResourceSampler sampler = new ResourceSampler(ensemble, history);
@@ -94,7 +94,10 @@ public final class ChaosRun {
             List<CheckResult> checks = check(ops);
             for (CheckResult check : checks) {
                 log.printf("check %-40s %-7s %s%n", check.checker(), check.verdict(), check.summary());
-                check.anomalies().forEach(a -> log.println("  ANOMALY " + a.what()));
+                check.anomalies().stream().limit(10).forEach(a -> log.println("  ANOMALY " + a.what()));
+                if (check.anomalies().size() > 10) {
+                    log.println("  ... and " + (check.anomalies().size() - 10) + " more (in the report)");
+                }
             }
             List<Availability.Recovery> recoveries = Availability.of(nemesis.windows(), ops);
             return new RunResult(options, startedAtMs, history.nowNs(), nemesis.windows(), recoveries, checks, ops,

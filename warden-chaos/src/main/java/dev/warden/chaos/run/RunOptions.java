@@ -13,12 +13,14 @@ import java.util.List;
  * @param holdMinMs  shortest time a fault is held
  * @param holdMaxMs  longest
  * @param sampleResources sample the members' heap, threads, descriptors and disk every few seconds (the soak)
+ * @param extraConfigLines {@code key=value} lines added to every member's zoo.cfg
  */
 public record RunOptions(Flavour flavour, int members, Duration faultFor, long seed, List<FaultKind> faults,
                          Path runDir, int tickTimeMs, int sessionTimeoutMs, long holdMinMs, long holdMaxMs,
-                         boolean sampleResources, String classPath) {
+                         boolean sampleResources, String classPath, List<String> extraConfigLines) {
     public RunOptions {
         faults = List.copyOf(faults);
+        extraConfigLines = List.copyOf(extraConfigLines);
         if (members != 3 && members != 5) {
             throw new IllegalArgumentException("--members is 3 or 5, was " + members);
         }

@@ -35,7 +35,7 @@ class HtmlReportTest {
                         List.of(write.describe())))))
                 : List.of(CheckResult.of("set", "1 add", List.of()));
         RunOptions options = new RunOptions(flavour, 3, Duration.ofSeconds(10), 42, List.of(FaultKind.KILL),
-                dir.resolve(flavour.name().toLowerCase()), 500, 5_000, 1_000, 2_000, false, "cp");
+                dir.resolve(flavour.name().toLowerCase()), 500, 5_000, 1_000, 2_000, false, "cp", List.of());
         List<FaultWindow> windows = List.of(kill);
         return new RunResult(options, 0, 10 * s, windows, Availability.of(windows, List.of(write)), checks,
                 List.of(write), List.of(), List.of("log line"));

@@ -35,7 +35,7 @@ class ChaosSmokeTest {
         Leftovers.killUnder(runDir.getParent());
         RunOptions options = new RunOptions(Flavour.WARDEN, 3, Duration.ofSeconds(FAULT_SECONDS), SEED,
                 List.of(FaultKind.values()), runDir, 500, 5_000, 3_000, 6_000, false,
-                ManagementFactory.getRuntimeMXBean().getClassPath());
+                ManagementFactory.getRuntimeMXBean().getClassPath(), List.of());
         RunResult result = new ChaosRun(options, RunLog.to(System.out)).run();
         HistoryJson.write(result, runDir.resolve("history.json"));
         HtmlReport.write(result, runDir.resolve("report.html"), "history.json");
