@@ -4,6 +4,7 @@ import dev.warden.chaos.history.History;
 import dev.warden.chaos.net.LinkState;
 import dev.warden.chaos.net.Network;
 import dev.warden.chaos.run.ChaosEnsemble;
+import dev.warden.chaos.workload.Paths;
 import dev.warden.chaos.workload.Zk;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ public final class ClientCutoff {
                 if (owner == null || observer == null) {
                     return "no session to cut off (no quorum?)";
                 }
-                Paths.ensure(observer, ROOT);
+                Paths.ensure(observer, ROOT, "");
                 String path = owner.create(ROOT + "/e-" + n, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
                         CreateMode.EPHEMERAL);
                 for (int member : ensemble.ids()) {
@@ -115,16 +116,6 @@ public final class ClientCutoff {
             expiry.unknown("STILL_THERE" + (lastError.isEmpty() ? "" : " (last error " + lastError + ")"));
         } catch (InterruptedException e) {
             expiry.unknown("INTERRUPTED");
-        }
-    }
-
-    private static final class Paths {
-        static void ensure(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
-            try {
-                zk.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            } catch (KeeperException.NodeExistsException exists) {
-                // made by an earlier cut
-            }
         }
     }
 }

@@ -6,12 +6,12 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
-/** Parent nodes the workloads need, created once by whoever gets there first. */
-final class Paths {
+/** Parent nodes the workloads need, created once by whoever gets there first; numbers as node data. */
+public final class Paths {
     private Paths() {
     }
 
-    static void ensure(ZooKeeper zk, String path, String data) throws KeeperException, InterruptedException {
+    public static void ensure(ZooKeeper zk, String path, String data) throws KeeperException, InterruptedException {
         try {
             zk.create(path, data.getBytes(StandardCharsets.US_ASCII), ZooDefs.Ids.OPEN_ACL_UNSAFE,
                     CreateMode.PERSISTENT);
