@@ -89,6 +89,7 @@ public final class HistoryJson {
         m.put("fault", r.window().kind().id());
         m.put("firstWriteAfterHealMs", r.firstWriteAfterHealMs());
         m.put("wholeAfterHealMs", r.wholeAfterHealMs());
+        m.put("longestWriteGapMs", r.longestWriteGapMs());
         return m;
     }
 

@@ -73,12 +73,14 @@ public final class HtmlReport {
             }
         }
         h.append("<h2>Recovery after each heal</h2><table><tr><th>#</th><th>fault</th><th>held (s)</th>")
-                .append("<th>first write after heal (ms)</th><th>whole again after heal (ms)</th><th>what was done</th></tr>");
+                .append("<th>first write after heal (ms)</th><th>longest write gap (ms)</th><th>whole again after heal (ms)</th>")
+                .append("<th>what was done</th></tr>");
         for (Availability.Recovery rec : r.recoveries()) {
             FaultWindow w = rec.window();
             h.append("<tr><td>").append(w.index()).append("</td><td>").append(w.kind().id()).append("</td><td>")
                     .append(String.format("%.1f", (w.healNs() - w.startNs()) / 1e9)).append("</td><td>")
                     .append(rec.firstWriteAfterHealMs() < 0 ? "none" : rec.firstWriteAfterHealMs()).append("</td><td>")
+                    .append(rec.longestWriteGapMs()).append("</td><td>")
                     .append(rec.wholeAfterHealMs() < 0 ? "not within 60 s" : rec.wholeAfterHealMs()).append("</td><td>")
                     .append(esc(w.detail()));
             for (String note : w.notes()) {

@@ -52,14 +52,20 @@ public final class Summary {
 
     /** Median and max of the first-write-after-heal times of one flavour and fault, or null with none. */
     static long[] stats(List<RunResult> results, Flavour flavour, FaultKind kind) {
+        return stats(results, flavour, kind, Availability.Recovery::firstWriteAfterHealMs);
+    }
+
+    /** Median and max of one recovery figure of one flavour and fault, or null with none. */
+    static long[] stats(List<RunResult> results, Flavour flavour, FaultKind kind,
+                        java.util.function.ToLongFunction<Availability.Recovery> figure) {
         List<Long> times = new ArrayList<>();
         for (RunResult r : results) {
             if (r.options().flavour() != flavour) {
                 continue;
             }
             for (Availability.Recovery rec : r.recoveries()) {
-                if (rec.window().kind() == kind && rec.firstWriteAfterHealMs() >= 0) {
-                    times.add(rec.firstWriteAfterHealMs());
+                if (rec.window().kind() == kind && figure.applyAsLong(rec) >= 0) {
+                    times.add(figure.applyAsLong(rec));
                 }
             }
         }
@@ -77,7 +83,8 @@ public final class Summary {
     }
 
     private static String availabilityHtml(List<RunResult> results) {
-        StringBuilder h = new StringBuilder("<table><tr><th>fault</th><th>Warden median</th><th>Apache ZooKeeper median</th></tr>");
+        StringBuilder h = new StringBuilder("<table><tr><th>fault</th><th>Warden: first write after heal, median</th>"
+                + "<th>Apache ZooKeeper</th><th>Warden: longest write gap, median</th><th>Apache ZooKeeper</th></tr>");
         for (FaultKind kind : FaultKind.values()) {
             long[] w = stats(results, Flavour.WARDEN, kind);
             long[] a = stats(results, Flavour.APACHE, kind);
@@ -85,7 +92,11 @@ public final class Summary {
                 continue;
             }
             h.append("<tr><td>").append(kind.id()).append("</td><td>").append(cell(w)).append("</td><td>")
-                    .append(cell(a)).append("</td></tr>");
+                    .append(cell(a)).append("</td><td>")
+                    .append(cell(stats(results, Flavour.WARDEN, kind, Availability.Recovery::longestWriteGapMs)))
+                    .append("</td><td>")
+                    .append(cell(stats(results, Flavour.APACHE, kind, Availability.Recovery::longestWriteGapMs)))
+                    .append("</td></tr>");
         }
         return h.append("</table>").toString();
     }
@@ -96,14 +107,19 @@ public final class Summary {
             m.append("| ").append(r.options().runDir().getFileName()).append(" | ").append(r.windows().size())
                     .append(" | ").append(r.ops().size()).append(" | ").append(verdict(r)).append(" |\n");
         }
-        m.append("\n| fault | Warden: ms to first write after heal, median (max, n) | Apache ZooKeeper |\n|---|---|---|\n");
+        m.append("\n| fault | Warden: ms to first write after heal, median (max, n) | Apache ZooKeeper "
+                + "| Warden: longest write gap in the fault, ms | Apache ZooKeeper |\n|---|---|---|---|---|\n");
         for (FaultKind kind : Arrays.asList(FaultKind.values())) {
             long[] w = stats(results, Flavour.WARDEN, kind);
             long[] a = stats(results, Flavour.APACHE, kind);
             if (w == null && a == null) {
                 continue;
             }
-            m.append("| ").append(kind.id()).append(" | ").append(cell(w)).append(" | ").append(cell(a)).append(" |\n");
+            m.append("| ").append(kind.id()).append(" | ").append(cell(w)).append(" | ").append(cell(a)).append(" | ")
+                    .append(cell(stats(results, Flavour.WARDEN, kind, Availability.Recovery::longestWriteGapMs)))
+                    .append(" | ")
+                    .append(cell(stats(results, Flavour.APACHE, kind, Availability.Recovery::longestWriteGapMs)))
+                    .append(" |\n");
         }
         return m.toString();
     }

@@ -58,7 +58,8 @@ class HtmlReportTest {
         RunResult apache = run(Flavour.APACHE, 900, false);
         Summary.write(List.of(warden, apache), dir);
         String md = Files.readString(dir.resolve("summary.md"));
-        assertTrue(md.contains("| kill | 100 (max 100, n=1) | 900 (max 900, n=1) |"), md);
+        assertTrue(md.contains("| kill | 100 (max 100, n=1) | 900 (max 900, n=1) | 2100 (max 2100, n=1) | "
+                + "2900 (max 2900, n=1) |"), md);
         Path json = dir.resolve("h.json");
         HistoryJson.write(warden, json);
         String text = Files.readString(json);
