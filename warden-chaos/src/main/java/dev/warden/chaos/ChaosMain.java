@@ -97,6 +97,12 @@ public final class ChaosMain implements Callable<Integer> {
         return cli;
     }
 
+    private RunOptions options(Flavour f, Duration faultFor, long runSeed, List<FaultKind> kinds, Path runDir,
+                               String classPath) {
+        return new RunOptions(f, members, faultFor, runSeed, kinds, runDir, tickMs, 5_000, holdMinS * 1_000L,
+                holdMaxS * 1_000L, soak, classPath, configLines);
+    }
+
     @Override
     public Integer call() throws Exception {
         List<Flavour> flavours;
@@ -118,6 +124,11 @@ public final class ChaosMain implements Callable<Integer> {
             if (runs < 1) {
                 throw new IllegalArgumentException("--runs must be at least 1, was " + runs);
             }
+            if (tickMs < 50) {
+                throw new IllegalArgumentException("--tick-ms must be at least 50, was " + tickMs);
+            }
+            // the same checks a run makes, before anything is started or written
+            options(flavours.get(0), faultFor, 0, kinds, out, "");
         } catch (IllegalArgumentException e) {
             System.err.println("warden chaos: " + e.getMessage());
             return 2;
@@ -140,8 +151,7 @@ public final class ChaosMain implements Callable<Integer> {
                 long runSeed = firstSeed + i;
                 Path runDir = batchDir.resolve(f.name().toLowerCase() + "-seed" + runSeed);
                 Files.createDirectories(runDir);
-                RunOptions options = new RunOptions(f, members, faultFor, runSeed, kinds, runDir, tickMs, 5_000,
-                        holdMinS * 1_000L, holdMaxS * 1_000L, soak, classPath, configLines);
+                RunOptions options = options(f, faultFor, runSeed, kinds, runDir, classPath);
                 RunResult result = new ChaosRun(options, RunLog.to(System.out)).run();
                 HistoryJson.write(result, runDir.resolve("history.json"));
                 HtmlReport.write(result, runDir.resolve("report.html"), "history.json");
