@@ -25,6 +25,7 @@ public final class Network implements AutoCloseable {
     private final LinkTable links = new LinkTable();
     private final Map<LinkTable.Link, List<Relay>> relays = new HashMap<>();
     private final Map<Integer, Map<Integer, Integer>> clientPorts = new HashMap<>();
+    private final PortBook ports = new PortBook(FreePorts::pick);
     private final long seed;
 
     private Network(SortedMap<Integer, MemberPorts> memberPorts, long seed) {
@@ -35,11 +36,14 @@ public final class Network implements AutoCloseable {
     /** Picks ports for {@code members} members and starts a relay for each ordered pair and port. */
     public static Network create(int members, long seed) throws IOException {
         List<MemberPorts> picked = FreePorts.pickForMembers(members);
-        SortedMap<Integer, MemberPorts> ports = new TreeMap<>();
+        SortedMap<Integer, MemberPorts> byId = new TreeMap<>();
         for (int id = 1; id <= members; id++) {
-            ports.put(id, picked.get(id - 1));
+            byId.put(id, picked.get(id - 1));
         }
-        Network network = new Network(ports, seed);
+        Network network = new Network(byId, seed);
+        for (MemberPorts p : picked) {
+            network.ports.reserve(List.of(p.clientPort(), p.peerPort(), p.electionPort()));
+        }
         try {
             network.startPeerRelays();
         } catch (IOException | RuntimeException e) {
@@ -51,7 +55,7 @@ public final class Network implements AutoCloseable {
 
     private void startPeerRelays() throws IOException {
         List<Integer> ids = List.copyOf(memberPorts.keySet());
-        List<Integer> relayPorts = FreePorts.pick(2 * ids.size() * (ids.size() - 1));
+        List<Integer> relayPorts = freePorts(2 * ids.size() * (ids.size() - 1));
         int next = 0;
         for (int from : ids) {
             for (int to : ids) {
@@ -73,7 +77,7 @@ public final class Network implements AutoCloseable {
             throw new IllegalArgumentException("client groups are nodes " + FIRST_CLIENT_NODE + " and up, was " + node);
         }
         if (!clientPorts.containsKey(node)) {
-            List<Integer> ports = FreePorts.pick(memberPorts.size());
+            List<Integer> ports = freePorts(memberPorts.size());
             Map<Integer, Integer> byMember = new TreeMap<>();
             int i = 0;
             for (Map.Entry<Integer, MemberPorts> member : memberPorts.entrySet()) {
@@ -86,6 +90,11 @@ public final class Network implements AutoCloseable {
         }
         return clientPorts.get(node).values().stream().map(port -> "127.0.0.1:" + port)
                 .collect(Collectors.joining(","));
+    }
+
+    /** Ports free now and never handed out by this network before (a down member's included). */
+    private List<Integer> freePorts(int count) {
+        return ports.take(count);
     }
 
     public SortedMap<Integer, MemberPorts> memberPorts() {
