@@ -29,7 +29,7 @@ public enum FaultKind {
     DISK_SLOW("disk-slow", "every fsync of one member 100-400 ms slower", true, false),
     DISK_FULL("disk-full", "one member's disk full", true, false),
     FSYNC_FAIL("fsync-fail", "every fsync of one member failing", true, false),
-    CRASH_LOSE_UNSYNCED("crash-lose-unsynced", "kill -9 of a member and every write it had not fsynced taken back", true, false);
+    CRASH_LOSE_UNSYNCED("crash-lose-unsynced", "fsyncs of a member slowed for 2 s, then kill -9 and every write it had not fsynced taken back", true, false);
 
     private final String id;
     private final String description;

@@ -186,10 +186,7 @@ public final class Nemesis {
             case DISK_SLOW -> disk(leaderOrRandom(), "slow=" + (100 + random.nextInt(300)));
             case DISK_FULL -> disk(leaderOrRandom(), "full");
             case FSYNC_FAIL -> disk(leaderOrRandom(), "fsync-fail");
-            case CRASH_LOSE_UNSYNCED -> restartAfter(leaderOrRandom(), member -> {
-                int undone = ensemble.loseUnsyncedWrites(member.id());
-                return "kill -9, " + undone + " unsynced writes taken back";
-            });
+            case CRASH_LOSE_UNSYNCED -> crashLosingUnsynced(leaderOrRandom());
         };
     }
 
@@ -414,6 +411,31 @@ public final class Nemesis {
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }
+    }
+
+    /**
+     * Fsyncs made slow for two seconds first, so that the member holds written but unsynced log
+     * records when it is killed (with fast fsyncs there is seldom anything to lose), then kill -9
+     * and every write after its file's last fsync taken back.
+     */
+    private Fault crashLosingUnsynced(int id) {
+        return new Fault() {
+            @Override
+            public String apply() throws Exception {
+                ensemble.setDiskFaults(id, "slow=700");
+                Thread.sleep(2_000);
+                ensemble.cluster().kill9(id);
+                ensemble.setDiskFaults(id, "");
+                int undone = ensemble.loseUnsyncedWrites(id);
+                return "member " + id + ": fsyncs slowed to 700 ms for 2 s, kill -9, " + undone
+                        + " unsynced writes taken back";
+            }
+
+            @Override
+            public List<String> heal() throws Exception {
+                return restart(id);
+            }
+        };
     }
 
     /** Every member killed at once; Warden's lose what they had not fsynced; the heal starts them all. */
