@@ -444,15 +444,29 @@ public final class Nemesis {
             @Override
             public String apply() throws Exception {
                 List<String> lost = new ArrayList<>();
+                boolean warden = ensemble.flavour() == Flavour.WARDEN;
+                if (warden) {
+                    // as for crash-lose-unsynced: slow fsyncs leave unsynced records to lose
+                    for (int id : ensemble.ids()) {
+                        ensemble.setDiskFaults(id, "slow=700");
+                    }
+                    Thread.sleep(2_000);
+                }
                 for (int id : ensemble.ids()) {
                     ensemble.cluster().kill9(id);
+                }
+                if (warden) {
+                    for (int id : ensemble.ids()) {
+                        ensemble.setDiskFaults(id, "");
+                    }
                 }
                 for (int id : ensemble.ids()) {
                     if (ensemble.flavour() == Flavour.WARDEN) {
                         lost.add("member " + id + ": " + ensemble.loseUnsyncedWrites(id));
                     }
                 }
-                return "kill -9 of every member" + (lost.isEmpty() ? "" : "; unsynced writes taken back: " + lost);
+                return (warden ? "fsyncs slowed to 700 ms for 2 s, then " : "") + "kill -9 of every member"
+                        + (lost.isEmpty() ? "" : "; unsynced writes taken back: " + lost);
             }
 
             @Override
