@@ -163,8 +163,8 @@ public final class Nemesis {
                 List<Integer> rest = new ArrayList<>(ensemble.ids());
                 rest.remove(Integer.valueOf(leader));
                 return List.of(List.of(leader), rest);
-            }, true);
-            case PARTITION_HALVES -> partition(this::randomHalves, true);
+            });
+            case PARTITION_HALVES -> partition(this::randomHalves);
             case PARTITION_BRIDGE -> bridge();
             case PARTITION_ONE_WAY -> oneWay();
             case PARTITION_FLAPPING -> flapping();
@@ -201,7 +201,7 @@ public final class Nemesis {
         List<List<Integer>> pick() throws Exception;
     }
 
-    /** Blocks every link between members of different groups (both ways when {@code bothWays}). */
+    /** Blocks every link, both ways, between members of different groups. */
     private void cut(List<List<Integer>> groups) {
         LinkTable links = ensemble.network().links();
         for (List<Integer> a : groups) {
@@ -228,7 +228,7 @@ public final class Nemesis {
         }
     }
 
-    private Fault partition(Groups groups, boolean bothWays) {
+    private Fault partition(Groups groups) {
         return new Fault() {
             @Override
             public String apply() throws Exception {
