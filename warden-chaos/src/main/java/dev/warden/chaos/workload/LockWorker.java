@@ -71,6 +71,10 @@ public final class LockWorker extends Worker {
                 zk.delete(mine, -1);
             } catch (KeeperException.NoNodeException gone) {
                 // the session ended and took the node with it
+            } catch (KeeperException e) {
+                // the release went unanswered: the node may still stand, holding the lock for as long
+                // as this session lives, so the session ends instead
+                abandonSession();
             }
         }
     }
