@@ -88,10 +88,14 @@ class LinearizabilityTest {
             List<Op> history = simulatedHistory(new Random(seed), 6, 300);
             assertEquals(Linearizability.Verdict.LINEARIZABLE,
                     Linearizability.check(history, new CasRegister(0, 0), 20_000).verdict(), "seed " + seed);
+            assertEquals(Linearizability.Verdict.LINEARIZABLE, Linearizability.check(IneffectiveCas.prune(history),
+                    new CasRegister(0, 0), 20_000).verdict(), "seed " + seed + ", pruned");
             List<Op> broken = withOneStaleRead(history);
             if (broken != null) {
                 assertEquals(Linearizability.Verdict.NOT_LINEARIZABLE,
                         Linearizability.check(broken, new CasRegister(0, 0), 20_000).verdict(), "seed " + seed);
+                assertEquals(Linearizability.Verdict.NOT_LINEARIZABLE, Linearizability.check(
+                        IneffectiveCas.prune(broken), new CasRegister(0, 0), 20_000).verdict(), "seed " + seed + ", pruned");
             }
         }
     }
@@ -168,6 +172,40 @@ class LinearizabilityTest {
             }
         }
         return null;
+    }
+
+    @Test
+    void unknownCasTheAcknowledgedOpsShowIneffectiveArePrunedAndOnlyThose() {
+        Op stale = casUnknown(1, 50, 60, 0, 7);          // version 1 was read before it was called
+        Op slotTaken = casUnknown(2, 0, 10, 1, 8);       // an acknowledged CAS also expected 1
+        Op otherValue = casUnknown(3, 0, 10, 2, 9);      // version 3 was read holding another value
+        Op applied = casUnknown(4, 0, 10, 3, 11);        // its value was read: it took effect
+        Op doubt = casUnknown(5, 0, 10, 4, 12);          // nothing says either way
+        List<Op> history = List.of(casOk(6, 0, 20, 0, 5), read(7, 30, 40, 5, 1), stale, slotTaken,
+                casOk(8, 70, 80, 1, 6), casOk(8, 90, 95, 2, 13), read(7, 100, 110, 13, 3), read(7, 120, 130, 11, 4),
+                applied, otherValue, doubt);
+        List<Op> pruned = IneffectiveCas.prune(history);
+        assertTrue(!pruned.contains(stale) && !pruned.contains(slotTaken) && !pruned.contains(otherValue), pruned.toString());
+        assertTrue(pruned.contains(applied) && pruned.contains(doubt), pruned.toString());
+        assertEquals(Linearizability.Verdict.LINEARIZABLE,
+                Linearizability.check(pruned, new CasRegister(0, 0), 10_000).verdict());
+    }
+
+    /** 24 unknown CAS from long-stale versions: unpruned, the search may try every subset of them. */
+    @Test
+    void manyStaleUnknownCasDoNotStallTheSearch() {
+        List<Op> history = new ArrayList<>();
+        for (int v = 0; v < 40; v++) {
+            history.add(casOk(1, 100L * v, 100L * v + 10, v, 1_000 + v));
+            history.add(read(2, 100L * v + 20, 100L * v + 30, 1_000 + v, v + 1));
+        }
+        for (int i = 0; i < 24; i++) {
+            history.add(casUnknown(10 + i, 1_000 + 100L * i, 1_010 + 100L * i, 0, 5_000 + i));
+        }
+        List<Op> pruned = IneffectiveCas.prune(history);
+        assertEquals(80, pruned.size());
+        assertEquals(Linearizability.Verdict.LINEARIZABLE,
+                Linearizability.check(pruned, new CasRegister(0, 0), 10_000).verdict());
     }
 
     @Test
