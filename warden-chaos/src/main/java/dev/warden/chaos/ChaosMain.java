@@ -71,6 +71,9 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--tick-ms", description = "tickTime of the members (default 500)")
     int tickMs = 500;
 
+    @Option(names = "--recheck", description = "check the history.json of an earlier run again (repeatable) and run nothing")
+    List<Path> recheck = new ArrayList<>();
+
     @Option(names = "--set", description = "a key=value line for every member's zoo.cfg (repeatable), e.g. --set forceSync=no")
     List<String> configLines = new ArrayList<>();
 
@@ -97,6 +100,27 @@ public final class ChaosMain implements Callable<Integer> {
         return cli;
     }
 
+    /** The checkers again over saved histories: after a checker changed, or on a history someone sent. */
+    private int recheck() throws java.io.IOException {
+        long anomalies = 0;
+        for (Path file : recheck) {
+            java.util.List<dev.warden.chaos.history.Op> ops;
+            try {
+                ops = HistoryJson.readOps(file);
+            } catch (java.nio.file.NoSuchFileException | IllegalArgumentException | ClassCastException e) {
+                System.err.println("warden chaos: cannot read " + file + " as a chaos history: " + e.getMessage());
+                return 2;
+            }
+            System.out.println("recheck " + file + ": " + ops.size() + " ops");
+            for (dev.warden.chaos.check.CheckResult check : ChaosRun.check(ops)) {
+                System.out.printf("check %-40s %-7s %s%n", check.checker(), check.verdict(), check.summary());
+                check.anomalies().forEach(a -> System.out.println("  ANOMALY " + a.what()));
+                anomalies += check.anomalies().size();
+            }
+        }
+        return anomalies == 0 ? 0 : 1;
+    }
+
     private RunOptions options(Flavour f, Duration faultFor, long runSeed, List<FaultKind> kinds, Path runDir,
                                String classPath) {
         return new RunOptions(f, members, faultFor, runSeed, kinds, runDir, tickMs, 5_000, holdMinS * 1_000L,
@@ -105,6 +129,9 @@ public final class ChaosMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!recheck.isEmpty()) {
+            return recheck();
+        }
         List<Flavour> flavours;
         List<FaultKind> kinds;
         Duration faultFor;

@@ -46,6 +46,28 @@ public final class HistoryJson {
         }
     }
 
+    /** The ops of a history file this class wrote, in the order written. */
+    @SuppressWarnings("unchecked")
+    public static List<Op> readOps(Path file) throws IOException {
+        Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(file, StandardCharsets.UTF_8));
+        List<Op> ops = new ArrayList<>();
+        for (Object item : (List<Object>) root.get("history")) {
+            Map<String, Object> m = (Map<String, Object>) item;
+            ops.add(new Op((Long) m.get("id"), ((Long) m.get("client")).intValue(), (String) m.get("workload"),
+                    (String) m.get("f"), (String) m.get("key"), (Long) m.get("invokeNs"), (Long) m.get("completeNs"),
+                    dev.warden.chaos.history.Outcome.valueOf(((String) m.get("outcome")).toUpperCase(java.util.Locale.ROOT)),
+                    longs(m.get("input")), longs(m.get("output")), (String) m.getOrDefault("error", "")));
+        }
+        return ops;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Long> longs(Object map) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        ((Map<String, Object>) map).forEach((k, v) -> out.put(k, (Long) v));
+        return out;
+    }
+
     private static void writeAll(Writer out, List<Map<String, Object>> items) throws IOException {
         for (int i = 0; i < items.size(); i++) {
             out.write(Json.of(items.get(i)));

@@ -160,7 +160,8 @@ public final class ChaosRun {
         }
     }
 
-    static List<CheckResult> check(List<Op> ops) {
+    /** Every checker over the history, each given its workload's ops. */
+    public static List<CheckResult> check(List<Op> ops) {
         Map<String, List<Checker>> byWorkload = Map.of(
                 RegisterWorker.WORKLOAD, List.of(new RegisterChecker(60_000), new MonotonicReadsChecker()),
                 SetWorker.WORKLOAD, List.of(new SetChecker(), new SequenceChecker()),

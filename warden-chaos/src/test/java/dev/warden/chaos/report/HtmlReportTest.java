@@ -66,5 +66,14 @@ class HtmlReportTest {
         assertTrue(text.startsWith("{\"run\":{\"flavour\":\"warden\",\"seed\":42"), text);
         assertTrue(text.contains("\"f\":\"add\"") && text.contains("\"firstWriteAfterHealMs\":100"), text);
         assertEquals(text.chars().filter(c -> c == '{').count(), text.chars().filter(c -> c == '}').count());
+        assertEquals(warden.ops(), HistoryJson.readOps(json), "a history reads back as it was written");
+    }
+
+    @Test
+    void theReaderTakesEscapesNestingAndRefusesGarbage() {
+        assertEquals(Map.of("a", List.of(1L, -2L, 2.5, "x\"y\n", true), "b", Map.of()),
+                JsonReader.parse(" {\"a\": [1, -2, 2.5, \"x\\\"y\\n\", true], \"b\": {}} "));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> JsonReader.parse("{\"a\": }"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> JsonReader.parse("[1] 2"));
     }
 }
