@@ -110,6 +110,7 @@ public final class ChaosRun {
         long seed = options.seed() * 1_000;
         AtomicLong values = new AtomicLong();
         AtomicLong registerOps = new AtomicLong();
+        AtomicLong setAdds = new AtomicLong();
         List<Worker> workers = new ArrayList<>();
         int client = 1;
         for (int i = 0; i < 4; i++) {
@@ -117,7 +118,7 @@ public final class ChaosRun {
                     OPS_PER_REGISTER_KEY, values));
         }
         for (int i = 0; i < 2; i++) {
-            workers.add(new SetWorker(client++, history, connectString, timeoutMs, seed++, values));
+            workers.add(new SetWorker(client++, history, connectString, timeoutMs, seed++, values, setAdds));
         }
         workers.add(new QueueWorker(client++, history, connectString, timeoutMs, seed++, true, values));
         workers.add(new QueueWorker(client++, history, connectString, timeoutMs, seed++, false, values));

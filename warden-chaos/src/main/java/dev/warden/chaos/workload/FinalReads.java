@@ -9,8 +9,8 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The reads after the faults, once the ensemble is whole: every child of the set and of the queue
- * (one {@code final} op each, or {@code final-empty}), through one session after a sync. Nothing
+ * The reads after the faults, once the ensemble is whole: every element of the set (in every shard)
+ * and every item of the queue (one {@code final} op each, key the node's path, or {@code final-empty}), through one session after a sync. Nothing
  * is recorded until both are read whole, so a failed attempt leaves no half a final state behind.
  */
 public final class FinalReads {
@@ -33,8 +33,8 @@ public final class FinalReads {
                     lastError = "no connection";
                     continue;
                 }
-                List<Found> set = readChildren(zk, SetWorker.ROOT);
-                List<Found> queue = readChildren(zk, QueueWorker.ROOT);
+                List<Found> set = readChildren(zk, SetWorker.ROOT, true);
+                List<Found> queue = readChildren(zk, QueueWorker.ROOT, false);
                 record(history, SetWorker.WORKLOAD, SetWorker.ROOT, set, true);
                 record(history, QueueWorker.WORKLOAD, QueueWorker.ROOT, queue, false);
                 return "final read: " + set.size() + " set elements, " + queue.size() + " queue items";
@@ -51,21 +51,62 @@ public final class FinalReads {
         return "final read failed 5 times (" + lastError + "): set and queue not read";
     }
 
-    private static List<Found> readChildren(ZooKeeper zk, String root) throws KeeperException, InterruptedException {
+    /**
+     * Every child of {@code root}, or with {@code sharded} every child of every child, with its data
+     * and stat; reads are pipelined (asynchronous, a thousand at a time) so a large set takes seconds.
+     */
+    private static List<Found> readChildren(ZooKeeper zk, String root, boolean sharded)
+            throws KeeperException, InterruptedException {
         Zk.sync(zk, root, 15_000);
-        List<String> children;
-        try {
-            children = zk.getChildren(root, false);
-        } catch (KeeperException.NoNodeException never) {
-            children = List.of();
+        List<String> parents = new ArrayList<>();
+        if (sharded) {
+            for (String shard : children(zk, root)) {
+                parents.add(root + "/" + shard);
+            }
+        } else {
+            parents.add(root);
         }
         List<Found> found = new ArrayList<>();
-        for (String child : children) {
-            Stat stat = new Stat();
-            byte[] data = zk.getData(root + "/" + child, false, stat);
-            found.add(new Found(root + "/" + child, Paths.number(data), stat));
+        for (String parent : parents) {
+            List<String> paths = children(zk, parent).stream().map(child -> parent + "/" + child).toList();
+            for (int from = 0; from < paths.size(); from += 1_000) {
+                found.addAll(readAll(zk, paths.subList(from, Math.min(paths.size(), from + 1_000))));
+            }
         }
         return found;
+    }
+
+    private static List<String> children(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
+        try {
+            return zk.getChildren(path, false);
+        } catch (KeeperException.NoNodeException never) {
+            return List.of();
+        }
+    }
+
+    private static List<Found> readAll(ZooKeeper zk, List<String> paths) throws KeeperException, InterruptedException {
+        Found[] found = new Found[paths.size()];
+        int[] codes = new int[paths.size()];
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(paths.size());
+        for (int i = 0; i < paths.size(); i++) {
+            int index = i;
+            zk.getData(paths.get(i), false, (rc, path, ctx, data, stat) -> {
+                codes[index] = rc;
+                if (rc == 0) {
+                    found[index] = new Found(path, Paths.number(data), stat);
+                }
+                done.countDown();
+            }, null);
+        }
+        if (!done.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw KeeperException.create(KeeperException.Code.OPERATIONTIMEOUT);
+        }
+        for (int code : codes) {
+            if (code != 0) {
+                throw KeeperException.create(KeeperException.Code.get(code));
+            }
+        }
+        return List.of(found);
     }
 
     private static void record(History history, String workload, String root, List<Found> found, boolean withSeq) {

@@ -25,7 +25,8 @@ class WorkloadCheckersTest {
     }
 
     private Op found(long at, long value, long seq, long czxid) {
-        return op(0, "set", "final", at, Outcome.OK, Map.of(), Map.of("value", value, "seq", seq, "czxid", czxid));
+        return new Op(nextId++, 0, "set", "final", "/k/e-" + seq, at * 1_000_000, (at + 1) * 1_000_000, Outcome.OK,
+                Map.of(), Map.of("value", value, "seq", seq, "czxid", czxid), "");
     }
 
     private static void assertFailsWith(CheckResult result, String words) {
@@ -55,6 +56,20 @@ class WorkloadCheckersTest {
                 add(1, Outcome.OK, 2, 1, 11))), "czxid");
         assertFailsWith(new SequenceChecker().check(List.of(add(0, Outcome.OK, 1, 0, 10),
                 found(9, 1, 3, 15))), "acknowledged as seq 0");
+    }
+
+    @Test
+    void sequenceNumbersAreCountedPerParent() {
+        Op inA = new Op(nextId++, 1, "set", "add", "/set/s0", 0, 1, Outcome.OK, Map.of("value", 1L),
+                Map.of("seq", 0L, "czxid", 10L), "");
+        Op inB = new Op(nextId++, 1, "set", "add", "/set/s1", 2, 3, Outcome.OK, Map.of("value", 2L),
+                Map.of("seq", 0L, "czxid", 11L), "");
+        Op foundInA = new Op(nextId++, 0, "set", "final", "/set/s0/e-0000000000", 9, 10, Outcome.OK, Map.of(),
+                Map.of("value", 1L, "seq", 0L, "czxid", 10L), "");
+        Op foundInWrongParent = new Op(nextId++, 0, "set", "final", "/set/s1/e-0000000001", 9, 10, Outcome.OK,
+                Map.of(), Map.of("value", 1L, "seq", 1L, "czxid", 10L), "");
+        assertEquals(CheckResult.Verdict.PASS, new SequenceChecker().check(List.of(inA, inB, foundInA)).verdict());
+        assertFailsWith(new SequenceChecker().check(List.of(inA, foundInWrongParent)), "acknowledged as seq 0");
     }
 
     @Test
