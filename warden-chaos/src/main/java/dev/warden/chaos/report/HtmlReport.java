@@ -144,7 +144,10 @@ public final class HtmlReport {
         s.append(polyline(seconds, Timeline.Second::p99Ms, runNs, latencyTop, latencyHeight, maxLatency, true, "#c6c"));
         s.append("<text x=\"").append(WIDTH - 200).append("\" y=\"").append(latencyTop + 12)
                 .append("\"><tspan fill=\"#36c\">median</tspan>  <tspan fill=\"#c6c\">99th percentile</tspan></text>");
-        for (int sec = 0; sec <= runNs / 1_000_000_000L; sec += 30) {
+        long runSeconds = runNs / 1_000_000_000L;
+        // at most about twenty labels, at round intervals
+        int labelEvery = runSeconds <= 600 ? 30 : runSeconds <= 1_200 ? 60 : runSeconds <= 3_600 ? 300 : 900;
+        for (int sec = 0; sec <= runSeconds; sec += labelEvery) {
             double xs = x(sec * 1_000_000_000L, runNs);
             s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%ds</text>", xs - 8, height - 15, sec));
         }
