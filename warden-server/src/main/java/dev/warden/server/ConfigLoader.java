@@ -95,15 +95,46 @@ public final class ConfigLoader {
     }
 
     /**
-     * Reads a zoo.cfg file (UTF-8, java.util.Properties syntax), and the dynamic config file it
-     * names, if any; warnings go to the log.
+     * Reads a zoo.cfg file (UTF-8, java.util.Properties syntax), the dynamic config file it
+     * names, if any, and the ZooKeeper system properties of this JVM (as ZooKeeper does, so
+     * {@code -Dzookeeper.4lw.commands.whitelist=*} in a start script keeps working); warnings go
+     * to the log.
      */
     public static ServerConfig load(Path zooCfg) {
-        return load(zooCfg, message -> LOG.warn("{}: {}", zooCfg, message));
+        return load(zooCfg, System.getProperties(), message -> LOG.warn("{}: {}", zooCfg, message));
     }
 
-    /** As {@link #load(Path)}, handing each warning (an ignored key, say) to {@code warnings}. */
+    /**
+     * The configuration of a server started without a zoo.cfg: the defaults and the ZooKeeper
+     * system properties of this JVM; warnings go to the log.
+     */
+    public static ServerConfig fromSystemProperties() {
+        return fromSources(new Properties(), System.getProperties(), null,
+                message -> LOG.warn("system properties: {}", message));
+    }
+
+    /** As {@link #load(Path)}, from the file alone, handing each warning (an ignored key, say) to {@code warnings}. */
     public static ServerConfig load(Path zooCfg, Consumer<String> warnings) {
+        return load(zooCfg, new Properties(), warnings);
+    }
+
+    /**
+     * As {@link #load(Path)}, taking the ZooKeeper server properties among {@code jvmProperties}
+     * (see {@link ZooKeeperSystemProperties}) and handing each warning to {@code warnings}.
+     */
+    public static ServerConfig load(Path zooCfg, Properties jvmProperties, Consumer<String> warnings) {
+        return fromSources(readFile(zooCfg), jvmProperties, zooCfg, warnings);
+    }
+
+    /**
+     * Builds a config from zoo.cfg properties and the ZooKeeper server properties among
+     * {@code jvmProperties}; a property and a file key for the same setting must agree.
+     */
+    public static ServerConfig fromProperties(Properties properties, Properties jvmProperties, Consumer<String> warnings) {
+        return fromSources(properties, jvmProperties, null, warnings);
+    }
+
+    private static Properties readFile(Path zooCfg) {
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(zooCfg, StandardCharsets.UTF_8)) {
             properties.load(reader);
@@ -113,7 +144,7 @@ public final class ConfigLoader {
             // IllegalArgumentException: a malformed \\uXXXX escape in the file
             throw new ConfigException(null, "cannot read config file " + zooCfg + ": " + unreadable, unreadable);
         }
-        return fromProperties(properties, zooCfg, warnings);
+        return properties;
     }
 
     /**
@@ -122,11 +153,17 @@ public final class ConfigLoader {
      * relative {@code dynamicConfigFile} resolves against the working directory.
      */
     public static ServerConfig fromProperties(Properties properties, Consumer<String> warnings) {
-        return fromProperties(properties, null, warnings);
+        return fromSources(properties, new Properties(), null, warnings);
     }
 
-    /** As above; {@code zooCfg}, if not null, is the file the properties came from. */
-    private static ServerConfig fromProperties(Properties properties, Path zooCfg, Consumer<String> warnings) {
+    /**
+     * The file's keys and the JVM's ZooKeeper properties together; {@code zooCfg}, if not null,
+     * is the file the properties came from.
+     */
+    private static ServerConfig fromSources(Properties file, Properties jvmProperties, Path zooCfg,
+                                            Consumer<String> warnings) {
+        Set<String> fromJvm = new HashSet<>();
+        Properties properties = merge(file, jvmProperties, fromJvm);
         ServerConfig.Builder builder = ServerConfig.builder();
         Set<String> recognised = new HashSet<>();
         for (Setting setting : SETTINGS) {
@@ -143,8 +180,9 @@ public final class ConfigLoader {
                     chosenKey = name;
                     chosenValue = value;
                 } else if (!chosenValue.equals(value)) {
-                    throw new ConfigException(name, "both " + chosenKey + "='" + chosenValue + "' and "
-                            + name + "='" + value + "' are set: they are the same setting, keep one");
+                    throw new ConfigException(name, "both " + shown(chosenKey, fromJvm) + "='" + chosenValue
+                            + "' and " + shown(name, fromJvm) + "='" + value + "' are set: they are the same"
+                            + " setting, keep one");
                 }
             }
             if (chosenKey != null) {
@@ -154,7 +192,8 @@ public final class ConfigLoader {
         // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
         // error it would cause in the member lines (a multi-address line, say)
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
-            if (!recognised.contains(key) && UnimplementedZooKeeperKeys.check(key, properties.getProperty(key), warnings)) {
+            if (!recognised.contains(key) && UnimplementedZooKeeperKeys.check(key, shown(key, fromJvm),
+                    properties.getProperty(key), warnings)) {
                 recognised.add(key);
             }
         }
@@ -163,7 +202,9 @@ public final class ConfigLoader {
             if (recognised.contains(key)) {
                 continue;
             }
-            if (STANDALONE_IGNORED_KEYS.contains(key)) {
+            if (fromJvm.contains(key)) {
+                warnings.accept(unknownProperty(key));
+            } else if (STANDALONE_IGNORED_KEYS.contains(key)) {
                 warnings.accept("ignoring '" + key + "': " + (ensemble ? "Warden does not support this ensemble setting"
                         : "ensemble keys are ignored in standalone mode"));
             } else {
@@ -171,6 +212,56 @@ public final class ConfigLoader {
             }
         }
         return builder.build();
+    }
+
+    /**
+     * The file's keys plus the JVM's ZooKeeper server properties the file does not hold; the
+     * names taken from the JVM go in {@code fromJvm}. A property that disagrees with the file's
+     * key for it ({@code zookeeper.k} and {@code k}, or the same name) stops the server: which
+     * one the operator meant cannot be known.
+     */
+    private static Properties merge(Properties file, Properties jvmProperties, Set<String> fromJvm) {
+        Properties merged = new Properties();
+        merged.putAll(file);
+        ZooKeeperSystemProperties.select(jvmProperties).forEach((name, rawValue) -> {
+            String value = rawValue.trim();
+            for (String fileKey : fileSpellings(name)) {
+                String inFile = file.getProperty(fileKey);
+                if (inFile != null && !inFile.trim().equals(value)) {
+                    throw new ConfigException(fileKey, "the system property " + ZooKeeperSystemProperties.spelled(name)
+                            + "='" + value + "' and " + fileKey + "='" + inFile.trim() + "' in the config file"
+                            + " disagree: they are the same setting. Remove one of them (check the JVM flags in"
+                            + " SERVER_JVMFLAGS, JVMFLAGS and WARDEN_JAVA_OPTS).");
+                }
+            }
+            if (file.getProperty(name) == null) {
+                merged.setProperty(name, value);
+                fromJvm.add(name);
+            }
+        });
+        return merged;
+    }
+
+    /** The zoo.cfg keys a system property stands for: its own name, and without "zookeeper.". */
+    private static List<String> fileSpellings(String propertyName) {
+        return propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? List.of(propertyName, propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()))
+                : List.of(propertyName);
+    }
+
+    private static String shown(String key, Set<String> fromJvm) {
+        return fromJvm.contains(key) ? ZooKeeperSystemProperties.spelled(key) : key;
+    }
+
+    private static String unknownProperty(String name) {
+        String bare = name.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? name.substring(ZooKeeperSystemProperties.PREFIX.length()) : name;
+        boolean fileOnly = SETTINGS.stream().anyMatch(setting -> setting.names().get(0).equals(bare))
+                || STANDALONE_IGNORED_KEYS.contains(bare) || bare.equals("dynamicConfigFile")
+                || MemberLines.isServerKey(bare) || MemberLines.isHierarchicalQuorumKey(bare);
+        return "ignoring the system property " + ZooKeeperSystemProperties.spelled(name) + ": " + (fileOnly
+                ? "ZooKeeper reads " + bare + " only from the config file, and so does Warden; set it there"
+                : "not a ZooKeeper server setting Warden knows");
     }
 
     private static void applySnapRetainCount(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {

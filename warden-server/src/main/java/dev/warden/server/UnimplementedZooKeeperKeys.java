@@ -109,6 +109,11 @@ final class UnimplementedZooKeeperKeys {
      * ignored key, says nothing for an "off" value. False if this is not a ZooKeeper key Warden knows.
      */
     static boolean check(String key, String value, Consumer<String> warnings) {
+        return check(key, key, value, warnings);
+    }
+
+    /** As above; {@code shownAs} is how messages write the key ({@code -Dzookeeper.k} for a system property). */
+    static boolean check(String key, String shownAs, String value, Consumer<String> warnings) {
         String name = key.startsWith(PREFIX) ? key.substring(PREFIX.length()) : key;
         Rule rule = EXACT.get(name);
         if (rule == null) {
@@ -122,9 +127,9 @@ final class UnimplementedZooKeeperKeys {
             return true;
         }
         if (rule.refusal() != null) {
-            throw new ConfigException(key, key + "=" + trimmed + ": " + rule.refusal());
+            throw new ConfigException(key, shownAs + "=" + trimmed + ": " + rule.refusal());
         }
-        warnings.accept("ignoring '" + key + "': " + rule.ignoredWhy());
+        warnings.accept("ignoring '" + shownAs + "': " + rule.ignoredWhy());
         return true;
     }
 

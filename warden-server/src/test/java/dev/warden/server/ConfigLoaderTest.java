@@ -269,4 +269,52 @@ class ConfigLoaderTest {
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(cfg));
         assertTrue(e.getMessage().startsWith("cannot read config file"), e.getMessage());
     }
+
+    private ServerConfig parseWithJvm(Properties file, String... jvmKeyValues) {
+        Properties jvm = new Properties();
+        for (int i = 0; i < jvmKeyValues.length; i += 2) {
+            jvm.setProperty(jvmKeyValues[i], jvmKeyValues[i + 1]);
+        }
+        return ConfigLoader.fromProperties(file, jvm, warnings::add);
+    }
+
+    @Test
+    void zooKeeperSystemPropertiesConfigureTheServerAsZooKeepersDo() {
+        ServerConfig c = parseWithJvm(new Properties(), "zookeeper.4lw.commands.whitelist", "*",
+                "zookeeper.DigestAuthenticationProvider.superDigest", "super:D/InIHSb7yEEbrWz8b9l71RjZJU=", "jute.maxbuffer", "4194304",
+                "java.version", "17", "zookeeper.sasl.client", "false", "zookeeper.log.dir", "/var/log/zk");
+        assertTrue(c.fourLetterWordWhitelist().containsAll(Set.of("mntr", "ruok", "cons")), c.fourLetterWordWhitelist().toString());
+        assertEquals("super:D/InIHSb7yEEbrWz8b9l71RjZJU=", c.superDigest());
+        assertEquals(4194304, c.juteMaxBuffer());
+        assertEquals(List.of(), warnings, "the JVM's own and ZooKeeper's client properties are not server settings");
+    }
+
+    @Test
+    void aSystemPropertyThatDisagreesWithTheFileStopsTheServerNamingBoth() {
+        Properties file = new Properties();
+        file.setProperty("4lw.commands.whitelist", "ruok");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> parseWithJvm(file, "zookeeper.4lw.commands.whitelist", "*"));
+        assertEquals("4lw.commands.whitelist", e.key());
+        assertTrue(e.getMessage().contains("-Dzookeeper.4lw.commands.whitelist='*'"), e.getMessage());
+        assertTrue(e.getMessage().contains("4lw.commands.whitelist='ruok' in the config file"), e.getMessage());
+        file.setProperty("snapCount", "5000");
+        file.setProperty("4lw.commands.whitelist", "*");
+        assertEquals(5000, parseWithJvm(file, "zookeeper.4lw.commands.whitelist", " * ").snapCount(),
+                "a property that agrees with the file is fine");
+    }
+
+    @Test
+    void aSystemPropertyZooKeeperDoesNotReadIsIgnoredSayingWhere() {
+        assertEquals(ServerConfig.builder().build(), parseWithJvm(new Properties(), "zookeeper.tickTime", "100"));
+        assertEquals(List.of("ignoring the system property -Dzookeeper.tickTime: ZooKeeper reads tickTime only from"
+                + " the config file, and so does Warden; set it there"), warnings);
+    }
+
+    @Test
+    void aRefusedSystemPropertyIsNamedAsTheOperatorWroteIt() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> parseWithJvm(new Properties(), "zookeeper.enforceQuota", "true"));
+        assertTrue(e.getMessage().startsWith("-Dzookeeper.enforceQuota=true: "), e.getMessage());
+    }
 }

@@ -137,17 +137,4 @@ class UnimplementedZooKeeperKeysTest {
         parse("tickTme", "2000");
         assertEquals(List.of("ignoring unknown configuration key 'tickTme'"), warnings);
     }
-
-    @Test
-    void docsConfigListsEveryClassifiedKey() throws IOException {
-        String docs = Files.readString(Path.of("..", "docs", "CONFIG.md"), StandardCharsets.UTF_8);
-        String table = docs.substring(docs.indexOf("## ZooKeeper keys Warden does not implement"));
-        List<String> missing = new ArrayList<>();
-        for (String key : UnimplementedZooKeeperKeys.documentedKeys()) {
-            if (!table.contains("`" + key + "`") && !table.contains("`" + key + "=")) {
-                missing.add(key);
-            }
-        }
-        assertEquals(List.of(), missing, "keys classified in code but not in docs/CONFIG.md");
-    }
 }
