@@ -62,7 +62,7 @@ public record ServerConfig(
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
             "ruok", "srvr", "stat", "mntr", "cons", "conf", "envi", "wchs", "wchc", "wchp", "dump", "isro", "srst",
-            "crst");
+            "crst", "dirs", "hash", "gtmk", "stmk");
 
     /** srvr is what monitoring and zkCli probes use, so it is never switched off. */
     public static final String ALWAYS_ALLOWED_WORD = "srvr";

@@ -84,8 +84,10 @@ public final class WardenServer implements AutoCloseable {
         DataDirRecovery.OnUnprovable onUnprovable = config.isEnsemble() ? DataDirRecovery.OnUnprovable.RESYNC
                 : config.discardUnprovable() ? DataDirRecovery.OnUnprovable.DISCARD_UNPROVABLE
                 : DataDirRecovery.OnUnprovable.REFUSE;
+        long recoveryStartNs = System.nanoTime();
         DataDirRecovery.Outcome recovered = DataDirRecovery.recover(layout, logOptions, stateMachine, onUnprovable,
                 clock.wallTimeMs());
+        long dbInitMs = (System.nanoTime() - recoveryStartNs) / 1_000_000;
         this.txnLog = recovered.log();
         this.snapshots = new SnapshotStore(layout.snapshotsDir());
         WatchManager watches = new WatchManager(config.maxWatchesPerSession());
@@ -134,7 +136,8 @@ public final class WardenServer implements AutoCloseable {
             standalone.start("warden-" + config.clientPort());
             this.pipeline = standalone;
         }
-        ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats());
+        ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats(), txnLog.batchRecords(),
+                snapshots.writeTimes(), dbInitMs);
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
                 member != null ? member.status() : MemberStatus.STANDALONE);
         try {

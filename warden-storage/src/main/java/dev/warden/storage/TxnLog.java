@@ -56,6 +56,7 @@ public final class TxnLog implements AutoCloseable {
     /** True while the directory holds a {@link LogBase} file, which the next new segment makes stale. */
     private boolean baseFilePresent;
     private final FsyncStats fsyncStats = new FsyncStats();
+    private final ValueSummary batchRecords = new ValueSummary();
 
     private TxnLog(Path dir, TxnLogOptions options, List<Segment> segments, long emptyStartZxid,
                    boolean baseFilePresent) throws IOException {
@@ -142,6 +143,7 @@ public final class TxnLog implements AutoCloseable {
             created = true;
         }
         long batchBytes = pending.sizeBytes();
+        batchRecords.record(pending.records());
         long dataEnd = active.write(pending.contents());
         if (options.forceSync()) {
             long startNs = System.nanoTime();
@@ -179,6 +181,14 @@ public final class TxnLog implements AutoCloseable {
     /** How long this log's flushes spent in fsync; see {@link TxnLogOptions#slowFsyncWarningMs()}. */
     public FsyncStats fsyncStats() {
         return fsyncStats;
+    }
+
+    /**
+     * Records written per flush (the group commit's batch size, ZooKeeper's
+     * sync_processor_batch_size), counted for every flush that wrote something.
+     */
+    public ValueSummary batchRecords() {
+        return batchRecords;
     }
 
     private void noteFsync(long nanos) {

@@ -73,6 +73,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile boolean throttled;
     private volatile boolean closing;
     private volatile long lastZxidSent;
+    /** Set when the connection is accepted; cons and crst read and reset it. */
+    private volatile ConnectionStats connectionStats = new ConnectionStats(0);
 
     public ClientConnection(ServerContext server, FrameDecoder frames) {
         this.server = server;
@@ -99,6 +101,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return lastZxidSent;
     }
 
+    ConnectionStats connectionStats() {
+        return connectionStats;
+    }
+
+    /** Whether the connection is read from now (ZooKeeper's interest ops in cons: 1 read, 0 none). */
+    boolean reading() {
+        return channel != null && channel.isActive() && channel.config().isAutoRead() && !closing;
+    }
+
     @Override
     public AuthIdentities identities() {
         return identities;
@@ -112,10 +123,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        connectionStats = new ConnectionStats(server.clock().wallTimeMs());
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
         identities = new AuthIdentities(address.getHostAddress());
         if (!server.registry().tryOpen(this, address)) {
+            server.stats().connectionRejected();
             log.warn("refusing connection from {}: maxClientCnxns ({}) reached", address.getHostAddress(),
                     server.config().maxClientCnxns());
             channel.close();
@@ -124,6 +137,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long timeoutMs = server.config().sessionlessConnectionTimeoutMs();
         channel.eventLoop().schedule(() -> {
             if (!handshakeDone && channel.isActive()) {
+                server.stats().sessionlessConnectionExpired();
                 log.info("closing {}: no handshake within {} ms", remote, timeoutMs);
                 channel.close();
             }
@@ -150,8 +164,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (message instanceof FrameDecoder.FourLetterWord word) {
             if (!closing) {
-                server.stats().received();
-                byte[] text = FourLetterWords.respond(word.word(), server).getBytes(StandardCharsets.UTF_8);
+                server.stats().received(4);
+                connectionStats.received();
+                byte[] text = FourLetterWords.respond(word, server).getBytes(StandardCharsets.UTF_8);
                 ctx.writeAndFlush(Unpooled.wrappedBuffer(text)).addListener(f -> ctx.close());
             }
             return;
@@ -169,7 +184,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             received.release();
         }
-        server.stats().received();
+        server.stats().received(4 + length);
+        connectionStats.received();
         try {
             if (!handshakeDone) {
                 handshake(frame, length);
@@ -194,6 +210,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
+        server.stats().connectionRequest();
         long lastApplied = server.stateMachine().tree().lastAppliedZxid();
         if (connect.lastZxidSeen() > lastApplied) {
             log.info("refusing session 0x{} from {}: client has seen zxid 0x{}, this server only 0x{}",
@@ -238,6 +255,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void establish(long id, int timeoutMs, byte[] password, boolean readOnlyPresent) {
+        if (server.traceMask().tracing(TraceMask.SESSION)) {
+            TraceMask.TRACE.trace("session 0x{} established for {} with timeout {} ms", Long.toHexString(id),
+                    channel.remoteAddress(), timeoutMs);
+        }
         sessionId = id;
         sessionTimeoutMs = timeoutMs;
         handshakeDone = true;
@@ -255,6 +276,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long receivedNs = System.nanoTime();
         server.stateMachine().sessions().touch(sessionId);
         int opcode = header.type();
+        long kind = opcode == OpCode.PING ? TraceMask.CLIENT_PING : TraceMask.CLIENT_REQUEST;
+        if (server.traceMask().tracing(kind)) {
+            TraceMask.TRACE.trace("session 0x{} from {}: {} xid {}", Long.toHexString(sessionId),
+                    channel.remoteAddress(), OpCode.name(opcode), header.xid());
+        }
         if (opcode == OpCode.AUTH) {
             authenticate(header, AuthPacket.read(in));
             return;
@@ -298,7 +324,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             treeReadLock.unlock();
         }
-        server.stats().latency(System.nanoTime() - receivedNs);
+        answered(request, System.nanoTime() - receivedNs);
+    }
+
+    /** Counts an answered request in the server's and this connection's figures. */
+    private void answered(Request request, long latencyNs) {
+        server.stats().latency(latencyNs, request.isWrite(), request.opcode == OpCode.PING);
+        connectionStats.answered(request.opcode, request.xid, lastZxidSent, latencyNs / 1_000_000,
+                System.nanoTime() / 1_000_000);
     }
 
     private void submit(Request request) {
@@ -343,6 +376,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else if ("ip".equals(scheme)) {
             sendFrame(new ReplyHeader(header.xid(), 0, 0), null);
         } else {
+            server.stats().authFailed();
             log.info("closing session 0x{}: authentication failed for scheme {}", Long.toHexString(sessionId), scheme);
             sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
             closeAfterFlush();
@@ -361,7 +395,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         inFlight.decrementAndGet();
         if (request.receivedNs() != 0) {
             // Writes and queued reads too, as ZooKeeper counts them: without them a write load reads as 0 ms.
-            server.stats().latency(System.nanoTime() - request.receivedNs());
+            answered(request, System.nanoTime() - request.receivedNs());
         }
     }
 
@@ -371,6 +405,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void process(int eventType, String path, long zxid, List<Acl> aclForReadCheck) {
         if (aclForReadCheck != null && !AclChecker.canRead(aclForReadCheck, identities)) {
             return;
+        }
+        if (server.traceMask().tracing(TraceMask.WATCH_EVENT)) {
+            TraceMask.TRACE.trace("session 0x{}: {} on {} at zxid 0x{}", Long.toHexString(sessionId),
+                    EventType.name(eventType), path, Long.toHexString(zxid));
         }
         sendFrame(new ReplyHeader(OpCode.XID_NOTIFICATION, zxid, 0),
                 new WatcherEvent(eventType, EventType.STATE_SYNC_CONNECTED, path));
@@ -395,6 +433,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             body.writeTo(out);
         }
         out.setInt(0, out.size() - 4);
+        server.stats().responseSize(out.size() - 4);
         enqueue(Unpooled.wrappedBuffer(out.array(), 0, out.size()));
     }
 
@@ -417,6 +456,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             }
             channel.write(frame, channel.voidPromise());
             server.stats().sent();
+            connectionStats.sent();
             wrote = true;
         }
         if (wrote) {

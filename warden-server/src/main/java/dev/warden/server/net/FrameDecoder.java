@@ -25,8 +25,12 @@ final class FrameDecoder extends ByteToMessageDecoder {
     static final Set<String> KNOWN_WORDS = Set.of("ruok", "srvr", "stat", "mntr", "cons", "conf", "envi",
             "wchs", "wchc", "wchp", "dump", "isro", "crst", "srst", "dirs", "gtmk", "stmk", "hash");
 
-    record FourLetterWord(String word) {
+    /** A four-letter word; {@code argument} is stmk's trace mask (0 for every other word). */
+    record FourLetterWord(String word, long argument) {
     }
+
+    /** stmk carries its new trace mask as an 8-byte big-endian long after the word, as in ZooKeeper. */
+    static final String SET_TRACE_MASK = "stmk";
 
     private final int maxFrameBytes;
     private boolean firstFrame = true;
@@ -44,11 +48,15 @@ final class FrameDecoder extends ByteToMessageDecoder {
         while (in.readableBytes() >= 4) {
             int length = in.getInt(in.readerIndex());
             if (firstFrame) {
-                firstFrame = false;
                 String word = asWord(length);
+                if (word.equals(SET_TRACE_MASK) && in.readableBytes() < 12) {
+                    return; // its mask has not all arrived; a client that never sends it gets no answer
+                }
+                firstFrame = false;
                 if (KNOWN_WORDS.contains(word)) {
                     in.skipBytes(4);
-                    out.add(new FourLetterWord(word));
+                    long argument = word.equals(SET_TRACE_MASK) ? in.readLong() : 0;
+                    out.add(new FourLetterWord(word, argument));
                     in.skipBytes(in.readableBytes());
                     return;
                 }

@@ -48,6 +48,7 @@ public final class DataTree {
      * leaves it out. Kept up to date wherever the node changes, so reading costs nothing.
      */
     private volatile long configContentTerm;
+    private final DigestHistory digestHistory = new DigestHistory();
 
     public DataTree() {
         reset();
@@ -65,6 +66,9 @@ public final class DataTree {
 
     private void reset() {
         owners.clear();
+        if (digestHistory != null) { // null while the constructor runs
+            digestHistory.clear();
+        }
         lastAppliedZxid = 0;
         approximateDataBytes = 0;
         root = DataNode.create(NodeNames.EMPTY, 0, new byte[0], intern(Perms.OPEN_ACL_UNSAFE), 0, 0,
@@ -162,6 +166,11 @@ public final class DataTree {
      * each member fills from its own configuration. Members that applied the same history have
      * equal replicated digests even while their configuration files differ (a rolling change).
      */
+    /** The replicated digest after every 128th zxid applied since start-up (the hash word). */
+    public DigestHistory digestHistory() {
+        return digestHistory;
+    }
+
     public long replicatedDigest() {
         return digest - configContentTerm;
     }
@@ -298,6 +307,7 @@ public final class DataTree {
             applyBody(txn, txn.body(), stats);
             if (txn.zxid() > lastAppliedZxid) {
                 lastAppliedZxid = txn.zxid();
+                digestHistory.maybeRecord(txn.zxid(), replicatedDigest());
             }
             return stats;
         } finally {

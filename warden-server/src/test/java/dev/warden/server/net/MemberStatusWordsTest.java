@@ -13,7 +13,7 @@ class MemberStatusWordsTest {
     private static ServerContext contextWith(MemberStatus status) {
         ServerConfig config = ServerConfig.builder().fourLetterWordWhitelist(Set.of("*")).build();
         // Nothing else is consulted while the member is not serving.
-        return new ServerContext(config, null, null, null, null, null, null, null, status);
+        return new ServerContext(config, null, null, null, null, null, null, null, status, new TraceMask());
     }
 
     @Test
@@ -29,11 +29,17 @@ class MemberStatusWordsTest {
                 return false;
             }
         };
-        for (String word : new String[] {"srvr", "stat", "mntr"}) {
+        for (String word : new String[] {"srvr", "stat", "mntr", "cons", "conf", "wchs", "wchc", "wchp", "dump",
+                "dirs", "srst", "crst"}) {
             assertEquals("This ZooKeeper instance is not currently serving requests\n",
                     FourLetterWords.respond(word, contextWith(looking)), word);
         }
+        assertEquals("This ZooKeeper instance is not currently serving requests",
+                FourLetterWords.respond("hash", contextWith(looking)));
         assertEquals("imok", FourLetterWords.respond("ruok", contextWith(looking)));
+        // as ZooKeeper's isro on a server that is not running: neither ro nor rw
+        assertEquals("null", FourLetterWords.respond("isro", contextWith(looking)));
+        assertEquals("306", FourLetterWords.respond("gtmk", contextWith(looking)));
     }
 
     @Test
@@ -50,11 +56,11 @@ class MemberStatusWordsTest {
             }
         };
         StringBuilder out = new StringBuilder();
-        FourLetterWords.leaderLines(out, leader);
+        Monitor.leaderLines(out, leader);
         assertEquals("zk_learners\t4\nzk_synced_followers\t2\nzk_synced_non_voting_followers\t0\n"
                 + "zk_synced_observers\t1\nzk_pending_syncs\t1\nzk_quorum_size\t3\n", out.toString());
         StringBuilder none = new StringBuilder();
-        FourLetterWords.leaderLines(none, MemberStatus.STANDALONE);
+        Monitor.leaderLines(none, MemberStatus.STANDALONE);
         assertEquals("", none.toString());
         assertEquals("standalone", MemberStatus.STANDALONE.mode());
     }
