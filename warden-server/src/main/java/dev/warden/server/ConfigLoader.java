@@ -89,7 +89,17 @@ public final class ConfigLoader {
                     "fsync.warningthresholdms", "zookeeper.fsync.warningthresholdms"),
             Setting.of((b, k, v, w) -> b.txnLogDirectIo(asBoolean(k, v)), "txnLogDirectIo"),
             Setting.of((b, k, v, w) -> b.inlineIdleWrites(asBoolean(k, v)), "inlineIdleWrites"),
-            Setting.of((b, k, v, w) -> b.digestEnabled(asBoolean(k, v)), "digest.enabled", "zookeeper.digest.enabled"));
+            Setting.of((b, k, v, w) -> b.digestEnabled(asBoolean(k, v)), "digest.enabled", "zookeeper.digest.enabled"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withEnabled(asBoolean(k, v))),
+                    "admin.enableServer", "zookeeper.admin.enableServer"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withAddress(v)),
+                    "admin.serverAddress", "zookeeper.admin.serverAddress"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withPort(asInt(ServerConfig.Range.ADMIN_PORT, k, v))),
+                    "admin.serverPort", "zookeeper.admin.serverPort"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withCommandUrl(v)),
+                    "admin.commandURL", "zookeeper.admin.commandURL"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withIdleTimeoutMs(
+                    ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"));
 
     private ConfigLoader() {
     }

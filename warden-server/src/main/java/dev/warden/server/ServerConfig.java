@@ -57,7 +57,8 @@ public record ServerConfig(
         int syncLimitTicks,
         boolean standaloneEnabled,
         SortedMap<Long, QuorumMember> members,
-        long configVersion) {
+        long configVersion,
+        AdminServerSettings adminServer) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -101,7 +102,9 @@ public record ServerConfig(
         SERVER_ID("serverId", 1, Integer.MAX_VALUE, "must be a positive server id"),
         MY_ID("myid", 1, Integer.MAX_VALUE, "must be a positive server id"),
         INIT_LIMIT("initLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
-        SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks");
+        SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
+        ADMIN_PORT("admin.serverPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
+        ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds");
 
         final String key;
         final long min;
@@ -179,6 +182,7 @@ public record ServerConfig(
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
+        adminServer = Objects.requireNonNullElse(adminServer, AdminServerSettings.DEFAULTS);
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -237,7 +241,7 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion);
+                .members(members).configVersion(configVersion).adminServer(adminServer);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -301,6 +305,11 @@ public record ServerConfig(
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
+        s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
+        s.put("admin.serverAddress", adminServer.address());
+        s.put("admin.serverPort", Integer.toString(adminServer.port()));
+        s.put("admin.commandURL", adminServer.commandUrl());
+        s.put("admin.idleTimeout", Long.toString(adminServer.idleTimeoutMs()));
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -447,6 +456,7 @@ public record ServerConfig(
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
         private boolean standaloneEnabled = true;
+        private AdminServerSettings adminServer = AdminServerSettings.DEFAULTS;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
 
@@ -495,6 +505,8 @@ public record ServerConfig(
         public Builder members(Map<Long, QuorumMember> v) { members = Map.copyOf(v); return this; }
         /** The version of the member list (ZooKeeper's dynamic configuration version); 0 by default. */
         public Builder configVersion(long v) { configVersion = v; return this; }
+        public Builder adminServer(AdminServerSettings v) { adminServer = v; return this; }
+        public AdminServerSettings adminServer() { return adminServer; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -508,7 +520,7 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -43,8 +43,6 @@ final class UnimplementedZooKeeperKeys {
             + " unification are refused), so it has no effect here";
     private static final String SASL_DETAIL = "a SASL/Kerberos setting; Warden has no SASL (authProvider.N,"
             + " quorum.auth.enableSasl and sessionRequireClientSASLAuth are refused), so it has no effect here";
-    private static final String ADMIN = "Warden has no AdminServer (no HTTP port); its four-letter words answer on"
-            + " the client port";
     private static final String METRICS = "Warden has no metrics providers or path statistics; mntr on the client"
             + " port gives its figures";
     private static final String DIAGNOSTICS = "ZooKeeper diagnostics (JVM pause monitor, JMX, message tracking)"
@@ -231,9 +229,10 @@ final class UnimplementedZooKeeperKeys {
                 + " authProvider.N line (refused)"));
         r.add(warn("superUser", SASL_DETAIL));
         r.add(warn("X509AuthenticationProvider.superUser", TLS_DETAIL));
-        r.add(warn("IPAuthenticationProvider.usexforwardedfor", ADMIN));
-        r.add(warn("admin.enableServer", off(), ADMIN));
-        r.add(warnPrefix("admin.", ADMIN));
+        r.add(warn("IPAuthenticationProvider.usexforwardedfor", "the ip scheme of Warden's AdminServer takes the"
+                + " address the connection comes from; ZooKeeper's X-Forwarded-For option is not read"));
+        r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves plain HTTP on"
+                + " admin.serverAddress:admin.serverPort; no HTTPS, port unification or custom headers)"));
         r.add(warnPrefix("metricsProvider.", METRICS));
         r.add(warnPrefix("pathStats.", METRICS));
         r.add(warnPrefix("jvm.pause.", DIAGNOSTICS));

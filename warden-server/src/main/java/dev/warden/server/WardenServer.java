@@ -4,6 +4,7 @@ import dev.warden.protocol.DeleteContainerRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
+import dev.warden.server.admin.AdminServer;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
 import dev.warden.server.net.MemberStatus;
@@ -35,6 +36,7 @@ import dev.warden.storage.TxnLog;
 import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,6 +51,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WardenServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
+    /** Where the AdminServer writes a snapshot while it streams it (removed afterwards). */
+    static final String ADMIN_SCRATCH_DIR = "admin-snapshot.tmp";
 
     private final ServerConfig config;
     private final Clock clock;
@@ -66,6 +70,8 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private ClientTransport transport;
+    /** Null unless admin.enableServer=true and its port could be bound. */
+    private volatile AdminServer adminServer;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                          ConsensusFactory.Provider consensusProvider) throws IOException {
@@ -159,6 +165,51 @@ public final class WardenServer implements AutoCloseable {
                     + ": " + e.getMessage(), e);
         }
         scheduleTimers();
+        startAdminServer(context);
+    }
+
+    /**
+     * The AdminServer, if enabled. As in ZooKeeper, a port that cannot be bound is logged and the
+     * server runs on without it: clients do not need it.
+     */
+    private void startAdminServer(ServerContext context) {
+        AdminServerSettings admin = config.adminServer();
+        if (!admin.enabled()) {
+            return;
+        }
+        try {
+            adminServer = AdminServer.start(admin, context, snapshots, this::writeConsistentSnapshot,
+                    config.dataDir().resolve(ADMIN_SCRATCH_DIR));
+            log.info("AdminServer listening on http://{}:{}{}", admin.address(), adminServer.port(), admin.commandUrl());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("AdminServer not started: cannot listen on {}:{} (admin.serverAddress, admin.serverPort): {}."
+                    + " The server runs without it; choose a free admin.serverPort or set admin.enableServer=false.",
+                    admin.address(), admin.port(), e.toString());
+        }
+    }
+
+    /** The AdminServer's port, or -1 when it is not running. */
+    public int adminServerPort() {
+        AdminServer admin = adminServer;
+        return admin == null ? -1 : admin.port();
+    }
+
+    /**
+     * A snapshot of the whole state as of one zxid, written into {@code dir} while no transaction
+     * is applied (the apply thread waits for the tree's lock), so it is exact without a log: the
+     * AdminServer's snapshot command streams it as a backup.
+     */
+    private Path writeConsistentSnapshot(Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        var lock = stateMachine.tree().readLock();
+        lock.lock();
+        try {
+            return ServerState.writeSnapshot(store, stateMachine);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -332,6 +383,10 @@ public final class WardenServer implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        AdminServer admin = adminServer;
+        if (admin != null) {
+            admin.close();
         }
         transport.stopAccepting();
         timers.shutdownNow();

@@ -14,7 +14,6 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a zoo.cfg holding a ZooKeeper key Warden does not implement gets: a refusal, a warning or nothing. */
 class UnimplementedZooKeeperKeysTest {
@@ -84,8 +83,7 @@ class UnimplementedZooKeeperKeysTest {
             "snapshot.trust.empty|true|never starts from a log whose snapshot is missing",
             "maxCnxns|100|not in total",
             "clientPortListenBacklog|50|listen backlog",
-            "admin.serverPort|8080|no AdminServer",
-            "admin.enableServer|true|no AdminServer",
+            "admin.portUnification|true|no HTTPS",
             "metricsProvider.className|org.example.Prometheus|no metrics providers",
             "metricsProvider.httpPort|7000|no metrics providers",
             "jvm.pause.monitor|true|JVM pause monitor",
@@ -113,13 +111,6 @@ class UnimplementedZooKeeperKeysTest {
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).startsWith("ignoring '" + key + "': "), warnings.get(0));
         assertTrue(warnings.get(0).contains(why), warnings.get(0));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"admin.enableServer", "zookeeper.admin.enableServer"})
-    void turningTheAdminServerOffNeedsNoWarning(String key) {
-        parse(key, "false");
-        assertEquals(List.of(), warnings);
     }
 
     @Test

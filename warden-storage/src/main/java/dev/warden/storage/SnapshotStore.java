@@ -196,6 +196,12 @@ public final class SnapshotStore {
         return files.isEmpty() ? OptionalLong.empty() : SnapshotFormat.zxidOf(files.get(0));
     }
 
+    /** The zxid of the newest snapshot file (valid or not), if any. */
+    public OptionalLong newestZxid() {
+        List<Path> files = snapshotFiles();
+        return files.isEmpty() ? OptionalLong.empty() : SnapshotFormat.zxidOf(files.get(files.size() - 1));
+    }
+
     /** Every snapshot file, valid or not, oldest first. */
     public List<Path> snapshotFiles() {
         try {

@@ -6,7 +6,6 @@ import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.tree.DigestHistory;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Date;
 import java.util.Map;
@@ -146,18 +145,8 @@ final class FourLetterWords {
     }
 
     private static String envi() {
-        // The JVM's own view of its environment; this is reporting, not configuration.
-        Map<String, String> properties = ManagementFactory.getRuntimeMXBean().getSystemProperties();
         StringBuilder out = new StringBuilder("Environment:\n");
-        out.append("zookeeper.version=").append(WardenVersion.DESCRIPTION).append('\n');
-        for (String key : List.of("java.version", "java.vendor", "java.home", "java.class.path", "java.io.tmpdir",
-                "os.name", "os.arch", "os.version", "user.name", "user.home", "user.dir")) {
-            out.append(key).append("=").append(properties.get(key)).append("\n");
-        }
-        Runtime runtime = Runtime.getRuntime();
-        out.append("os.memory.free=").append(runtime.freeMemory() / (1024 * 1024)).append("MB\n");
-        out.append("os.memory.max=").append(runtime.maxMemory() / (1024 * 1024)).append("MB\n");
-        out.append("os.memory.total=").append(runtime.totalMemory() / (1024 * 1024)).append("MB\n");
+        Environment.list().forEach((key, value) -> out.append(key).append('=').append(value).append('\n'));
         return out.toString();
     }
 

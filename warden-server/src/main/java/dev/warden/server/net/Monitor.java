@@ -9,6 +9,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The mntr word: every figure of ZooKeeper 3.9's mntr that Warden measures the same thing for,
@@ -17,14 +19,25 @@ import java.math.RoundingMode;
  * have (ZooKeeper's commit processor, throttler, TLS, ...) are left out rather than shown as 0.
  * One key is Warden's own: {@code zk_tree_digest}.
  */
-final class Monitor {
+public final class Monitor {
     private Monitor() {
     }
 
     static String mntr(ServerContext server, String mode) {
+        StringBuilder out = new StringBuilder();
+        figures(server, mode).forEach((key, value) -> out.append("zk_").append(key).append('\t').append(value)
+                .append('\n'));
+        return out.toString();
+    }
+
+    /**
+     * mntr's figures by key without the "zk_" prefix, in mntr's order: whole numbers as Long or
+     * Integer, averages as Double, the rest as strings (the AdminServer's monitor command).
+     */
+    public static Map<String, Object> figures(ServerContext server, String mode) {
         ServerStats stats = server.stats();
         var tree = server.stateMachine().tree();
-        StringBuilder out = new StringBuilder();
+        Map<String, Object> out = new LinkedHashMap<>();
         line(out, "zk_version", WardenVersion.DESCRIPTION);
         line(out, "zk_server_state", mode);
         line(out, "zk_avg_latency", average(stats.latency().avgMs()));
@@ -68,17 +81,17 @@ final class Monitor {
             line(out, "zk_open_file_descriptor_count", unix.getOpenFileDescriptorCount());
             line(out, "zk_max_file_descriptor_count", unix.getMaxFileDescriptorCount());
         }
-        return out.toString();
+        return out;
     }
 
     /** The log's fsync times in ms, under ZooKeeper's names (a summary called fsynctime, and the threshold count). */
-    static void fsyncLines(StringBuilder out, FsyncStats fsyncs) {
+    static void fsyncLines(Map<String, Object> out, FsyncStats fsyncs) {
         line(out, "zk_fsync_threshold_exceed_count", fsyncs.slowCount());
         durations(out, "fsynctime", fsyncs.times());
     }
 
     /** mntr's leader-only keys, as ZooKeeper names them. */
-    static void leaderLines(StringBuilder out, MemberStatus status) {
+    static void leaderLines(Map<String, Object> out, MemberStatus status) {
         status.leaderFigures().ifPresent(figures -> {
             line(out, "zk_learners", figures.learners());
             line(out, "zk_synced_followers", figures.syncedFollowers());
@@ -89,12 +102,12 @@ final class Monitor {
         });
     }
 
-    /** An average as ZooKeeper prints one: rounded half-up to 4 decimals, then as a Java double ("17.25", "0.0"). */
-    static String average(double value) {
-        return Double.toString(BigDecimal.valueOf(value).setScale(4, RoundingMode.HALF_UP).doubleValue());
+    /** An average as ZooKeeper gives one: rounded half-up to 4 decimals (printed as a Java double: "17.25", "0.0"). */
+    static double average(double value) {
+        return BigDecimal.valueOf(value).setScale(4, RoundingMode.HALF_UP).doubleValue();
     }
 
-    private static void durations(StringBuilder out, String name, DurationSummary times) {
+    private static void durations(Map<String, Object> out, String name, DurationSummary times) {
         line(out, "zk_avg_" + name, average(times.avgMs()));
         line(out, "zk_min_" + name, times.minMs());
         line(out, "zk_max_" + name, times.maxMs());
@@ -102,11 +115,11 @@ final class Monitor {
         line(out, "zk_sum_" + name, times.totalMs());
     }
 
-    private static void summary(StringBuilder out, String name, ValueSummary values) {
+    private static void summary(Map<String, Object> out, String name, ValueSummary values) {
         summary(out, name, values.count(), values.total(), values.min(), values.max());
     }
 
-    private static void summary(StringBuilder out, String name, long count, long sum, long min, long max) {
+    private static void summary(Map<String, Object> out, String name, long count, long sum, long min, long max) {
         line(out, "zk_avg_" + name, average(count == 0 ? 0 : (double) sum / count));
         line(out, "zk_min_" + name, min);
         line(out, "zk_max_" + name, max);
@@ -114,7 +127,7 @@ final class Monitor {
         line(out, "zk_sum_" + name, sum);
     }
 
-    private static void latencies(StringBuilder out, String name, PercentileSummary values) {
+    private static void latencies(Map<String, Object> out, String name, PercentileSummary values) {
         summary(out, name, values.count(), values.sumMs(), values.minMs(), values.maxMs());
         line(out, "zk_p50_" + name, values.percentile(0.5));
         line(out, "zk_p95_" + name, values.percentile(0.95));
@@ -122,7 +135,8 @@ final class Monitor {
         line(out, "zk_p999_" + name, values.percentile(0.999));
     }
 
-    static void line(StringBuilder out, String key, Object value) {
-        out.append(key).append('\t').append(value).append('\n');
+    /** {@code key} is written as mntr writes it; the map keeps it without "zk_". */
+    static void line(Map<String, Object> out, String key, Object value) {
+        out.put(key.substring("zk_".length()), value);
     }
 }

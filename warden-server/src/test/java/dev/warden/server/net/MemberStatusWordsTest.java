@@ -3,6 +3,8 @@ package dev.warden.server.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.server.ServerConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -55,13 +57,13 @@ class MemberStatusWordsTest {
                 return Optional.of(new LeaderFigures(4, 2, 1, 1, 3));
             }
         };
-        StringBuilder out = new StringBuilder();
+        Map<String, Object> out = new LinkedHashMap<>();
         Monitor.leaderLines(out, leader);
-        assertEquals("zk_learners\t4\nzk_synced_followers\t2\nzk_synced_non_voting_followers\t0\n"
-                + "zk_synced_observers\t1\nzk_pending_syncs\t1\nzk_quorum_size\t3\n", out.toString());
-        StringBuilder none = new StringBuilder();
+        assertEquals("{learners=4, synced_followers=2, synced_non_voting_followers=0, synced_observers=1,"
+                + " pending_syncs=1, quorum_size=3}", out.toString());
+        Map<String, Object> none = new LinkedHashMap<>();
         Monitor.leaderLines(none, MemberStatus.STANDALONE);
-        assertEquals("", none.toString());
+        assertEquals(Map.of(), none);
         assertEquals("standalone", MemberStatus.STANDALONE.mode());
     }
 }
