@@ -99,7 +99,13 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withCommandUrl(v)),
                     "admin.commandURL", "zookeeper.admin.commandURL"),
             Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withIdleTimeoutMs(
-                    ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"));
+                    ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"),
+            Setting.of(ConfigLoader::applyMetricsProvider, "metricsProvider.className"),
+            Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpHost(v)), "metricsProvider.httpHost"),
+            Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpPort(asInt(ServerConfig.Range.METRICS_PORT, k, v))),
+                    "metricsProvider.httpPort"),
+            Setting.of((b, k, v, w) -> b.metrics(b.metrics().withExportJvmInfo(asBoolean(k, v))),
+                    "metricsProvider.exportJvmInfo"));
 
     private ConfigLoader() {
     }
@@ -202,8 +208,8 @@ public final class ConfigLoader {
         // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
         // error it would cause in the member lines (a multi-address line, say)
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
-            if (!recognised.contains(key) && UnimplementedZooKeeperKeys.check(key, shown(key, fromJvm),
-                    properties.getProperty(key), warnings)) {
+            if (!recognised.contains(key) && !(fromJvm.contains(key) && isFileOnlySetting(key))
+                    && UnimplementedZooKeeperKeys.check(key, shown(key, fromJvm), properties.getProperty(key), warnings)) {
                 recognised.add(key);
             }
         }
@@ -263,15 +269,33 @@ public final class ConfigLoader {
         return fromJvm.contains(key) ? ZooKeeperSystemProperties.spelled(key) : key;
     }
 
+    /** A "zookeeper." property naming a key that ZooKeeper, and so Warden, reads only from the file. */
+    private static boolean isFileOnlySetting(String propertyName) {
+        String bare = propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()) : propertyName;
+        return SETTINGS.stream().anyMatch(setting -> setting.names().get(0).equals(bare))
+                || STANDALONE_IGNORED_KEYS.contains(bare) || bare.equals("dynamicConfigFile")
+                || MemberLines.isServerKey(bare) || MemberLines.isHierarchicalQuorumKey(bare);
+    }
+
     private static String unknownProperty(String name) {
         String bare = name.startsWith(ZooKeeperSystemProperties.PREFIX)
                 ? name.substring(ZooKeeperSystemProperties.PREFIX.length()) : name;
-        boolean fileOnly = SETTINGS.stream().anyMatch(setting -> setting.names().get(0).equals(bare))
-                || STANDALONE_IGNORED_KEYS.contains(bare) || bare.equals("dynamicConfigFile")
-                || MemberLines.isServerKey(bare) || MemberLines.isHierarchicalQuorumKey(bare);
+        boolean fileOnly = isFileOnlySetting(name);
         return "ignoring the system property " + ZooKeeperSystemProperties.spelled(name) + ": " + (fileOnly
                 ? "ZooKeeper reads " + bare + " only from the config file, and so does Warden; set it there"
                 : "not a ZooKeeper server setting Warden knows");
+    }
+
+    /** Only ZooKeeper's Prometheus provider is built in; another provider class is ignored with a warning. */
+    private static void applyMetricsProvider(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
+        if (value.equals(MetricsSettings.PROMETHEUS_PROVIDER)) {
+            b.metrics(b.metrics().withPrometheus(true));
+        } else {
+            warnings.accept("ignoring '" + key + "=" + value + "': Warden has ZooKeeper's Prometheus provider built in ("
+                    + MetricsSettings.PROMETHEUS_PROVIDER + ") and loads no other; mntr and the AdminServer still"
+                    + " give every figure");
+        }
     }
 
     private static void applySnapRetainCount(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {

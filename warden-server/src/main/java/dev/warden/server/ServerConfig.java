@@ -58,7 +58,8 @@ public record ServerConfig(
         boolean standaloneEnabled,
         SortedMap<Long, QuorumMember> members,
         long configVersion,
-        AdminServerSettings adminServer) {
+        AdminServerSettings adminServer,
+        MetricsSettings metrics) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -104,7 +105,8 @@ public record ServerConfig(
         INIT_LIMIT("initLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
         SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
         ADMIN_PORT("admin.serverPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
-        ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds");
+        ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds"),
+        METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)");
 
         final String key;
         final long min;
@@ -183,6 +185,7 @@ public record ServerConfig(
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
         adminServer = Objects.requireNonNullElse(adminServer, AdminServerSettings.DEFAULTS);
+        metrics = Objects.requireNonNullElse(metrics, MetricsSettings.DEFAULTS);
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -241,7 +244,7 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion).adminServer(adminServer);
+                .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -310,6 +313,12 @@ public record ServerConfig(
         s.put("admin.serverPort", Integer.toString(adminServer.port()));
         s.put("admin.commandURL", adminServer.commandUrl());
         s.put("admin.idleTimeout", Long.toString(adminServer.idleTimeoutMs()));
+        if (metrics.prometheus()) {
+            s.put("metricsProvider.className", MetricsSettings.PROMETHEUS_PROVIDER);
+            s.put("metricsProvider.httpHost", metrics.httpHost());
+            s.put("metricsProvider.httpPort", Integer.toString(metrics.httpPort()));
+            s.put("metricsProvider.exportJvmInfo", Boolean.toString(metrics.exportJvmInfo()));
+        }
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -457,6 +466,7 @@ public record ServerConfig(
         private int syncLimitTicks = 5;
         private boolean standaloneEnabled = true;
         private AdminServerSettings adminServer = AdminServerSettings.DEFAULTS;
+        private MetricsSettings metrics = MetricsSettings.DEFAULTS;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
 
@@ -507,6 +517,8 @@ public record ServerConfig(
         public Builder configVersion(long v) { configVersion = v; return this; }
         public Builder adminServer(AdminServerSettings v) { adminServer = v; return this; }
         public AdminServerSettings adminServer() { return adminServer; }
+        public Builder metrics(MetricsSettings v) { metrics = v; return this; }
+        public MetricsSettings metrics() { return metrics; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -520,7 +532,7 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -43,8 +43,8 @@ final class UnimplementedZooKeeperKeys {
             + " unification are refused), so it has no effect here";
     private static final String SASL_DETAIL = "a SASL/Kerberos setting; Warden has no SASL (authProvider.N,"
             + " quorum.auth.enableSasl and sessionRequireClientSASLAuth are refused), so it has no effect here";
-    private static final String METRICS = "Warden has no metrics providers or path statistics; mntr on the client"
-            + " port gives its figures";
+    private static final String METRICS = "Warden keeps no per-path statistics; mntr, the AdminServer and"
+            + " /metrics give its figures";
     private static final String DIAGNOSTICS = "ZooKeeper diagnostics (JVM pause monitor, JMX, message tracking)"
             + " Warden does not have";
     private static final String TEST_HOOK = "a ZooKeeper test hook";
@@ -233,7 +233,8 @@ final class UnimplementedZooKeeperKeys {
                 + " address the connection comes from; ZooKeeper's X-Forwarded-For option is not read"));
         r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves plain HTTP on"
                 + " admin.serverAddress:admin.serverPort; no HTTPS, port unification or custom headers)"));
-        r.add(warnPrefix("metricsProvider.", METRICS));
+        r.add(warnPrefix("metricsProvider.", "a setting of ZooKeeper's metrics providers Warden does not have (its"
+                + " Prometheus endpoint takes className, httpHost, httpPort and exportJvmInfo)"));
         r.add(warnPrefix("pathStats.", METRICS));
         r.add(warnPrefix("jvm.pause.", DIAGNOSTICS));
         r.add(warnPrefix("messageTracker.", DIAGNOSTICS));

@@ -5,6 +5,7 @@ import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.admin.AdminServer;
+import dev.warden.server.metrics.MetricsServer;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
 import dev.warden.server.net.MemberStatus;
@@ -72,6 +73,8 @@ public final class WardenServer implements AutoCloseable {
     private ClientTransport transport;
     /** Null unless admin.enableServer=true and its port could be bound. */
     private volatile AdminServer adminServer;
+    /** Null unless metricsProvider.className names ZooKeeper's Prometheus provider and its port could be bound. */
+    private volatile MetricsServer metricsServer;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                          ConsensusFactory.Provider consensusProvider) throws IOException {
@@ -166,6 +169,30 @@ public final class WardenServer implements AutoCloseable {
         }
         scheduleTimers();
         startAdminServer(context);
+        startMetricsServer(context);
+    }
+
+    /** /metrics, if configured; as in ZooKeeper, a port that cannot be bound stops the server. */
+    private void startMetricsServer(ServerContext context) throws IOException {
+        MetricsSettings metrics = config.metrics();
+        if (!metrics.prometheus()) {
+            return;
+        }
+        try {
+            metricsServer = MetricsServer.start(metrics, context);
+            log.info("Prometheus metrics on http://{}:{}/metrics", metrics.httpHost(), metricsServer.port());
+        } catch (Exception e) {
+            close();
+            throw new IOException("cannot serve /metrics on " + metrics.httpHost() + ":" + metrics.httpPort()
+                    + " (metricsProvider.httpHost, metricsProvider.httpPort): " + e
+                    + ". Choose a free metricsProvider.httpPort.", e);
+        }
+    }
+
+    /** The /metrics port, or -1 when Prometheus metrics are off. */
+    public int metricsPort() {
+        MetricsServer metrics = metricsServer;
+        return metrics == null ? -1 : metrics.port();
     }
 
     /**
@@ -387,6 +414,10 @@ public final class WardenServer implements AutoCloseable {
         AdminServer admin = adminServer;
         if (admin != null) {
             admin.close();
+        }
+        MetricsServer metrics = metricsServer;
+        if (metrics != null) {
+            metrics.close();
         }
         transport.stopAccepting();
         timers.shutdownNow();

@@ -133,6 +133,11 @@ public final class ServerStats {
         return updateLatency;
     }
 
+    /** A request latency percentile in ms: of the writes, or of the reads (pings excluded). */
+    public long latencyPercentileMs(boolean writes, double fraction) {
+        return (writes ? updateLatency : readLatency).percentile(fraction);
+    }
+
     public long lastResponseBytes() {
         return lastResponseBytes.get();
     }
