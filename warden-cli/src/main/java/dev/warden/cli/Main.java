@@ -15,6 +15,7 @@ public final class Main implements Callable<Integer> {
     private CommandSpec spec;
 
     public static void main(String[] args) {
+        LogSetup.prepare(System.getProperties(), System.getenv());
         System.exit(commandLine(ServerLauncher.warden(), StopSignal.jvmShutdown()).execute(args));
     }
 

@@ -71,8 +71,8 @@ final class ServerCommand implements Callable<Integer> {
             err.println(refused.getMessage());
             err.flush();
             return EXIT_CONFIG_ERROR;
-        } catch (IOException e) {
-            err.println("cannot start the server: " + e.getMessage());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            err.println("cannot start the server: " + StartupFailure.describe(e));
             err.flush();
             return EXIT_START_FAILED;
         }

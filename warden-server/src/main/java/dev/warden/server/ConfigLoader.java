@@ -151,14 +151,21 @@ public final class ConfigLoader {
     }
 
     private static Properties readFile(Path zooCfg) {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(zooCfg, StandardCharsets.UTF_8)) {
-            properties.load(reader);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(zooCfg);
         } catch (NoSuchFileException missing) {
             throw new ConfigException(null, "config file " + zooCfg + " does not exist", missing);
+        } catch (IOException unreadable) {
+            throw new ConfigException(null, "cannot read config file " + zooCfg + ": " + unreadable, unreadable);
+        }
+        Properties properties = new Properties();
+        try {
+            properties.load(new java.io.StringReader(ConfigText.decodeUtf8(zooCfg, bytes)));
         } catch (IOException | IllegalArgumentException unreadable) {
             // IllegalArgumentException: a malformed \\uXXXX escape in the file
-            throw new ConfigException(null, "cannot read config file " + zooCfg + ": " + unreadable, unreadable);
+            throw new ConfigException(null, "cannot read config file " + zooCfg + ": " + unreadable.getMessage(),
+                    unreadable);
         }
         return properties;
     }

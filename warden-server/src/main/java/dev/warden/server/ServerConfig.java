@@ -87,7 +87,9 @@ public record ServerConfig(
                 "must be a number of snapshots, at least 3"),
         PURGE_INTERVAL("autopurge.purgeInterval", 0, Integer.MAX_VALUE,
                 "must be 0 (purging disabled) or a positive number of hours"),
-        JUTE_MAX_BUFFER("jute.maxbuffer", 1, Integer.MAX_VALUE, "must be a positive number of bytes"),
+        JUTE_MAX_BUFFER("jute.maxbuffer", 1024, Integer.MAX_VALUE, "must be at least 1024 bytes: a smaller limit"
+                + " refuses clients' own connect and ordinary requests, so every connection would be closed (the"
+                + " default is 1048575)"),
         GLOBAL_OUTSTANDING_LIMIT("globalOutstandingLimit", 1, Integer.MAX_VALUE,
                 "must be a positive number of requests"),
         MAX_WATCHES_PER_SESSION("maxWatchesPerSession", 1, Integer.MAX_VALUE,

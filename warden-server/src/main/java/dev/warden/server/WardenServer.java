@@ -158,14 +158,15 @@ public final class WardenServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding the client port", e);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             if (member != null) {
                 member.close();
             }
             pipeline.close();
             txnLog.close();
-            throw new IOException("cannot listen on " + config.clientPortAddress() + ":" + config.clientPort()
-                    + ": " + e.getMessage(), e);
+            throw e instanceof IOException io ? io : new IOException("cannot listen for clients on "
+                    + config.clientPortAddress() + ":" + config.clientPort() + " (clientPortAddress, clientPort): "
+                    + e.getMessage(), e);
         }
         scheduleTimers();
         startAdminServer(context);
@@ -273,7 +274,13 @@ public final class WardenServer implements AutoCloseable {
     public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                                      ConsensusFactory.Provider consensus) throws IOException {
         WardenServer server = new WardenServer(config, clock, logChannels, consensus);
-        log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
+        if (config.isEnsemble()) {
+            // a member serves only once it has joined a leader; the member logs when it does
+            log.info("member {} listening for clients on {}:{} (served once it has joined a leader), data in {}",
+                    config.serverId(), config.clientPortAddress(), server.clientPort(), config.dataDir());
+        } else {
+            log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
+        }
         return server;
     }
 
@@ -433,7 +440,7 @@ public final class WardenServer implements AutoCloseable {
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
         }
-        log.info("stopped server on port {}", config.clientPort());
+        log.info("stopped server on port {}", transport.port());
     }
 
     private final class Listener implements PipelineListener {

@@ -179,7 +179,7 @@ class ConfigLoaderTest {
             "autopurge.snapRetainCount|-1|at least 3",
             "autopurge.snapRetainCount|many|at least 3",
             "autopurge.purgeInterval|-1|must be 0 (purging disabled)",
-            "jute.maxbuffer|1.5|must be a positive number of bytes",
+            "jute.maxbuffer|1.5|must be at least 1024 bytes",
             "superDigest|super|must look like 'super:<base64 of a SHA-1 digest>'",
             "extendedTypesEnabled|maybe|must be true/false or yes/no",
             "forceSync|1|must be true/false or yes/no",
@@ -222,7 +222,7 @@ class ConfigLoaderTest {
         ServerConfig original = ServerConfig.builder().tickTimeMs(250).dataDir(Path.of("d"))
                 .dataLogDir(Path.of("l")).clientPort(0).maxClientCnxns(5).minSessionTimeoutMs(900)
                 .snapCount(10).autopurgeSnapRetainCount(4).autopurgePurgeIntervalHours(1)
-                .juteMaxBuffer(100).fourLetterWordWhitelist(Set.of("ruok", "conf")).superDigest(ServerConfigTest.SUPER)
+                .juteMaxBuffer(2048).fourLetterWordWhitelist(Set.of("ruok", "conf")).superDigest(ServerConfigTest.SUPER)
                 .extendedTypesEnabled(false).forceSync(false).globalOutstandingLimit(3)
                 .maxWatchesPerSession(4).containerCheckIntervalMs(5).sessionlessConnectionTimeoutMs(6)
                 .preAllocSizeBytes(8 * 1024).build();
@@ -316,5 +316,22 @@ class ConfigLoaderTest {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> parseWithJvm(new Properties(), "zookeeper.enforceQuota", "true"));
         assertTrue(e.getMessage().startsWith("-Dzookeeper.enforceQuota=true: "), e.getMessage());
+    }
+
+    @Test
+    void aByteThatIsNotUtf8IsNamedWithItsLine(@TempDir Path dir) throws IOException {
+        Path cfg = dir.resolve("zoo.cfg");
+        byte[] latin1 = "tickTime=2000\n# caf\u00e9\ndataDir=/tmp\n".getBytes(StandardCharsets.ISO_8859_1);
+        Files.write(cfg, latin1);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(cfg, warnings::add));
+        assertEquals(cfg + " line 2, byte 6 of the line: 0xE9 is not UTF-8 (was the file saved as Latin-1?). Save it"
+                + " as UTF-8, or write the character as a \\uXXXX escape.", e.getMessage());
+    }
+
+    @Test
+    void jutemaxbufferTooSmallForAnyRequestIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> parse("jute.maxbuffer", "10"));
+        assertTrue(e.getMessage().startsWith("jute.maxbuffer='10' is invalid: must be at least 1024 bytes"),
+                e.getMessage());
     }
 }

@@ -52,6 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
+    /** One per JVM: a flood of malformed frames (a fuzzer, a broken client) becomes two lines a minute. */
+    private static final RepeatedWarning MALFORMED = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
     private static final byte[] NO_PASSWORD = new byte[16];
 
@@ -193,7 +195,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 request(frame, length, moreBehind);
             }
         } catch (ProtocolException e) {
-            log.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
+            MALFORMED.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
             closeNow();
         }
     }

@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -17,7 +18,12 @@ public final class ClientTransport implements AutoCloseable {
     private final EventLoopGroup workerGroup;
     private final Channel serverChannel;
 
-    public ClientTransport(ServerContext server, String host, int port, int ioThreads) throws InterruptedException {
+    /**
+     * Binds the client port. A port that cannot be bound is an IOException naming the address,
+     * the keys that set it and the cause ("Address already in use", ...).
+     */
+    public ClientTransport(ServerContext server, String host, int port, int ioThreads)
+            throws InterruptedException, IOException {
         workerGroup = new NioEventLoopGroup(ioThreads);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
@@ -32,7 +38,18 @@ public final class ClientTransport implements AutoCloseable {
                         channel.pipeline().addLast(frames, new ClientConnection(server, frames));
                     }
                 });
-        serverChannel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
+        try {
+            serverChannel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
+        } catch (InterruptedException e) {
+            shutDownThreads();
+            throw e;
+        } catch (Exception e) { // Netty rethrows the bind's BindException unchecked
+            shutDownThreads();
+            throw new IOException("cannot listen for clients on " + host + ":" + port + " (clientPortAddress,"
+                    + " clientPort): " + e.getMessage() + (e instanceof java.net.BindException
+                    ? "; another process (or another server) holds that port: stop it or choose another clientPort"
+                    : ""), e);
+        }
     }
 
     public int port() {
@@ -47,6 +64,10 @@ public final class ClientTransport implements AutoCloseable {
     @Override
     public void close() {
         stopAccepting();
+        shutDownThreads();
+    }
+
+    private void shutDownThreads() {
         bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }

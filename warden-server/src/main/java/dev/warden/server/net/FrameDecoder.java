@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
+    /** One per JVM: a flood of bad frames from many connections is summarized together. */
+    private static final RepeatedWarning BAD_LENGTH = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     static final Set<String> KNOWN_WORDS = Set.of("ruok", "srvr", "stat", "mntr", "cons", "conf", "envi",
             "wchs", "wchc", "wchp", "dump", "isro", "crst", "srst", "dirs", "gtmk", "stmk", "hash");
 
@@ -62,8 +64,15 @@ final class FrameDecoder extends ByteToMessageDecoder {
                 }
             }
             if (length < 0 || length > maxFrameBytes) {
-                log.warn("closing connection from {}: frame length {} outside 0..{}", ctx.channel().remoteAddress(),
-                        length, maxFrameBytes);
+                if (length > maxFrameBytes) {
+                    BAD_LENGTH.warn("closing connection from {}: it sent a frame of {} bytes, above jute.maxbuffer ({}"
+                            + " bytes). If the client means it (large data or a long multi), raise jute.maxbuffer on"
+                            + " the servers and the clients alike.", ctx.channel().remoteAddress(), length,
+                            maxFrameBytes);
+                } else {
+                    BAD_LENGTH.warn("closing connection from {}: it sent a negative frame length ({}), not the"
+                            + " ZooKeeper protocol", ctx.channel().remoteAddress(), length);
+                }
                 in.skipBytes(in.readableBytes());
                 ctx.close();
                 return;

@@ -189,7 +189,17 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                                 options.helloTimeoutMs()));
                     }
                 });
-        Channel channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
+        Channel channel;
+        try {
+            channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty rethrows the bind's BindException unchecked
+            throw new java.io.UncheckedIOException(new java.io.IOException("cannot listen on " + host + ":" + port
+                    + ", the " + portName + " of server." + myId + " (its server." + myId + " line): " + e.getMessage()
+                    + (e instanceof java.net.BindException ? "; another process (or another member) holds that port:"
+                    + " stop it or change the port on every member's server." + myId + " line" : ""), e));
+        }
         LOG.info("Member {} listening on {} ({})", myId, channel.localAddress(), portName);
         return channel;
     }
