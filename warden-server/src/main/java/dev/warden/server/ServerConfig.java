@@ -59,7 +59,8 @@ public record ServerConfig(
         SortedMap<Long, QuorumMember> members,
         long configVersion,
         AdminServerSettings adminServer,
-        MetricsSettings metrics) {
+        MetricsSettings metrics,
+        boolean enforceQuota) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -246,7 +247,7 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics);
+                .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -310,6 +311,7 @@ public record ServerConfig(
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
+        s.put("enforceQuota", Boolean.toString(enforceQuota));
         s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
         s.put("admin.serverAddress", adminServer.address());
         s.put("admin.serverPort", Integer.toString(adminServer.port()));
@@ -469,6 +471,7 @@ public record ServerConfig(
         private boolean standaloneEnabled = true;
         private AdminServerSettings adminServer = AdminServerSettings.DEFAULTS;
         private MetricsSettings metrics = MetricsSettings.DEFAULTS;
+        private boolean enforceQuota;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
 
@@ -521,6 +524,7 @@ public record ServerConfig(
         public AdminServerSettings adminServer() { return adminServer; }
         public Builder metrics(MetricsSettings v) { metrics = v; return this; }
         public MetricsSettings metrics() { return metrics; }
+        public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -534,7 +538,7 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -174,9 +174,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(refuse("DigestAuthenticationProvider.digestAlg", UnimplementedZooKeeperKeys::sha1, "ZooKeeper would"
                 + " hash digest credentials with that algorithm; Warden uses SHA-1, so digest ACL ids and a"
                 + " superDigest made with it would never match. Remove it, and use SHA-1 digests."));
-        r.add(refuse("enforceQuota", off(), "ZooKeeper would refuse writes that exceed a quota set under"
-                + " /zookeeper/quota; Warden does not enforce quotas, so such writes succeed. Remove it (or set"
-                + " false)."));
         r.add(refuse("audit.enable", off(), "ZooKeeper would write an audit log of client operations; Warden has"
                 + " no audit log yet. Remove it (or set false)."));
         r.add(refuse("reconfigEnabled", off(), "ZooKeeper would accept reconfig requests that change the member"

@@ -106,6 +106,9 @@ public final class WardenServer implements AutoCloseable {
         SecureRandom random = new SecureRandom();
         long lastZxid = Math.max(tree.lastAppliedZxid(), txnLog.lastAppendedZxid());
         Preparer preparer = new Preparer(pending, sessions, clock, random, config.extendedTypesEnabled(), lastZxid);
+        if (config.enforceQuota()) {
+            preparer.enforceQuotas(new TreeQuotaGuard(tree));
+        }
         ReadProcessor reads = new ReadProcessor(tree, watches);
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "warden-timers-" + config.clientPort());

@@ -48,7 +48,6 @@ class UnimplementedZooKeeperKeysTest {
             "skipACL|true|false|always checks ACLs",
             "DigestAuthenticationProvider.enabled|false|true|always accepts digest credentials",
             "DigestAuthenticationProvider.digestAlg|SHA3-256|SHA-1|uses SHA-1",
-            "enforceQuota|true|false|does not enforce quotas",
             "audit.enable|true|false|no audit log",
             "reconfigEnabled|true|false|does not support dynamic reconfiguration",
             "electionAlg|1|3|accepts only 3",

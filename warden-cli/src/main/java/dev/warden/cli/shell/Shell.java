@@ -32,6 +32,7 @@ public final class Shell {
         NodeCommands.register(commands);
         AclCommands.register(commands);
         WatchCommands.register(commands);
+        QuotaCommands.register(commands);
         registerSessionCommands();
     }
 

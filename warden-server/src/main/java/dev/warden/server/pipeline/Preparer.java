@@ -42,6 +42,7 @@ public final class Preparer {
     private long lastZxid;
     /** The last counter of an epoch; the real limit except in tests that reach an epoch's end fast. */
     private long maxCounter = MAX_COUNTER;
+    private volatile QuotaGuard quotaGuard = QuotaGuard.NONE;
 
     public Preparer(PendingState pending, SessionTracker sessions, Clock clock, RandomGenerator random,
                     boolean ttlEnabled, long lastZxid) {
@@ -62,6 +63,11 @@ public final class Preparer {
             throw new IllegalArgumentException("counter limit out of range: " + counter);
         }
         maxCounter = counter;
+    }
+
+    /** enforceQuota: set before the first request is prepared. */
+    public void enforceQuotas(QuotaGuard guard) {
+        quotaGuard = guard;
     }
 
     public long lastZxid() {
@@ -284,6 +290,9 @@ public final class Preparer {
         if (NodeOwner.isEphemeral(parent.owner())) {
             throw new PrepException(ErrorCode.NO_CHILDREN_FOR_EPHEMERALS);
         }
+        if (quotaGuard.exceededByCreate(finalPath, data == null ? 0 : data.length) != null) {
+            throw new PrepException(ErrorCode.QUOTA_EXCEEDED);
+        }
         long owner;
         if (opcode == OpCode.CREATE_CONTAINER) {
             owner = NodeOwner.CONTAINER;
@@ -359,6 +368,9 @@ public final class Preparer {
         }
         if (!AclChecker.permits(node.acl(), Perms.WRITE, who)) {
             throw new PrepException(ErrorCode.NO_AUTH);
+        }
+        if (quotaGuard.exceededBySetData(set.path(), set.data() == null ? 0 : set.data().length) != null) {
+            throw new PrepException(ErrorCode.QUOTA_EXCEEDED);
         }
         if (set.version() != -1 && set.version() != node.version()) {
             throw new PrepException(ErrorCode.BAD_VERSION);
