@@ -34,7 +34,8 @@ public final class ConfigLoader {
 
     /** Ensemble keys that mean nothing to a standalone server; it warns about them and ignores them. */
     private static final Set<String> STANDALONE_IGNORED_KEYS = Set.of(
-            "myid", "initLimit", "syncLimit", "peerType", "standaloneEnabled", EnsembleKeys.VERSION_KEY);
+            "myid", "initLimit", "syncLimit", "peerType", "standaloneEnabled", "quorumListenOnAllIPs",
+            EnsembleKeys.VERSION_KEY);
 
     @FunctionalInterface
     private interface Apply {
@@ -101,6 +102,7 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withIdleTimeoutMs(
                     ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"),
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
+            Setting.of(ConfigLoader::applySkipAcl, "skipACL", "zookeeper.skipACL"),
             Setting.of(ConfigLoader::applyMetricsProvider, "metricsProvider.className"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpHost(v)), "metricsProvider.httpHost"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpPort(asInt(ServerConfig.Range.METRICS_PORT, k, v))),
@@ -293,6 +295,19 @@ public final class ConfigLoader {
         return "ignoring the system property " + ZooKeeperSystemProperties.spelled(name) + ": " + (fileOnly
                 ? "ZooKeeper reads " + bare + " only from the config file, and so does Warden; set it there"
                 : "not a ZooKeeper server setting Warden knows");
+    }
+
+    /**
+     * ZooKeeper skips ACL checks for "yes" exactly and checks them for any other value; a value
+     * that reads as "yes" elsewhere ("true") would mean the opposite there, so only yes and no pass.
+     */
+    private static void applySkipAcl(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
+        switch (value) {
+            case "yes" -> b.skipAcl(true);
+            case "no" -> b.skipAcl(false);
+            default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper skips ACL checks only"
+                    + " for yes and checks them for any other value, so '" + value + "' would not mean what it seems");
+        }
     }
 
     /** Only ZooKeeper's Prometheus provider is built in; another provider class is ignored with a warning. */

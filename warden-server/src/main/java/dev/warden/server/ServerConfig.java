@@ -60,7 +60,9 @@ public record ServerConfig(
         long configVersion,
         AdminServerSettings adminServer,
         MetricsSettings metrics,
-        boolean enforceQuota) {
+        boolean enforceQuota,
+        boolean skipAcl,
+        boolean quorumListenOnAllIPs) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -247,7 +249,8 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota);
+                .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
+                .quorumListenOnAllIPs(quorumListenOnAllIPs);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -312,6 +315,7 @@ public record ServerConfig(
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
         s.put("enforceQuota", Boolean.toString(enforceQuota));
+        s.put("skipACL", skipAcl ? "yes" : "no");
         s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
         s.put("admin.serverAddress", adminServer.address());
         s.put("admin.serverPort", Integer.toString(adminServer.port()));
@@ -328,6 +332,7 @@ public record ServerConfig(
             s.put("initLimit", Integer.toString(initLimitTicks));
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
+            s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
             // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
@@ -472,6 +477,8 @@ public record ServerConfig(
         private AdminServerSettings adminServer = AdminServerSettings.DEFAULTS;
         private MetricsSettings metrics = MetricsSettings.DEFAULTS;
         private boolean enforceQuota;
+        private boolean skipAcl;
+        private boolean quorumListenOnAllIPs;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
 
@@ -525,6 +532,8 @@ public record ServerConfig(
         public Builder metrics(MetricsSettings v) { metrics = v; return this; }
         public MetricsSettings metrics() { return metrics; }
         public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
+        public Builder skipAcl(boolean v) { skipAcl = v; return this; }
+        public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -538,7 +547,8 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota, skipAcl,
+                    quorumListenOnAllIPs);
         }
 
         static int derived(int ticks, int tickTimeMs) {

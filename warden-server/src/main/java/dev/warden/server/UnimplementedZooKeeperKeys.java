@@ -165,9 +165,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(refuse("quorum.auth.enableSasl", off(), NO_SASL_QUORUM));
         r.add(refuse("quorum.auth.learnerRequireSasl", off(), NO_SASL_QUORUM));
         r.add(refuse("quorum.auth.serverRequireSasl", off(), NO_SASL_QUORUM));
-        r.add(refuse("skipACL", off(), "ZooKeeper skips every ACL check with skipACL=yes; Warden always checks"
-                + " ACLs, so requests ZooKeeper allowed can fail with NOAUTH. Remove it (or set skipACL=no), and give"
-                + " nodes open ACLs where everyone may use them."));
         r.add(refuse("DigestAuthenticationProvider.enabled", on(), "ZooKeeper would turn the digest scheme off;"
                 + " Warden always accepts digest credentials, so digest ACLs could be satisfied. Remove it (or set"
                 + " true)."));
@@ -198,8 +195,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
         r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
                 + " default)"));
-        r.add(warn("quorumListenOnAllIPs", "Warden listens for peers on the address of the member's own server"
-                + " line (a member that cannot bind it says so at startup)"));
         r.add(warn("localSessionsEnabled", "every Warden session is a global session (ZooKeeper's default): it"
                 + " survives a move to another member and may own ephemeral nodes"));
         r.add(warn("localSessionsUpgradingEnabled", "every Warden session is a global session (ZooKeeper's default)"));

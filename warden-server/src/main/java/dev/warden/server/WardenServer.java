@@ -109,6 +109,10 @@ public final class WardenServer implements AutoCloseable {
         if (config.enforceQuota()) {
             preparer.enforceQuotas(new TreeQuotaGuard(tree));
         }
+        if (config.skipAcl()) {
+            preparer.skipAclChecks();
+            log.warn("ACL checks are off (skipACL=yes): every client may read, change and delete every node");
+        }
         ReadProcessor reads = new ReadProcessor(tree, watches);
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "warden-timers-" + config.clientPort());

@@ -129,6 +129,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
         identities = new AuthIdentities(address.getHostAddress());
+        if (server.config().skipAcl()) {
+            identities.skipAclChecks();
+        }
         if (!server.registry().tryOpen(this, address)) {
             server.stats().connectionRejected();
             log.warn("refusing connection from {}: maxClientCnxns ({}) reached", address.getHostAddress(),

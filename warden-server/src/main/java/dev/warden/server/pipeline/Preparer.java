@@ -43,6 +43,7 @@ public final class Preparer {
     /** The last counter of an epoch; the real limit except in tests that reach an epoch's end fast. */
     private long maxCounter = MAX_COUNTER;
     private volatile QuotaGuard quotaGuard = QuotaGuard.NONE;
+    private volatile boolean skipAclChecks;
 
     public Preparer(PendingState pending, SessionTracker sessions, Clock clock, RandomGenerator random,
                     boolean ttlEnabled, long lastZxid) {
@@ -63,6 +64,14 @@ public final class Preparer {
             throw new IllegalArgumentException("counter limit out of range: " + counter);
         }
         maxCounter = counter;
+    }
+
+    /**
+     * skipACL=yes: every write passes its ACL checks, whoever sends it (requests a follower
+     * forwards too); set before the first request is prepared.
+     */
+    public void skipAclChecks() {
+        skipAclChecks = true;
     }
 
     /** enforceQuota: set before the first request is prepared. */
@@ -230,6 +239,9 @@ public final class Preparer {
     private TxnBody prepareOp(int opcode, Record body, Request request, PendingState.Overlay overlay)
             throws PrepException {
         AuthIdentities who = request.origin.identities();
+        if (skipAclChecks) {
+            who.skipAclChecks();
+        }
         return switch (opcode) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER -> {
                 CreateRequest create = (CreateRequest) body;
