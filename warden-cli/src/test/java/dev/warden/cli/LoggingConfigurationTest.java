@@ -50,7 +50,8 @@ class LoggingConfigurationTest {
         String current = Files.readString(logDir.resolve("warden-test.log"), StandardCharsets.UTF_8);
         assertTrue(current.contains("INFO  test - line 399 of a log"), current + " / " + describe(logDir) + statuses);
         try (Stream<Path> files = Files.list(logDir)) {
-            assertEquals(4, files.count(), "the file and maxbackupindex rolled ones");
+            assertEquals(4, files.filter(f -> f.getFileName().toString().startsWith("warden-test.log")).count(),
+                    "the file and maxbackupindex rolled ones");
         }
         assertTrue(Files.exists(logDir.resolve("warden-test.log.3")));
         assertFalse(Files.exists(logDir.resolve("warden-test.log.4")));
@@ -91,5 +92,22 @@ class LoggingConfigurationTest {
         explicit.setProperty("zookeeper.log.dir", "/srv/logs");
         LogSetup.prepare(explicit, Map.of("ZOO_LOG_DIR", "/var/log/warden"));
         assertEquals("/srv/logs", explicit.getProperty("zookeeper.log.dir"), "the JVM flag wins over the environment");
+    }
+
+    @Test
+    void theAuditLogGoesToAFileOfItsOwn() throws Exception {
+        LoggerContext context = configure(Map.of("zookeeper.log.dir", logDir.toString(),
+                LogSetup.FILE_APPENDER_PROPERTY, "ROLLINGFILE", "zookeeper.console.threshold", "ERROR"));
+        try {
+            context.getLogger("dev.warden.audit").info("user=root\toperation=serverStart\tresult=success");
+            context.getLogger("dev.warden.server").info("an ordinary line");
+        } finally {
+            context.stop();
+        }
+        String audit = Files.readString(logDir.resolve("warden_audit.log"), StandardCharsets.UTF_8);
+        String server = Files.readString(logDir.resolve("warden-server.log"), StandardCharsets.UTF_8);
+        assertTrue(audit.contains("audit: user=root\toperation=serverStart\tresult=success"), audit);
+        assertFalse(audit.contains("an ordinary line"), audit);
+        assertFalse(server.contains("serverStart"), server);
     }
 }

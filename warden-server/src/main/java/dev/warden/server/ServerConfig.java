@@ -62,7 +62,8 @@ public record ServerConfig(
         MetricsSettings metrics,
         boolean enforceQuota,
         boolean skipAcl,
-        boolean quorumListenOnAllIPs) {
+        boolean quorumListenOnAllIPs,
+        boolean auditEnabled) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -250,7 +251,7 @@ public record ServerConfig(
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
-                .quorumListenOnAllIPs(quorumListenOnAllIPs);
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).auditEnabled(auditEnabled);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -316,6 +317,7 @@ public record ServerConfig(
         s.put("digest.enabled", Boolean.toString(digestEnabled));
         s.put("enforceQuota", Boolean.toString(enforceQuota));
         s.put("skipACL", skipAcl ? "yes" : "no");
+        s.put("audit.enable", Boolean.toString(auditEnabled));
         s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
         s.put("admin.serverAddress", adminServer.address());
         s.put("admin.serverPort", Integer.toString(adminServer.port()));
@@ -479,6 +481,7 @@ public record ServerConfig(
         private boolean enforceQuota;
         private boolean skipAcl;
         private boolean quorumListenOnAllIPs;
+        private boolean auditEnabled;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
 
@@ -534,6 +537,7 @@ public record ServerConfig(
         public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
         public Builder skipAcl(boolean v) { skipAcl = v; return this; }
         public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
+        public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -548,7 +552,7 @@ public record ServerConfig(
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs);
+                    quorumListenOnAllIPs, auditEnabled);
         }
 
         static int derived(int ticks, int tickTimeMs) {

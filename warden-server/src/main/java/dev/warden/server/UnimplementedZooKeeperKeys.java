@@ -171,8 +171,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(refuse("DigestAuthenticationProvider.digestAlg", UnimplementedZooKeeperKeys::sha1, "ZooKeeper would"
                 + " hash digest credentials with that algorithm; Warden uses SHA-1, so digest ACL ids and a"
                 + " superDigest made with it would never match. Remove it, and use SHA-1 digests."));
-        r.add(refuse("audit.enable", off(), "ZooKeeper would write an audit log of client operations; Warden has"
-                + " no audit log yet. Remove it (or set false)."));
         r.add(refuse("reconfigEnabled", off(), "ZooKeeper would accept reconfig requests that change the member"
                 + " list; Warden does not support dynamic reconfiguration yet. Remove it (or set false)."));
         r.add(refuse("electionAlg", is("3"), "ZooKeeper 3.9 accepts only 3 (fast leader election); Warden elects"
@@ -216,7 +214,8 @@ final class UnimplementedZooKeeperKeys {
                 + " request's ACLs once, which refuses the same requests"));
         r.add(warn("enforce.auth.schemes", "ZooKeeper reads it only with enforce.auth.enabled=true, which Warden"
                 + " refuses"));
-        r.add(warn("audit.impl.class", "ZooKeeper reads it only with audit.enable=true, which Warden refuses"));
+        r.add(warn("audit.impl.class", "Warden writes its audit log through its logging (logger dev.warden.audit)"
+                + " and loads no audit logger class"));
         r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which needs an"
                 + " authProvider.N line (refused)"));
         r.add(warn("superUser", SASL_DETAIL));

@@ -6,6 +6,7 @@ import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.admin.AdminServer;
 import dev.warden.server.metrics.MetricsServer;
+import dev.warden.server.net.AuditLog;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
 import dev.warden.server.net.MemberStatus;
@@ -176,6 +177,9 @@ public final class WardenServer implements AutoCloseable {
                     + e.getMessage(), e);
         }
         scheduleTimers();
+        if (config.auditEnabled()) {
+            AuditLog.serverStart();
+        }
         startAdminServer(context);
         startMetricsServer(context);
     }
@@ -424,6 +428,9 @@ public final class WardenServer implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (config.auditEnabled()) {
+            AuditLog.serverStop();
         }
         AdminServer admin = adminServer;
         if (admin != null) {

@@ -77,6 +77,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile long lastZxidSent;
     /** Set when the connection is accepted; cons and crst read and reset it. */
     private volatile ConnectionStats connectionStats = new ConnectionStats(0);
+    /** The error code of the last reply sent, read by requestDone right after on the same thread (audit.enable). */
+    private int lastReplyXid;
+    private int lastReplyError;
 
     public ClientConnection(ServerContext server, FrameDecoder frames) {
         this.server = server;
@@ -392,12 +395,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void send(ReplyHeader header, Record body) {
+        if (header != null) {
+            lastReplyXid = header.xid();
+            lastReplyError = header.err();
+        }
         sendFrame(header, body);
     }
 
     @Override
     public void requestDone(Request request) {
         inFlight.decrementAndGet();
+        if (server.config().auditEnabled() && request.xid == lastReplyXid) {
+            AuditLog.request(sessionId, identities, address.getHostAddress(), request, lastReplyError);
+        }
         if (request.receivedNs() != 0) {
             // Writes and queued reads too, as ZooKeeper counts them: without them a write load reads as 0 ms.
             answered(request, System.nanoTime() - request.receivedNs());
