@@ -643,4 +643,18 @@ class PeerTransportTest {
             return false;
         }
     }
+
+    @Test
+    void aPeerPortInUseNamesTheMembersLineAndTheCause() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        start(1, members, new Recorder(), fast());
+        PeerTransport second = new PeerTransport(1, members, new Recorder(), fast());
+        open.add(second);
+        java.io.UncheckedIOException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.io.UncheckedIOException.class, second::start);
+        String message = e.getCause().getMessage();
+        assertTrue(message.startsWith("cannot listen on 127.0.0.1:" + members.get(1L).peerPort()
+                + ", the peer port of server.1 (its server.1 line): "), message);
+        assertTrue(message.contains("another process (or another member) holds that port"), message);
+    }
 }
