@@ -5,6 +5,7 @@ import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.admin.AdminServer;
+import dev.warden.server.jmx.ServerBeans;
 import dev.warden.server.metrics.MetricsServer;
 import dev.warden.server.net.AuditLog;
 import dev.warden.server.net.ServerContext;
@@ -76,6 +77,8 @@ public final class WardenServer implements AutoCloseable {
     private volatile AdminServer adminServer;
     /** Null unless metricsProvider.className names ZooKeeper's Prometheus provider and its port could be bound. */
     private volatile MetricsServer metricsServer;
+    /** A standalone server's JMX beans under ZooKeeper's names; null for a member. */
+    private ServerBeans jmxBeans;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                          ConsensusFactory.Provider consensusProvider) throws IOException {
@@ -182,6 +185,9 @@ public final class WardenServer implements AutoCloseable {
         }
         startAdminServer(context);
         startMetricsServer(context);
+        if (member == null) {
+            jmxBeans = ServerBeans.registerStandalone(context, transport.port());
+        }
     }
 
     /** /metrics, if configured; as in ZooKeeper, a port that cannot be bound stops the server. */
@@ -439,6 +445,9 @@ public final class WardenServer implements AutoCloseable {
         MetricsServer metrics = metricsServer;
         if (metrics != null) {
             metrics.close();
+        }
+        if (jmxBeans != null) {
+            jmxBeans.close();
         }
         transport.stopAccepting();
         timers.shutdownNow();
