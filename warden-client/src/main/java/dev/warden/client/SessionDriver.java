@@ -19,7 +19,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
@@ -47,7 +47,7 @@ final class SessionDriver {
     private final EventLoop loop;
     private final Bootstrap bootstrap;
     private final SerialExecutor completions;
-    private final WatchManager watches;
+    private final WatchTables watches;
     private final Paths paths;
     private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
     private final Outbox outbox;
@@ -61,7 +61,9 @@ final class SessionDriver {
     // Confined to the event loop.
     private final ArrayDeque<Credential> authPending = new ArrayDeque<>();
     private final List<Credential> credentials = new ArrayList<>();
-    private final List<InetSocketAddress> hosts;
+    private final HostProvider hosts;
+    private final ClientMetrics metrics;
+    private volatile InetSocketAddress connectedServer;
     private Phase phase = Phase.CONNECTING;
     private Channel channel;
     private boolean everConnected;
@@ -74,13 +76,13 @@ final class SessionDriver {
     private long startNanos;
     private long lastReceivedNanos;
     private long lastSentNanos;
-    private int hostCursor;
+    private InetSocketAddress attemptServer;
     private int failedAttemptsInRow;
     private ScheduledFuture<?> tick;
     private ScheduledFuture<?> handshakeTimer;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
-                  WatchManager watches, Paths paths, Runnable onTerminated) {
+                  WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
         this.config = config;
         this.loop = loop;
         this.bootstrap = bootstrap;
@@ -88,8 +90,8 @@ final class SessionDriver {
         this.watches = watches;
         this.paths = paths;
         this.onTerminated = onTerminated;
-        this.hosts = config.shuffleHosts() ? config.connectString().shuffledHosts(new Random(config.shuffleSeed()))
-                : config.connectString().hosts();
+        this.hosts = hosts;
+        this.metrics = metrics;
         this.negotiatedTimeoutMs = config.sessionTimeoutMs();
         this.outbox = new Outbox(config.maxOutstandingRequests(), config.maxQueuedRequests());
     }
@@ -110,6 +112,45 @@ final class SessionDriver {
 
     long sessionId() {
         return sessionIdSnapshot;
+    }
+
+    /** The server this client has its session through now, if it is connected. */
+    Optional<InetSocketAddress> connectedServer() {
+        return Optional.ofNullable(connectedServer);
+    }
+
+    /** Requests queued in the client or on the wire, not yet answered. */
+    int outstandingRequests() {
+        return outbox.queuedOrInFlight();
+    }
+
+    /**
+     * Hands a new server list to the host provider; if it says to move, the connection is
+     * dropped and the next attempt goes where it said (the session and its watches come along).
+     * Completes with whether the client is moving.
+     */
+    CompletableFuture<Boolean> updateServerList(java.util.List<InetSocketAddress> servers) {
+        CompletableFuture<Boolean> moving = new CompletableFuture<>();
+        runOnLoop(() -> {
+            if (phase == Phase.TERMINATED) {
+                moving.completeExceptionally(terminalError());
+                return;
+            }
+            InetSocketAddress current = phase == Phase.CONNECTED ? attemptServer : null;
+            Optional<InetSocketAddress> target;
+            try {
+                target = hosts.updateServerList(servers, current);
+            } catch (RuntimeException e) {
+                moving.completeExceptionally(e);
+                return;
+            }
+            if (target.isPresent() && channel != null) {
+                LOG.info("server list changed: moving from {} to {} to balance the load", current, target.get());
+                channel.close();
+            }
+            completions.execute(() -> moving.complete(target.isPresent()));
+        }, moving);
+        return moving;
     }
 
     void start() {
@@ -240,8 +281,9 @@ final class SessionDriver {
             return;
         }
         phase = Phase.CONNECTING;
-        InetSocketAddress address = hosts.get(hostCursor++ % hosts.size());
-        ChannelFuture connecting = bootstrap.connect(address);
+        InetSocketAddress address = hosts.next();
+        attemptServer = address;
+        ChannelFuture connecting = bootstrap.attr(ClientTls.PEER, address).connect(address);
         Channel attempt = connecting.channel();
         channel = attempt;
         attempt.closeFuture().addListener(done -> onChannelClosed(attempt));
@@ -272,6 +314,7 @@ final class SessionDriver {
             return;
         }
         channel = null;
+        connectedServer = null;
         needsFlush = false;
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
@@ -346,6 +389,8 @@ final class SessionDriver {
         phase = Phase.CONNECTED;
         everConnected = true;
         failedAttemptsInRow = 0;
+        hosts.onConnected(attemptServer);
+        connectedServer = attemptServer;
         publish(reconnect ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
         if (!reconnect) {
             completions.execute(() -> firstConnect.complete(null));
@@ -388,6 +433,7 @@ final class SessionDriver {
                     channel.close();
                     return;
                 }
+                metrics.requestCompleted(System.nanoTime() - packet.submittedNanos);
                 completions.execute(packet.onReply(header.err(), body));
                 drainWaiting();
             }
@@ -396,11 +442,20 @@ final class SessionDriver {
 
     private void onNotification(WatcherEvent event, long zxid) {
         WatchEvent.Kind kind = WatchEvent.Kind.ofWire(event.type());
-        String path = paths.toClient(event.path());
-        if (kind == null || path == null) {
+        if (kind == null) {
             return;
         }
-        for (WatchManager.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
+        if (WatchTables.CONFIG_NODE.equals(event.path())) {
+            // getConfig watches live outside the chroot; they see the server path.
+            for (WatchTables.Delivery delivery : watches.triggerConfig(new WatchEvent(kind, event.path(), zxid))) {
+                completions.execute(() -> delivery.watcher().process(delivery.event()));
+            }
+        }
+        String path = paths.toClient(event.path());
+        if (path == null) {
+            return;
+        }
+        for (WatchTables.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
             completions.execute(() -> delivery.watcher().process(delivery.event()));
         }
     }
@@ -484,6 +539,7 @@ final class SessionDriver {
 
     private void publish(ConnectionState state) {
         LOG.debug("session 0x{} is {}", Long.toHexString(sessionId), state);
+        metrics.stateChanged(state);
         for (StateListener listener : listeners) {
             completions.execute(() -> listener.stateChanged(state));
         }

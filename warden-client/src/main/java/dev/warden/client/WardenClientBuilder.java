@@ -18,7 +18,9 @@ public final class WardenClientBuilder {
     private int maxFrameBytes = 0xfffff;
     private long shuffleSeed = System.nanoTime();
     private boolean shuffleHosts = true;
+    private HostProvider hostProvider;
     private final List<StateListener> listeners = new ArrayList<>();
+    private dev.warden.protocol.tls.TlsSettings tls;
 
     WardenClientBuilder() {
     }
@@ -91,6 +93,28 @@ public final class WardenClientBuilder {
         return this;
     }
 
+    /**
+     * Chooses servers with this provider instead of the default {@link StaticHostProvider} over
+     * the connect string's hosts (whose chroot still applies). The connect string is still
+     * required, for the chroot.
+     */
+    public WardenClientBuilder hostProvider(HostProvider value) {
+        this.hostProvider = value;
+        return this;
+    }
+
+    /**
+     * Connects over TLS with these settings (ZooKeeper's {@code zookeeper.ssl.*} client keys:
+     * read them with {@code TlsSettings.parse("zookeeper.ssl.", properties::getProperty)}): the
+     * trust store the server's certificate must chain to, the key store whose certificate the
+     * server may ask for, and whether the certificate must name the host dialled. Null (the
+     * default) connects in plaintext.
+     */
+    public WardenClientBuilder tls(dev.warden.protocol.tls.TlsSettings value) {
+        this.tls = value;
+        return this;
+    }
+
     /** A state listener registered before connecting, so it also sees the first CONNECTED. */
     public WardenClientBuilder stateListener(StateListener listener) {
         listeners.add(listener);
@@ -105,7 +129,7 @@ public final class WardenClientBuilder {
         int queued = maxQueuedRequests > 0 ? maxQueuedRequests : (int) Math.min(Integer.MAX_VALUE, 10L * maxOutstandingRequests);
         ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
                 Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
-                maxFrameBytes, shuffleSeed, shuffleHosts);
+                maxFrameBytes, shuffleSeed, shuffleHosts, hostProvider, tls);
         return ClientRuntime.start(config, listeners);
     }
 

@@ -216,6 +216,10 @@ public final class ConfigLoader {
                 setting.apply().apply(builder, chosenKey, chosenValue, warnings);
             }
         }
+        // The JVM's ZooKeeper properties are already among the merged keys. The JAAS file is a
+        // JVM-wide setting the JDK's own login code reads from the system property, so the server
+        // takes it from there when neither the file nor the given properties name it.
+        builder.security(securityKeys(properties, jvmProperties, recognised, fromJvm));
         // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
         // error it would cause in the member lines (a multi-address line, say)
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
@@ -239,6 +243,30 @@ public final class ConfigLoader {
             }
         }
         return builder.build();
+    }
+
+    /**
+     * The security keys (docs/SECURITY.md). The JVM's ZooKeeper properties are already among the
+     * merged keys; an error about one of them names it as the operator wrote it
+     * ({@code -Dzookeeper.sslQuorum}). The JAAS file is a JVM-wide setting the JDK's own login
+     * code reads from the system property, so it comes from there when the file does not name it.
+     */
+    private static dev.warden.server.security.SecurityConfig securityKeys(Properties merged, Properties jvmProperties,
+                                                                      Set<String> recognised, Set<String> fromJvm) {
+        try {
+            return SecurityKeys.apply(merged, recognised, name -> name.equals(SecurityKeys.JAAS_KEY)
+                    ? jvmProperties.getProperty(name, System.getProperty(name)) : null);
+        } catch (ConfigException bad) {
+            String key = bad.key();
+            String property = key == null ? null : fromJvm.contains(key) ? key
+                    : fromJvm.contains(ZooKeeperSystemProperties.PREFIX + key) ? ZooKeeperSystemProperties.PREFIX + key
+                    : null;
+            if (property == null || !bad.getMessage().startsWith(key)) {
+                throw bad;
+            }
+            throw new ConfigException(property, ZooKeeperSystemProperties.spelled(property)
+                    + bad.getMessage().substring(key.length()), bad);
+        }
     }
 
     /**

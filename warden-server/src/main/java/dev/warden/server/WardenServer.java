@@ -1,5 +1,6 @@
 package dev.warden.server;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.protocol.DeleteContainerRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
@@ -10,6 +11,7 @@ import dev.warden.server.metrics.MetricsServer;
 import dev.warden.server.net.AuditLog;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
+import dev.warden.server.net.TraceMask;
 import dev.warden.server.net.MemberStatus;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Pipeline;
@@ -30,6 +32,7 @@ import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
+import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.recovery.ResyncMarker;
@@ -41,7 +44,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.concurrent.Executors;
+import java.util.Objects;
+import dev.warden.server.security.SaslServers;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,6 +60,8 @@ public final class WardenServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
     /** Where the AdminServer writes a snapshot while it streams it (removed afterwards). */
     static final String ADMIN_SCRATCH_DIR = "admin-snapshot.tmp";
+    /** How long close waits for a snapshot being written (a large tree's takes seconds). */
+    private static final long SNAPSHOT_FINISH_WAIT_SECONDS = 120;
 
     private final ServerConfig config;
     private final Clock clock;
@@ -72,6 +78,8 @@ public final class WardenServer implements AutoCloseable {
     private final java.util.concurrent.ExecutorService snapshotter;
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held from start to close, so no tool and no second server uses the data directory meanwhile. */
+    private final DataDirLock dataDirLock;
     private ClientTransport transport;
     /** Null unless admin.enableServer=true and its port could be bound. */
     private volatile AdminServer adminServer;
@@ -79,10 +87,16 @@ public final class WardenServer implements AutoCloseable {
     private volatile MetricsServer metricsServer;
     /** A standalone server's JMX beans under ZooKeeper's names; null for a member. */
     private ServerBeans jmxBeans;
+    /** The bound TLS client port, 0 without one. */
+    private int secureClientPort;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
-                         ConsensusFactory.Provider consensusProvider) throws IOException {
-        ZooKeeperDataCheck.refuseZooKeeperData(config);
+                         ConsensusFactory.Provider consensusProvider, DataDirLock dataDirLock) throws IOException {
+        this.dataDirLock = dataDirLock;
+        // the key and trust stores are read first: a bad one stops the server before it touches its data
+        ClientPorts ports = ClientPorts.of(config.security());
+        SaslServers saslServers = ClientSasl.serversFor(config.security().sasl(),
+                config.security().enforcement().requiredSchemes().contains("sasl"));
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -118,16 +132,8 @@ public final class WardenServer implements AutoCloseable {
             log.warn("ACL checks are off (skipACL=yes): every client may read, change and delete every node");
         }
         ReadProcessor reads = new ReadProcessor(tree, watches);
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "warden-timers-" + config.clientPort());
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.snapshotter = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "warden-snapshot-" + config.clientPort());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.timers = ServerThreads.timer("warden-timers-" + config.clientPort());
+        this.snapshotter = ServerThreads.single("warden-snapshot-" + config.clientPort());
         if (config.isEnsemble()) {
             try {
                 tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -159,17 +165,26 @@ public final class WardenServer implements AutoCloseable {
         ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats(), txnLog.batchRecords(),
                 snapshots.writeTimes(), dbInitMs);
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
-                member != null ? member.status() : MemberStatus.STANDALONE);
+                member != null ? member.status() : MemberStatus.STANDALONE, new TraceMask(), saslServers);
         try {
             if (member != null) {
                 member.start(timers);
             }
             int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads);
+            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads,
+                    ports.plainPort());
+            if (ports.securePort() != null) {
+                secureClientPort = transport.bind(Objects.requireNonNullElse(
+                        config.security().secureClientPortAddress(), config.clientPortAddress()),
+                        config.security().secureClientPort(), ports.securePort());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding the client port", e);
         } catch (IOException | RuntimeException e) {
+            if (transport != null) {
+                transport.close();
+            }
             if (member != null) {
                 member.close();
             }
@@ -290,7 +305,21 @@ public final class WardenServer implements AutoCloseable {
     /** As above; an ensemble member's core and peer links come from {@code consensus} (tests substitute them). */
     public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                                      ConsensusFactory.Provider consensus) throws IOException {
-        WardenServer server = new WardenServer(config, clock, logChannels, consensus);
+        // Refused before the lock file is made: nothing may be written into ZooKeeper's directory.
+        ZooKeeperDataCheck.refuseZooKeeperData(config);
+        DataDirLock lock;
+        try {
+            lock = DataDirLock.acquire(config.dataDir(), "a Warden server");
+        } catch (DataDirLock.InUseException inUse) {
+            throw new ConfigException("dataDir", "dataDir=" + config.dataDir() + ": " + inUse.getMessage(), inUse);
+        }
+        WardenServer server;
+        try {
+            server = new WardenServer(config, clock, logChannels, consensus, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
         if (config.isEnsemble()) {
             // a member serves only once it has joined a leader; the member logs when it does
             log.info("member {} listening for clients on {}:{} (served once it has joined a leader), data in {}",
@@ -410,6 +439,11 @@ public final class WardenServer implements AutoCloseable {
         return transport.port();
     }
 
+    /** The bound TLS-only client port ({@code secureClientPort}), 0 if there is none. */
+    public int secureClientPort() {
+        return secureClientPort;
+    }
+
     /** The request pipeline, for tests in this package. */
     RequestPipeline pipeline() {
         return pipeline;
@@ -449,6 +483,20 @@ public final class WardenServer implements AutoCloseable {
         if (jmxBeans != null) {
             jmxBeans.close();
         }
+        try {
+            stopAndCloseFiles();
+        } finally {
+            // last, and whatever failed before: the directory is free for the next server or tool
+            try {
+                dataDirLock.close();
+            } catch (IOException e) {
+                log.warn("releasing the lock on {} failed: {}", config.dataDir(), e.toString());
+            }
+        }
+        log.info("stopped server on port {}", transport.port());
+    }
+
+    private void stopAndCloseFiles() {
         transport.stopAccepting();
         timers.shutdownNow();
         snapshotter.shutdown();
@@ -458,12 +506,27 @@ public final class WardenServer implements AutoCloseable {
         pipeline.close();
         registry.closeAll();
         transport.close();
+        awaitSnapshotWriter();
         try {
             txnLog.close();
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
         }
-        log.info("stopped server on port {}", transport.port());
+    }
+
+    /**
+     * A snapshot still being written finishes before the server lets its directory go, so the
+     * next server or tool on it never finds a snapshot appearing under its feet.
+     */
+    private void awaitSnapshotWriter() {
+        try {
+            if (!snapshotter.awaitTermination(SNAPSHOT_FINISH_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                log.warn("a snapshot was still being written {} s after the server stopped; leaving it",
+                        SNAPSHOT_FINISH_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private final class Listener implements PipelineListener {

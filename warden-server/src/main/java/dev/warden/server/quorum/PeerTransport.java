@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
@@ -11,7 +12,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -123,7 +123,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
 
     /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
-        this(myId, members, handler, options, new NioEventLoopGroup(1), true);
+        this(myId, members, handler, options, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
     }
 
     /**
@@ -303,6 +303,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     void inboundOpened(long from, String portName, Channel channel, PeerInbound state) {
         Channel older = inbound.put(from + "/" + portName, channel);
         LOG.info("Member {} connected from {} ({})", from, channel.remoteAddress(), portName);
+        PeerLink outbound = (ELECTION_PORT.equals(portName) ? electionLinks : peerLinks).get(from);
+        if (outbound != null) {
+            outbound.redialNow();
+        }
         if (older != null && older != channel) {
             PeerInbound olderState = older.pipeline().get(PeerInbound.class);
             if (olderState != null) {

@@ -1,0 +1,113 @@
+package dev.warden.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.warden.protocol.tls.StoreFile;
+import dev.warden.protocol.tls.TlsSettings;
+import dev.warden.server.security.SecurityConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The security keys in zoo.cfg, under both spellings and as system properties, and their errors. */
+class SecurityKeysTest {
+    @TempDir
+    Path dir;
+    private final List<String> warnings = new ArrayList<>();
+
+    private SecurityConfig read(Map<String, String> file, Map<String, String> system) {
+        Properties p = new Properties();
+        p.putAll(file);
+        return SecurityKeys.apply(p, new HashSet<>(), system::get);
+    }
+
+    private ServerConfig load(Map<String, String> file) {
+        Properties p = new Properties();
+        p.putAll(file);
+        return ConfigLoader.fromProperties(p, warnings::add);
+    }
+
+    @Test
+    void clientTlsKeysInEitherSpellingOrAsSystemProperties() throws Exception {
+        Path passwordFile = Files.writeString(dir.resolve("pw"), "from-a-file\n");
+        SecurityConfig fromFile = read(Map.of("secureClientPort", "2281", "zookeeper.ssl.keyStore.location", "/k.p12",
+                "ssl.keyStore.passwordPath", passwordFile.toString(), "ssl.trustStore.location", "/t.pem",
+                "ssl.clientAuth", "want", "ssl.enabledProtocols", "TLSv1.2", "ssl.ciphersuites",
+                "TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384"), Map.of());
+        TlsSettings tls = fromFile.clientTls();
+        assertEquals(2281, fromFile.secureClientPort());
+        assertEquals(StoreFile.StoreType.PKCS12, tls.keyStore().type());
+        assertEquals("from-a-file", tls.keyStore().password().reveal());
+        assertEquals(StoreFile.StoreType.PEM, tls.trustStore().type());
+        assertEquals(TlsSettings.ClientAuth.WANT, tls.clientAuth());
+        assertEquals(List.of("TLSv1.2"), tls.enabledProtocols());
+        assertEquals(List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384"), tls.cipherSuites());
+        SecurityConfig fromSystem = read(Map.of("secureClientPort", "2281"), Map.of(
+                "zookeeper.ssl.keyStore.location", "/k.jks", "zookeeper.ssl.keyStore.password", "pw"));
+        assertEquals(StoreFile.StoreType.JKS, fromSystem.clientTls().keyStore().type());
+        assertEquals(List.of("TLSv1.3", "TLSv1.2"), fromSystem.clientTls().enabledProtocols());
+        // the file wins over a system property
+        SecurityConfig both = read(Map.of("secureClientPort", "2281", "ssl.keyStore.location", "/file.jks"),
+                Map.of("zookeeper.ssl.keyStore.location", "/system.jks"));
+        assertEquals(Path.of("/file.jks"), both.clientTls().keyStore().location());
+    }
+
+    @Test
+    void badSettingsNameTheKeyAndTheWayOut() {
+        assertRefused("ssl.keyStore.location", Map.of("secureClientPort", "2281"));
+        assertRefused("secureClientPort", Map.of("secureClientPort", "70000"));
+        assertRefused("ssl.clientAuth", Map.of("client.portUnification", "true", "ssl.keyStore.location", "/k.jks",
+                "ssl.clientAuth", "sometimes"));
+        assertRefused("ssl.keyStore.type", Map.of("secureClientPort", "2281", "ssl.keyStore.location", "/k.store"));
+        assertRefused("not use TLS or SASL between", Map.of("sslQuorum", "true", "ssl.quorum.keyStore.location",
+                "/k.jks", "ssl.quorum.trustStore.location", "/t.jks"));
+        assertRefused("not use TLS or SASL between", Map.of("portUnification", "true",
+                "ssl.quorum.keyStore.location", "/k.jks", "ssl.quorum.trustStore.location", "/t.jks"));
+        assertRefused("authProvider.1", Map.of("authProvider.1", "com.example.MyProvider"));
+        assertRefused("enforce.auth.enabled", Map.of("enforce.auth.enabled", "true"));
+        assertRefused("enforce.auth.schemes", Map.of("enforce.auth.enabled", "true", "enforce.auth.schemes",
+                "kerberos"));
+        assertRefused("sessionRequireClientSASLAuth", Map.of("sessionRequireClientSASLAuth", "true"));
+        assertRefused("quorum.auth.learnerRequireSasl", Map.of("quorum.auth.learnerRequireSasl", "true"));
+        assertRefused("ssl.keyStore.location", Map.of("ssl.keyStore.location", "/a.jks",
+                "zookeeper.ssl.keyStore.location", "/b.jks"));
+    }
+
+    private void assertRefused(String key, Map<String, String> file) {
+        ConfigException e = assertThrows(ConfigException.class, () -> load(file), file.toString());
+        assertTrue(e.getMessage().contains(key), e.getMessage());
+        assertTrue(e.getMessage().length() > key.length() + 20, "says why: " + e.getMessage());
+    }
+
+    @Test
+    void zooKeepersOwnProvidersAreAcceptedSilently() {
+        load(Map.of("authProvider.1", "org.apache.zookeeper.server.auth.SASLAuthenticationProvider",
+                "authProvider.x509", "org.apache.zookeeper.server.auth.X509AuthenticationProvider",
+                "zookeeper.authProvider.2", "org.apache.zookeeper.server.auth.DigestAuthenticationProvider"));
+        assertEquals(List.of(), warnings);
+    }
+
+    @Test
+    void confHidesPasswordsAndTheConfigReadsBackEqual() {
+        ServerConfig config = load(Map.of("secureClientPort", "2281", "ssl.keyStore.location", "/k.p12",
+                "ssl.keyStore.password", "hunter2-keystore", "ssl.trustStore.location", "/t.jks",
+                "ssl.trustStore.password", "hunter2-truststore", "ssl.clientCertIdType", "SAN",
+                "ssl.clientCertIdSanMatchType", "2", "X509AuthenticationProvider.superUser", "admin"));
+        String conf = config.describe();
+        assertFalse(conf.contains("hunter2"), conf);
+        assertTrue(conf.contains("ssl.keyStore.password=<hidden>"), conf);
+        assertTrue(conf.contains("secureClientPort=2281"), conf);
+        assertFalse(config.security().toString().contains("hunter2"), config.security().toString());
+        assertEquals(config, ConfigLoader.fromProperties(config.toProperties(), warnings::add));
+        assertEquals(List.of(), warnings);
+    }
+}
