@@ -424,6 +424,10 @@ public final class MemberLoop {
 
     private void send(List<Outbound> messages) {
         if (!messages.isEmpty()) {
+            for (Outbound message : messages) {
+                // the start of bringing a member up to date: rare, and what an operator asks about
+                MemberLogLines.syncSent(myId, message).ifPresent(log::info);
+            }
             sender.sendAll(messages);
         }
     }
