@@ -103,6 +103,7 @@ public final class ConfigLoader {
                     ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"),
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
             Setting.of(ConfigLoader::applySkipAcl, "skipACL", "zookeeper.skipACL"),
+            Setting.of(ConfigLoader::applyLeaderServes, "leaderServes", "zookeeper.leaderServes"),
             Setting.of((b, k, v, w) -> b.auditEnabled(asBoolean(k, v)), "audit.enable", "zookeeper.audit.enable"),
             Setting.of(ConfigLoader::applyMetricsProvider, "metricsProvider.className"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpHost(v)), "metricsProvider.httpHost"),
@@ -336,6 +337,21 @@ public final class ConfigLoader {
             case "no" -> b.skipAcl(false);
             default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper skips ACL checks only"
                     + " for yes and checks them for any other value, so '" + value + "' would not mean what it seems");
+        }
+    }
+
+    /**
+     * ZooKeeper's leader stops taking clients for "no" exactly and takes them for any other
+     * value; as for skipACL, a value that reads as "no" elsewhere ("false") would mean the
+     * opposite there, so only yes and no pass.
+     */
+    private static void applyLeaderServes(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
+        switch (value) {
+            case "yes" -> b.leaderServes(true);
+            case "no" -> b.leaderServes(false);
+            default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper's leader refuses clients"
+                    + " only for no and serves them for any other value, so '" + value + "' would not mean what it"
+                    + " seems");
         }
     }
 

@@ -64,6 +64,7 @@ public record ServerConfig(
         boolean enforceQuota,
         boolean skipAcl,
         boolean quorumListenOnAllIPs,
+        boolean leaderServes,
         boolean auditEnabled,
         SecurityConfig security) {
 
@@ -255,7 +256,8 @@ public record ServerConfig(
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
-                .quorumListenOnAllIPs(quorumListenOnAllIPs).auditEnabled(auditEnabled).security(security);
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes).auditEnabled(auditEnabled)
+                .security(security);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -341,6 +343,7 @@ public record ServerConfig(
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
+            s.put("leaderServes", leaderServes ? "yes" : "no");
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
             // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
@@ -497,6 +500,7 @@ public record ServerConfig(
         private boolean enforceQuota;
         private boolean skipAcl;
         private boolean quorumListenOnAllIPs;
+        private boolean leaderServes = true;
         private boolean auditEnabled;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
@@ -554,6 +558,8 @@ public record ServerConfig(
         public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
         public Builder skipAcl(boolean v) { skipAcl = v; return this; }
         public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
+        /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
+        public Builder leaderServes(boolean v) { leaderServes = v; return this; }
         public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
         /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
         public Builder security(SecurityConfig v) { security = v; return this; }
@@ -571,7 +577,7 @@ public record ServerConfig(
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, auditEnabled, security);
+                    quorumListenOnAllIPs, leaderServes, auditEnabled, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -162,7 +162,6 @@ final class UnimplementedZooKeeperKeys {
                 + " Remove it (or set true)."));
 
         // ---- warned: ignoring them is harmless ----
-        r.add(warn("leaderServes", "Warden's leader always serves clients"));
         r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
         r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
                 + " default)"));

@@ -54,8 +54,6 @@ class UnimplementedZooKeeperKeysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "leaderServes|no|Warden's leader always serves clients",
-            "zookeeper.leaderServes|no|Warden's leader always serves clients",
             "syncEnabled|false|always log and snapshot",
             "cnxTimeout|5000|election and peer-connection tuning",
             "fastleader.maxNotificationInterval|60000|election and peer-connection tuning",

@@ -247,6 +247,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             closeNow();
             return;
         }
+        if (!server.config().leaderServes() && "leader".equals(server.memberStatus().mode())) {
+            // leaderServes=no: the leader keeps to coordination; clients connect to the others
+            closeNow();
+            return;
+        }
         JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
         server.stats().connectionRequest();
