@@ -49,8 +49,12 @@ final class UnimplementedZooKeeperKeys {
             + " (sslQuorum and portUnification are refused); it has no effect here";
     private static final String QUORUM_SASL = "a setting of SASL between members, which Warden does not have yet"
             + " (quorum.auth.enableSasl is refused); it has no effect here";
-    private static final String DIAGNOSTICS = "ZooKeeper diagnostics (JVM pause monitor, JMX, message tracking)"
-            + " Warden does not have";
+    private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"
+            + " always on and logs every pause of the whole process of half a second or more";
+    private static final String MESSAGE_TRACKER = "ZooKeeper's tracking of recent peer messages, which Warden does not"
+            + " have";
+    private static final String LOG4J_JMX = "ZooKeeper's log4j JMX beans; Warden logs through Logback and registers"
+            + " no logging beans (its server beans are always registered)";
     private static final String TEST_HOOK = "a ZooKeeper test hook";
 
     /**
@@ -195,9 +199,9 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which Warden"
                 + " cannot load"));
         r.add(warnPrefix("pathStats.", METRICS));
-        r.add(warnPrefix("jvm.pause.", DIAGNOSTICS));
-        r.add(warnPrefix("messageTracker.", DIAGNOSTICS));
-        r.add(warnPrefix("jmx.", DIAGNOSTICS));
+        r.add(warnPrefix("jvm.pause.", PAUSE_MONITOR));
+        r.add(warnPrefix("messageTracker.", MESSAGE_TRACKER));
+        r.add(warnPrefix("jmx.", LOG4J_JMX));
         r.add(warnPrefix("multiAddress.", "applies only with multiAddress.enabled=true, which Warden refuses"));
         r.add(warnPrefix("ssl.", TLS_DETAIL));
         r.add(warnPrefix("ssl.quorum.", QUORUM_TLS));

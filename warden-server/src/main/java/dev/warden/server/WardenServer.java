@@ -6,6 +6,7 @@ import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.admin.AdminServer;
+import dev.warden.server.jmx.MemberBeans;
 import dev.warden.server.jmx.ServerBeans;
 import dev.warden.server.metrics.MetricsServer;
 import dev.warden.server.net.AuditLog;
@@ -85,8 +86,8 @@ public final class WardenServer implements AutoCloseable {
     private volatile AdminServer adminServer;
     /** Null unless metricsProvider.className names ZooKeeper's Prometheus provider and its port could be bound. */
     private volatile MetricsServer metricsServer;
-    /** A standalone server's JMX beans under ZooKeeper's names; null for a member. */
-    private ServerBeans jmxBeans;
+    /** The JMX beans under ZooKeeper's names (a standalone server's, or a member's). */
+    private AutoCloseable jmxBeans;
     /** The bound TLS client port, 0 without one. */
     private int secureClientPort;
 
@@ -202,6 +203,17 @@ public final class WardenServer implements AutoCloseable {
         startMetricsServer(context);
         if (member == null) {
             jmxBeans = ServerBeans.registerStandalone(context, transport.port());
+        } else {
+            MemberBeans beans = MemberBeans.register(context, transport.port());
+            member.onRoleChange(() -> {
+                try {
+                    timers.execute(beans::roleChanged);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // the server is stopping; its beans go with it
+                }
+            });
+            beans.roleChanged(); // a change before the listener was set
+            jmxBeans = beans;
         }
     }
 
@@ -481,7 +493,11 @@ public final class WardenServer implements AutoCloseable {
             metrics.close();
         }
         if (jmxBeans != null) {
-            jmxBeans.close();
+            try {
+                jmxBeans.close();
+            } catch (Exception e) {
+                log.warn("unregistering the JMX beans failed: {}", e.toString());
+            }
         }
         try {
             stopAndCloseFiles();

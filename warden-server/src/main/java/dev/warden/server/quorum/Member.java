@@ -99,6 +99,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private boolean expiryHeldOutOfTouch;
     /** The leader's account of its learners, for the lines it logs as they come and go (driver thread). */
     private final LearnerContact learners;
+    /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
+    private volatile Runnable roleListener = () -> { };
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
                   Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
@@ -178,6 +180,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     public Role role() {
         return driver.role();
+    }
+
+    /**
+     * {@code listener} runs after each change of role, leader or serving, on the driver thread:
+     * it must only hand the news on (the JMX beans move on another thread).
+     */
+    public void onRoleChange(Runnable listener) {
+        roleListener = listener;
     }
 
     public boolean isServing() {
@@ -327,6 +337,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         }
         learners.reset();
         log.info(MemberLogLines.roleChange(myId, change));
+        roleListener.run();
         if (!change.serving()) {
             stopServing();
             return;
