@@ -69,6 +69,10 @@ final class ServerCollector extends Collector {
                 + " (an ensemble member looking for or synchronizing with a leader)", mode.isPresent() ? 1 : 0));
         families.add(new CounterMetricFamily("warden_fsync_threshold_exceed", "fsyncs of the transaction log that took"
                 + " fsync.warningthresholdms or more", server.stats().fsyncs().slowCount()));
+        GaugeMetricFamily lag = new GaugeMetricFamily("warden_follower_lag_transactions", "on a serving leader, for"
+                + " each synced follower, the transactions it has not acknowledged yet", List.of("follower"));
+        server.memberStatus().followerLag().forEach((id, behind) -> lag.addMetric(List.of(Long.toString(id)), behind));
+        families.add(lag);
         families.add(new GaugeMetricFamily("warden_last_applied_zxid", "the zxid of the last transaction applied to"
                 + " the tree", server.stateMachine().tree().lastAppliedZxid()));
         return families;

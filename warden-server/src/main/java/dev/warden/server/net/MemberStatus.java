@@ -46,6 +46,11 @@ public interface MemberStatus {
     }
 
     /** Figures only a leader has; empty on every other member. */
+    /** A serving leader's followers (by id) and how many transactions each is behind; empty elsewhere. */
+    default java.util.Map<Long, Long> followerLag() {
+        return java.util.Map.of();
+    }
+
     default Optional<LeaderFigures> leaderFigures() {
         return Optional.empty();
     }

@@ -69,6 +69,11 @@ final class MemberStatusView implements MemberStatus {
         };
     }
 
+    @Override
+    public java.util.Map<Long, Long> followerLag() {
+        return leading.getAsBoolean() ? driver.followerLag() : java.util.Map.of();
+    }
+
     /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */
     @Override
     public Optional<LeaderFigures> leaderFigures() {
