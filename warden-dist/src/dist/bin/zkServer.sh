@@ -37,9 +37,12 @@ ZOO_DATADIR="$(config_value dataDir)"
 ZOO_DATADIR="${ZOO_DATADIR:-./data}"
 ZOOPIDFILE="${ZOOPIDFILE:-$ZOO_DATADIR/zookeeper_server.pid}"
 ZOO_OUT="$ZOO_LOG_DIR/warden-${USER:-$(id -un)}-server-$(hostname).out"
+# as ZooKeeper's script: the log directory and file name, for the rolling log file (conf/logback.xml)
+ZOO_LOG_FILE="${ZOO_LOG_FILE:-warden-${USER:-$(id -un)}-server-$(hostname).log}"
 ZK_STOP_TIMEOUT="${ZK_STOP_TIMEOUT:-30}"
 ZK_START_TIMEOUT="${ZK_START_TIMEOUT:-60}"
 SERVER_COMMAND=("$JAVA" "-Xmx${ZK_SERVER_HEAP:-1000}m")
+SERVER_COMMAND+=("-Dzookeeper.log.dir=$ZOO_LOG_DIR" "-Dzookeeper.log.file=$ZOO_LOG_FILE")
 # shellcheck disable=SC2206
 SERVER_COMMAND+=(${SERVER_JVMFLAGS:-} ${JVMFLAGS:-} -cp "$CLASSPATH" "$MAIN_CLASS" server --config "$ZOOCFG")
 

@@ -85,8 +85,7 @@ public final class ChaosMain implements Callable<Integer> {
 
     public static void main(String[] args) {
         // the Apache client logs every reconnect with a stack trace; faults make hundreds
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "error");
+        dev.warden.cli.ToolLogging.quiet(java.util.Map.of("org.apache.zookeeper", "ERROR"));
         System.exit(commandLine().execute(args));
     }
 

@@ -9,7 +9,10 @@ import picocli.CommandLine.Spec;
 /** The {@code warden} command. */
 @Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
         synopsisSubcommandLabel = "COMMAND",
-        description = "Warden, a coordination service that speaks the ZooKeeper protocol.")
+        description = "Warden, a coordination service that speaks the ZooKeeper protocol.",
+        footer = {"", "The warden script also runs:",
+                "  bench    Load generator, comparison with Apache ZooKeeper, resource probe, JMH (warden bench --help).",
+                "  sim      Deterministic simulation of whole ensembles from seeds (warden sim --help)."})
 public final class Main implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -22,6 +25,7 @@ public final class Main implements Callable<Integer> {
             System.out.println(WardenVersion.describe());
             System.exit(0);
         }
+        LogSetup.prepare(System.getProperties(), System.getenv());
         System.exit(commandLine(ServerLauncher.warden(), StopSignal.jvmShutdown()).execute(args));
     }
 

@@ -70,4 +70,11 @@ class MainTest {
         assertTrue(help.contains("--port=N"), help);
         assertTrue(help.contains("--data-dir=DIR"), help);
     }
+
+    @Test
+    void helpNamesTheBenchAndSimulatorTheScriptRuns() {
+        assertEquals(0, run("help"));
+        assertTrue(out.toString().contains("  bench    Load generator"), out.toString());
+        assertTrue(out.toString().contains("  sim      Deterministic simulation"), out.toString());
+    }
 }

@@ -65,7 +65,7 @@ class DistributionTest {
             home = unpacked.filter(p -> p.getFileName().toString().startsWith("warden-")).findFirst().orElseThrow();
         }
         for (String file : List.of("bin/warden", "bin/zkServer.sh", "bin/zkCli.sh", "bin/zkEnv.sh", "conf/zoo.cfg",
-                "conf/simplelogger.properties", "systemd/warden.service", "README.md")) {
+                "conf/logback.xml", "systemd/warden.service", "README.md")) {
             assertTrue(Files.exists(home.resolve(file)), file);
         }
         try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
@@ -121,6 +121,13 @@ class DistributionTest {
             String text = Files.readString(out);
             assertTrue(text.contains("Warden serving on 127.0.0.1:" + port), text);
             assertTrue(text.contains("Warden stopped"), text);
+        }
+        // the rolling log file, as ZooKeeper's script names it through -Dzookeeper.log.dir and .file
+        try (Stream<Path> logs = Files.list(dir.resolve("my-logs"))) {
+            Path log = logs.filter(p -> p.getFileName().toString().matches("warden-.*-server-.*\\.log"))
+                    .findFirst().orElseThrow();
+            String text = Files.readString(log);
+            assertTrue(text.contains("serving on 127.0.0.1:" + port), text);
         }
         home = null;
     }

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  */
 final class EnsembleKeys {
     /** Ensemble keys a member reads; in a standalone server they are warned about and ignored. */
-    static final Set<String> MEMBER_KEYS = Set.of("initLimit", "syncLimit", "peerType", "standaloneEnabled");
+    static final Set<String> MEMBER_KEYS = Set.of("initLimit", "syncLimit", "peerType", "standaloneEnabled",
+            "quorumListenOnAllIPs");
     /** ZooKeeper reads a version beside server lines in zoo.cfg as hexadecimal (its QuorumMaj does). */
     static final String VERSION_KEY = "version";
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
@@ -89,6 +90,10 @@ final class EnsembleKeys {
         String initLimit = properties.getProperty("initLimit");
         if (initLimit != null) {
             builder.initLimitTicks((int) ServerConfig.Range.INIT_LIMIT.parse("initLimit", initLimit.trim()));
+        }
+        String listenOnAll = properties.getProperty("quorumListenOnAllIPs");
+        if (listenOnAll != null) {
+            builder.quorumListenOnAllIPs(ConfigLoader.asBoolean("quorumListenOnAllIPs", listenOnAll.trim()));
         }
         String syncLimit = properties.getProperty("syncLimit");
         if (syncLimit != null) {

@@ -17,8 +17,10 @@ import java.util.function.Function;
  * Reads the security keys (docs/SECURITY.md) into a {@link SecurityConfig}. Each key may be
  * written in zoo.cfg as ZooKeeper spells it or with a {@code zookeeper.} prefix (the two must
  * agree), or be given as the JVM system property ZooKeeper deployments set in
- * {@code SERVER_JVMFLAGS} ({@code zookeeper.ssl.keyStore.location},
- * {@code java.security.auth.login.config}, ...); the file wins over a system property.
+ * {@code SERVER_JVMFLAGS} ({@code zookeeper.ssl.keyStore.location}, ...): the config loader
+ * merges those into the keys it hands here, refusing a property that disagrees with the file.
+ * {@code java.security.auth.login.config} comes from {@code systemProperties} when the file does
+ * not name it.
  */
 final class SecurityKeys {
     private static final String PREFIX = "zookeeper.";
@@ -59,12 +61,13 @@ final class SecurityKeys {
         lookup.apply("ssl.authProvider"); // ZooKeeper's name for the x509 provider; x509 is built in
         X509Identities x509 = X509Identities.parse(lookup);
 
+        // The quorum TLS and SASL details are read only with the switch that uses them (refused
+        // below for now); otherwise they stay unread, and the config loader warns that they do nothing.
         boolean sslQuorum = bool(lookup, "sslQuorum", false);
         boolean quorumUnification = bool(lookup, "portUnification", false);
-        boolean quorumReload = bool(lookup, "sslQuorumReloadCertFiles", true);
-        TlsSettings quorumTls = sslQuorum || quorumUnification
-                ? TlsSettings.parse(TlsSettings.QUORUM_PREFIX, lookup) : null;
-        lookup.markAll(TlsSettings.QUORUM_PREFIX, TlsSettings.KEYS);
+        boolean quorumTlsOn = sslQuorum || quorumUnification;
+        boolean quorumReload = !quorumTlsOn || bool(lookup, "sslQuorumReloadCertFiles", true);
+        TlsSettings quorumTls = quorumTlsOn ? TlsSettings.parse(TlsSettings.QUORUM_PREFIX, lookup) : null;
 
         checkAuthProviders(lookup, file);
         String jaas = lookup.apply(JAAS_KEY);
@@ -82,10 +85,12 @@ final class SecurityKeys {
             throw new IllegalArgumentException((learnerRequire ? "quorum.auth.learnerRequireSasl"
                     : "quorum.auth.serverRequireSasl") + "=true needs quorum.auth.enableSasl=true");
         }
+        Function<String, String> quorumSaslKey = key -> quorumSaslOn ? lookup.apply(key) : null;
         QuorumSaslSettings quorumSasl = new QuorumSaslSettings(quorumSaslOn, learnerRequire, serverRequire,
-                orDefault(lookup.apply("quorum.auth.kerberos.servicePrincipal"), QuorumSaslSettings.DEFAULT_PRINCIPAL),
-                orDefault(lookup.apply("quorum.auth.learner.saslLoginContext"), "QuorumLearner"),
-                orDefault(lookup.apply("quorum.auth.server.saslLoginContext"), "QuorumServer"));
+                orDefault(quorumSaslKey.apply("quorum.auth.kerberos.servicePrincipal"),
+                        QuorumSaslSettings.DEFAULT_PRINCIPAL),
+                orDefault(quorumSaslKey.apply("quorum.auth.learner.saslLoginContext"), "QuorumLearner"),
+                orDefault(quorumSaslKey.apply("quorum.auth.server.saslLoginContext"), "QuorumServer"));
         if (quorumSaslOn && !sasl.configured()) {
             throw new IllegalArgumentException("quorum.auth.enableSasl=true needs a JAAS file with the "
                     + quorumSasl.learnerLoginContext() + " and " + quorumSasl.serverLoginContext()

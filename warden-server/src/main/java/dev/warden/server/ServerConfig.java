@@ -59,12 +59,19 @@ public record ServerConfig(
         boolean standaloneEnabled,
         SortedMap<Long, QuorumMember> members,
         long configVersion,
+        AdminServerSettings adminServer,
+        MetricsSettings metrics,
+        boolean enforceQuota,
+        boolean skipAcl,
+        boolean quorumListenOnAllIPs,
+        boolean leaderServes,
+        boolean auditEnabled,
         SecurityConfig security) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
             "ruok", "srvr", "stat", "mntr", "cons", "conf", "envi", "wchs", "wchc", "wchp", "dump", "isro", "srst",
-            "crst");
+            "crst", "dirs", "hash", "gtmk", "stmk");
 
     /** srvr is what monitoring and zkCli probes use, so it is never switched off. */
     public static final String ALWAYS_ALLOWED_WORD = "srvr";
@@ -87,7 +94,9 @@ public record ServerConfig(
                 "must be a number of snapshots, at least 3"),
         PURGE_INTERVAL("autopurge.purgeInterval", 0, Integer.MAX_VALUE,
                 "must be 0 (purging disabled) or a positive number of hours"),
-        JUTE_MAX_BUFFER("jute.maxbuffer", 1, Integer.MAX_VALUE, "must be a positive number of bytes"),
+        JUTE_MAX_BUFFER("jute.maxbuffer", 1024, Integer.MAX_VALUE, "must be at least 1024 bytes: a smaller limit"
+                + " refuses clients' own connect and ordinary requests, so every connection would be closed (the"
+                + " default is 1048575)"),
         GLOBAL_OUTSTANDING_LIMIT("globalOutstandingLimit", 1, Integer.MAX_VALUE,
                 "must be a positive number of requests"),
         MAX_WATCHES_PER_SESSION("maxWatchesPerSession", 1, Integer.MAX_VALUE,
@@ -103,7 +112,10 @@ public record ServerConfig(
         SERVER_ID("serverId", 1, Integer.MAX_VALUE, "must be a positive server id"),
         MY_ID("myid", 1, Integer.MAX_VALUE, "must be a positive server id"),
         INIT_LIMIT("initLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
-        SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks");
+        SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
+        ADMIN_PORT("admin.serverPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
+        ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds"),
+        METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)");
 
         final String key;
         final long min;
@@ -181,6 +193,8 @@ public record ServerConfig(
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
+        adminServer = Objects.requireNonNullElse(adminServer, AdminServerSettings.DEFAULTS);
+        metrics = Objects.requireNonNullElse(metrics, MetricsSettings.DEFAULTS);
         security = Objects.requireNonNullElse(security, SecurityConfig.NONE);
         checkSecurity(security, clientPort, clientPortAddress);
         if (discardUnprovable && !members.isEmpty()) {
@@ -241,7 +255,9 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion).security(security);
+                .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes).auditEnabled(auditEnabled)
+                .security(security);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -306,12 +322,28 @@ public record ServerConfig(
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
+        s.put("enforceQuota", Boolean.toString(enforceQuota));
+        s.put("skipACL", skipAcl ? "yes" : "no");
+        s.put("audit.enable", Boolean.toString(auditEnabled));
+        s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
+        s.put("admin.serverAddress", adminServer.address());
+        s.put("admin.serverPort", Integer.toString(adminServer.port()));
+        s.put("admin.commandURL", adminServer.commandUrl());
+        s.put("admin.idleTimeout", Long.toString(adminServer.idleTimeoutMs()));
+        if (metrics.prometheus()) {
+            s.put("metricsProvider.className", MetricsSettings.PROMETHEUS_PROVIDER);
+            s.put("metricsProvider.httpHost", metrics.httpHost());
+            s.put("metricsProvider.httpPort", Integer.toString(metrics.httpPort()));
+            s.put("metricsProvider.exportJvmInfo", Boolean.toString(metrics.exportJvmInfo()));
+        }
         s.putAll(security.settings());
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
+            s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
+            s.put("leaderServes", leaderServes ? "yes" : "no");
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
             // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
@@ -463,6 +495,13 @@ public record ServerConfig(
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
         private boolean standaloneEnabled = true;
+        private AdminServerSettings adminServer = AdminServerSettings.DEFAULTS;
+        private MetricsSettings metrics = MetricsSettings.DEFAULTS;
+        private boolean enforceQuota;
+        private boolean skipAcl;
+        private boolean quorumListenOnAllIPs;
+        private boolean leaderServes = true;
+        private boolean auditEnabled;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
         private SecurityConfig security = SecurityConfig.NONE;
@@ -512,6 +551,16 @@ public record ServerConfig(
         public Builder members(Map<Long, QuorumMember> v) { members = Map.copyOf(v); return this; }
         /** The version of the member list (ZooKeeper's dynamic configuration version); 0 by default. */
         public Builder configVersion(long v) { configVersion = v; return this; }
+        public Builder adminServer(AdminServerSettings v) { adminServer = v; return this; }
+        public AdminServerSettings adminServer() { return adminServer; }
+        public Builder metrics(MetricsSettings v) { metrics = v; return this; }
+        public MetricsSettings metrics() { return metrics; }
+        public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
+        public Builder skipAcl(boolean v) { skipAcl = v; return this; }
+        public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
+        /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
+        public Builder leaderServes(boolean v) { leaderServes = v; return this; }
+        public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
         /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
         public Builder security(SecurityConfig v) { security = v; return this; }
 
@@ -527,7 +576,8 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion, security);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota, skipAcl,
+                    quorumListenOnAllIPs, leaderServes, auditEnabled, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

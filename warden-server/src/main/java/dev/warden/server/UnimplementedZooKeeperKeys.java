@@ -39,19 +39,23 @@ final class UnimplementedZooKeeperKeys {
     private static final String WATCH_TUNING = "tunes ZooKeeper's optional watch manager; Warden has one watch table";
     private static final String FORMAT = "a detail of ZooKeeper's log and snapshot format; Warden writes its own"
             + " formats (docs/STORAGE.md)";
+    private static final String METRICS = "Warden keeps no per-path statistics; mntr, the AdminServer and"
+            + " /metrics give its figures";
     private static final String TLS_DETAIL = "a ZooKeeper TLS setting Warden does not read (docs/SECURITY.md lists"
             + " the ones it does); it has no effect here";
     private static final String SASL_DETAIL = "a ZooKeeper SASL/Kerberos setting Warden does not read"
             + " (docs/SECURITY.md lists the ones it does); it has no effect here";
-    private static final String ADMIN = "Warden has no AdminServer (no HTTP port); its four-letter words answer on"
-            + " the client port";
-    private static final String METRICS = "Warden has no metrics providers or path statistics; mntr on the client"
-            + " port gives its figures";
-    private static final String DIAGNOSTICS = "ZooKeeper diagnostics (JVM pause monitor, JMX, message tracking)"
-            + " Warden does not have";
+    private static final String QUORUM_TLS = "a setting of TLS between members, which Warden does not have yet"
+            + " (sslQuorum and portUnification are refused); it has no effect here";
+    private static final String QUORUM_SASL = "a setting of SASL between members, which Warden does not have yet"
+            + " (quorum.auth.enableSasl is refused); it has no effect here";
+    private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"
+            + " always on and logs every pause of the whole process of half a second or more";
+    private static final String MESSAGE_TRACKER = "ZooKeeper's tracking of recent peer messages, which Warden does not"
+            + " have";
+    private static final String LOG4J_JMX = "ZooKeeper's log4j JMX beans; Warden logs through Logback and registers"
+            + " no logging beans (its server beans are always registered)";
     private static final String TEST_HOOK = "a ZooKeeper test hook";
-
-    // What Warden does instead of a refused feature, and the way out.
 
     /**
      * One key, or a family of keys sharing a prefix.
@@ -101,6 +105,11 @@ final class UnimplementedZooKeeperKeys {
      * ignored key, says nothing for an "off" value. False if this is not a ZooKeeper key Warden knows.
      */
     static boolean check(String key, String value, Consumer<String> warnings) {
+        return check(key, key, value, warnings);
+    }
+
+    /** As above; {@code shownAs} is how messages write the key ({@code -Dzookeeper.k} for a system property). */
+    static boolean check(String key, String shownAs, String value, Consumer<String> warnings) {
         String name = key.startsWith(PREFIX) ? key.substring(PREFIX.length()) : key;
         Rule rule = EXACT.get(name);
         if (rule == null) {
@@ -114,9 +123,9 @@ final class UnimplementedZooKeeperKeys {
             return true;
         }
         if (rule.refusal() != null) {
-            throw new ConfigException(key, key + "=" + trimmed + ": " + rule.refusal());
+            throw new ConfigException(key, shownAs + "=" + trimmed + ": " + rule.refusal());
         }
-        warnings.accept("ignoring '" + key + "': " + rule.ignoredWhy());
+        warnings.accept("ignoring '" + shownAs + "': " + rule.ignoredWhy());
         return true;
     }
 
@@ -133,20 +142,12 @@ final class UnimplementedZooKeeperKeys {
         r.add(refuse("requireClientAuthScheme", never(), "it is written to require authenticated clients, but"
                 + " ZooKeeper 3.9 does not read it; enforce.auth.enabled with enforce.auth.schemes (or"
                 + " sessionRequireClientSASLAuth) does that, in ZooKeeper and in Warden. Replace the line with those."));
-        r.add(refuse("skipACL", off(), "ZooKeeper skips every ACL check with skipACL=yes; Warden always checks"
-                + " ACLs, so requests ZooKeeper allowed can fail with NOAUTH. Remove it (or set skipACL=no), and give"
-                + " nodes open ACLs where everyone may use them."));
         r.add(refuse("DigestAuthenticationProvider.enabled", on(), "ZooKeeper would turn the digest scheme off;"
                 + " Warden always accepts digest credentials, so digest ACLs could be satisfied. Remove it (or set"
                 + " true)."));
         r.add(refuse("DigestAuthenticationProvider.digestAlg", UnimplementedZooKeeperKeys::sha1, "ZooKeeper would"
                 + " hash digest credentials with that algorithm; Warden uses SHA-1, so digest ACL ids and a"
                 + " superDigest made with it would never match. Remove it, and use SHA-1 digests."));
-        r.add(refuse("enforceQuota", off(), "ZooKeeper would refuse writes that exceed a quota set under"
-                + " /zookeeper/quota; Warden does not enforce quotas, so such writes succeed. Remove it (or set"
-                + " false)."));
-        r.add(refuse("audit.enable", off(), "ZooKeeper would write an audit log of client operations; Warden has"
-                + " no audit log yet. Remove it (or set false)."));
         r.add(refuse("reconfigEnabled", off(), "ZooKeeper would accept reconfig requests that change the member"
                 + " list; Warden does not support dynamic reconfiguration yet. Remove it (or set false)."));
         r.add(refuse("electionAlg", is("3"), "ZooKeeper 3.9 accepts only 3 (fast leader election); Warden elects"
@@ -165,12 +166,9 @@ final class UnimplementedZooKeeperKeys {
                 + " Remove it (or set true)."));
 
         // ---- warned: ignoring them is harmless ----
-        r.add(warn("leaderServes", "Warden's leader always serves clients"));
         r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
         r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
                 + " default)"));
-        r.add(warn("quorumListenOnAllIPs", "Warden listens for peers on the address of the member's own server"
-                + " line (a member that cannot bind it says so at startup)"));
         r.add(warn("localSessionsEnabled", "every Warden session is a global session (ZooKeeper's default): it"
                 + " survives a move to another member and may own ephemeral nodes"));
         r.add(warn("localSessionsUpgradingEnabled", "every Warden session is a global session (ZooKeeper's default)"));
@@ -190,24 +188,29 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("emulate353TTLNodes", "Warden encodes TTL nodes as ZooKeeper 3.5.4 and later do"));
         r.add(warn("enableEagerACLCheck", "an early ACL check on the member a write arrives at; Warden checks every"
                 + " request's ACLs once, which refuses the same requests"));
-        r.add(warn("audit.impl.class", "ZooKeeper reads it only with audit.enable=true, which Warden refuses"));
+        r.add(warn("audit.impl.class", "Warden writes its audit log through its logging (logger dev.warden.audit)"
+                + " and loads no audit logger class"));
+        r.add(warn("IPAuthenticationProvider.usexforwardedfor", "the ip scheme of Warden's AdminServer takes the"
+                + " address the connection comes from; ZooKeeper's X-Forwarded-For option is not read"));
+        r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves plain HTTP on"
+                + " admin.serverAddress:admin.serverPort; no HTTPS, port unification or custom headers)"));
+        r.add(warnPrefix("metricsProvider.", "a setting of ZooKeeper's metrics providers Warden does not have (its"
+                + " Prometheus endpoint takes className, httpHost, httpPort and exportJvmInfo)"));
         r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which Warden"
                 + " cannot load"));
-        r.add(warn("IPAuthenticationProvider.usexforwardedfor", ADMIN));
-        r.add(warn("admin.enableServer", off(), ADMIN));
-        r.add(warnPrefix("admin.", ADMIN));
-        r.add(warnPrefix("metricsProvider.", METRICS));
         r.add(warnPrefix("pathStats.", METRICS));
-        r.add(warnPrefix("jvm.pause.", DIAGNOSTICS));
-        r.add(warnPrefix("messageTracker.", DIAGNOSTICS));
-        r.add(warnPrefix("jmx.", DIAGNOSTICS));
+        r.add(warnPrefix("jvm.pause.", PAUSE_MONITOR));
+        r.add(warnPrefix("messageTracker.", MESSAGE_TRACKER));
+        r.add(warnPrefix("jmx.", LOG4J_JMX));
         r.add(warnPrefix("multiAddress.", "applies only with multiAddress.enabled=true, which Warden refuses"));
         r.add(warnPrefix("ssl.", TLS_DETAIL));
+        r.add(warnPrefix("ssl.quorum.", QUORUM_TLS));
+        r.add(warn("sslQuorumReloadCertFiles", QUORUM_TLS));
         for (String key : List.of("fips-mode",
                 "netty.server.outstandingHandshake.limit", "netty.server.earlyDropSecureConnectionHandshakes")) {
             r.add(warn(key, TLS_DETAIL));
         }
-        r.add(warnPrefix("quorum.auth.", SASL_DETAIL));
+        r.add(warnPrefix("quorum.auth.", QUORUM_SASL));
         r.add(warnPrefix("kerberos.", SASL_DETAIL));
         for (String key : List.of("letAnySaslUserDoX", "SASLAuthenticationProvider.superPassword", "kinit",
                 "security.auth_to_local", "requireKerberosConfig", "jaasLoginRenew")) {

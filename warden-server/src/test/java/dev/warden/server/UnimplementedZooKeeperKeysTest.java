@@ -14,7 +14,6 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a zoo.cfg holding a ZooKeeper key Warden does not implement gets: a refusal, a warning or nothing. */
 class UnimplementedZooKeeperKeysTest {
@@ -30,12 +29,8 @@ class UnimplementedZooKeeperKeysTest {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
             "requireClientAuthScheme|sasl||enforce.auth.enabled with enforce.auth.schemes",
-            "skipACL|yes|no|always checks ACLs",
-            "skipACL|true|false|always checks ACLs",
             "DigestAuthenticationProvider.enabled|false|true|always accepts digest credentials",
             "DigestAuthenticationProvider.digestAlg|SHA3-256|SHA-1|uses SHA-1",
-            "enforceQuota|true|false|does not enforce quotas",
-            "audit.enable|true|false|no audit log",
             "reconfigEnabled|true|false|does not support dynamic reconfiguration",
             "electionAlg|1|3|accepts only 3",
             "electionAlg|fast|3|accepts only 3",
@@ -59,27 +54,22 @@ class UnimplementedZooKeeperKeysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "leaderServes|no|Warden's leader always serves clients",
-            "zookeeper.leaderServes|no|Warden's leader always serves clients",
             "syncEnabled|false|always log and snapshot",
-            "quorumListenOnAllIPs|true|own server line",
             "cnxTimeout|5000|election and peer-connection tuning",
             "fastleader.maxNotificationInterval|60000|election and peer-connection tuning",
             "snapshot.compression.method|snappy|uncompressed",
             "snapshot.trust.empty|true|never starts from a log whose snapshot is missing",
             "maxCnxns|100|not in total",
             "clientPortListenBacklog|50|listen backlog",
-            "admin.serverPort|8080|no AdminServer",
-            "admin.enableServer|true|no AdminServer",
-            "metricsProvider.className|org.example.Prometheus|no metrics providers",
-            "metricsProvider.httpPort|7000|no metrics providers",
+            "admin.portUnification|true|no HTTPS",
+            "metricsProvider.prometheusMetricsSummaryRotateIntervalSeconds|30|its Prometheus endpoint takes",
             "jvm.pause.monitor|true|JVM pause monitor",
             "localSessionsEnabled|true|global session",
             "readonlymode.enabled|true|no read-only mode",
+            "audit.impl.class|org.example.Audit|loads no audit logger class",
             "jaasLoginRenew|3600000|SASL/Kerberos setting Warden does not read",
             "ssl.context.supplier.class|org.example.Supplier|TLS setting Warden does not read",
             "fips-mode|false|TLS setting Warden does not read",
-            "audit.impl.class|org.example.Audit|only with audit.enable=true",
             "multiAddress.reachabilityCheckTimeoutMs|1000|only with multiAddress.enabled=true",
             "connection_throttle_tokens|100|throttling",
             "requestThrottleLimit|100|throttling",
@@ -93,13 +83,6 @@ class UnimplementedZooKeeperKeysTest {
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).startsWith("ignoring '" + key + "': "), warnings.get(0));
         assertTrue(warnings.get(0).contains(why), warnings.get(0));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"admin.enableServer", "zookeeper.admin.enableServer"})
-    void turningTheAdminServerOffNeedsNoWarning(String key) {
-        parse(key, "false");
-        assertEquals(List.of(), warnings);
     }
 
     @Test
@@ -116,18 +99,5 @@ class UnimplementedZooKeeperKeysTest {
     void keysZooKeeperDoesNotKnowStayUnknown() {
         parse("tickTme", "2000");
         assertEquals(List.of("ignoring unknown configuration key 'tickTme'"), warnings);
-    }
-
-    @Test
-    void docsConfigListsEveryClassifiedKey() throws IOException {
-        String docs = Files.readString(Path.of("..", "docs", "CONFIG.md"), StandardCharsets.UTF_8);
-        String table = docs.substring(docs.indexOf("## ZooKeeper keys Warden does not implement"));
-        List<String> missing = new ArrayList<>();
-        for (String key : UnimplementedZooKeeperKeys.documentedKeys()) {
-            if (!table.contains("`" + key + "`") && !table.contains("`" + key + "=")) {
-                missing.add(key);
-            }
-        }
-        assertEquals(List.of(), missing, "keys classified in code but not in docs/CONFIG.md");
     }
 }

@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
+    /** One per JVM: a flood of malformed frames (a fuzzer, a broken client) becomes two lines a minute. */
+    private static final RepeatedWarning MALFORMED = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
     private static final byte[] NO_PASSWORD = new byte[16];
 
@@ -78,6 +80,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile boolean throttled;
     private volatile boolean closing;
     private volatile long lastZxidSent;
+    /** Set when the connection is accepted; cons and crst read and reset it. */
+    private volatile ConnectionStats connectionStats = new ConnectionStats(0);
+    /** The error code of the last reply sent, read by requestDone right after on the same thread (audit.enable). */
+    private int lastReplyXid;
+    private int lastReplyError;
 
     public ClientConnection(ServerContext server, FrameDecoder frames) {
         this.server = server;
@@ -104,6 +111,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return lastZxidSent;
     }
 
+    ConnectionStats connectionStats() {
+        return connectionStats;
+    }
+
+    /** Whether the connection is read from now (ZooKeeper's interest ops in cons: 1 read, 0 none). */
+    boolean reading() {
+        return channel != null && channel.isActive() && channel.config().isAutoRead() && !closing;
+    }
+
     @Override
     public AuthIdentities identities() {
         return identities;
@@ -117,10 +133,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        connectionStats = new ConnectionStats(server.clock().wallTimeMs());
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
         identities = new AuthIdentities(address.getHostAddress());
+        if (server.config().skipAcl()) {
+            identities.skipAclChecks();
+        }
         if (!server.registry().tryOpen(this, address)) {
+            server.stats().connectionRejected();
             log.warn("refusing connection from {}: maxClientCnxns ({}) reached", address.getHostAddress(),
                     server.config().maxClientCnxns());
             channel.close();
@@ -129,6 +150,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long timeoutMs = server.config().sessionlessConnectionTimeoutMs();
         channel.eventLoop().schedule(() -> {
             if (!handshakeDone && channel.isActive()) {
+                server.stats().sessionlessConnectionExpired();
                 log.info("closing {}: no handshake within {} ms", remote, timeoutMs);
                 channel.close();
             }
@@ -181,8 +203,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (message instanceof FrameDecoder.FourLetterWord word) {
             if (!closing) {
-                server.stats().received();
-                byte[] text = FourLetterWords.respond(word.word(), server).getBytes(StandardCharsets.UTF_8);
+                server.stats().received(4);
+                connectionStats.received();
+                byte[] text = FourLetterWords.respond(word, server).getBytes(StandardCharsets.UTF_8);
                 ctx.writeAndFlush(Unpooled.wrappedBuffer(text)).addListener(f -> ctx.close());
             }
             return;
@@ -200,7 +223,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             received.release();
         }
-        server.stats().received();
+        server.stats().received(4 + length);
+        connectionStats.received();
         try {
             if (!handshakeDone) {
                 handshake(frame, length);
@@ -208,7 +232,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 request(frame, length, moreBehind);
             }
         } catch (ProtocolException e) {
-            log.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
+            MALFORMED.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
             closeNow();
         }
     }
@@ -223,8 +247,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             closeNow();
             return;
         }
+        if (!server.config().leaderServes() && "leader".equals(server.memberStatus().mode())) {
+            // leaderServes=no: the leader keeps to coordination; clients connect to the others
+            closeNow();
+            return;
+        }
         JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
+        server.stats().connectionRequest();
         long lastApplied = server.stateMachine().tree().lastAppliedZxid();
         if (connect.lastZxidSeen() > lastApplied) {
             log.info("refusing session 0x{} from {}: client has seen zxid 0x{}, this server only 0x{}",
@@ -269,6 +299,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void establish(long id, int timeoutMs, byte[] password, boolean readOnlyPresent) {
+        if (server.traceMask().tracing(TraceMask.SESSION)) {
+            TraceMask.TRACE.trace("session 0x{} established for {} with timeout {} ms", Long.toHexString(id),
+                    channel.remoteAddress(), timeoutMs);
+        }
         sessionId = id;
         sessionTimeoutMs = timeoutMs;
         handshakeDone = true;
@@ -286,6 +320,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long receivedNs = System.nanoTime();
         server.stateMachine().sessions().touch(sessionId);
         int opcode = header.type();
+        long kind = opcode == OpCode.PING ? TraceMask.CLIENT_PING : TraceMask.CLIENT_REQUEST;
+        if (server.traceMask().tracing(kind)) {
+            TraceMask.TRACE.trace("session 0x{} from {}: {} xid {}", Long.toHexString(sessionId),
+                    channel.remoteAddress(), OpCode.name(opcode), header.xid());
+        }
         if (opcode == OpCode.AUTH) {
             authenticate(header, AuthPacket.read(in));
             return;
@@ -340,7 +379,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             treeReadLock.unlock();
         }
-        server.stats().latency(System.nanoTime() - receivedNs);
+        answered(request, System.nanoTime() - receivedNs);
+    }
+
+    /** Counts an answered request in the server's and this connection's figures. */
+    private void answered(Request request, long latencyNs) {
+        server.stats().latency(latencyNs, request.isWrite(), request.opcode == OpCode.PING);
+        connectionStats.answered(request.opcode, request.xid, lastZxidSent, latencyNs / 1_000_000,
+                System.nanoTime() / 1_000_000);
     }
 
     private void submit(Request request) {
@@ -384,6 +430,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else if ("ip".equals(scheme)) {
             sendFrame(new ReplyHeader(header.xid(), 0, 0), null);
         } else {
+            server.stats().authFailed();
             log.info("closing session 0x{}: authentication failed for scheme {}", Long.toHexString(sessionId), scheme);
             sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
             closeAfterFlush();
@@ -472,15 +519,22 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void send(ReplyHeader header, Record body) {
+        if (header != null) {
+            lastReplyXid = header.xid();
+            lastReplyError = header.err();
+        }
         sendFrame(header, body);
     }
 
     @Override
     public void requestDone(Request request) {
         inFlight.decrementAndGet();
+        if (server.config().auditEnabled() && request.xid == lastReplyXid) {
+            AuditLog.request(sessionId, identities, address.getHostAddress(), request, lastReplyError);
+        }
         if (request.receivedNs() != 0) {
             // Writes and queued reads too, as ZooKeeper counts them: without them a write load reads as 0 ms.
-            server.stats().latency(System.nanoTime() - request.receivedNs());
+            answered(request, System.nanoTime() - request.receivedNs());
         }
     }
 
@@ -490,6 +544,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void process(int eventType, String path, long zxid, List<Acl> aclForReadCheck) {
         if (aclForReadCheck != null && !AclChecker.canRead(aclForReadCheck, identities)) {
             return;
+        }
+        if (server.traceMask().tracing(TraceMask.WATCH_EVENT)) {
+            TraceMask.TRACE.trace("session 0x{}: {} on {} at zxid 0x{}", Long.toHexString(sessionId),
+                    EventType.name(eventType), path, Long.toHexString(zxid));
         }
         sendFrame(new ReplyHeader(OpCode.XID_NOTIFICATION, zxid, 0),
                 new WatcherEvent(eventType, EventType.STATE_SYNC_CONNECTED, path));
@@ -514,6 +572,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             body.writeTo(out);
         }
         out.setInt(0, out.size() - 4);
+        server.stats().responseSize(out.size() - 4);
         enqueue(Unpooled.wrappedBuffer(out.array(), 0, out.size()));
     }
 
@@ -536,6 +595,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             }
             channel.write(frame, channel.voidPromise());
             server.stats().sent();
+            connectionStats.sent();
             wrote = true;
         }
         if (wrote) {

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -29,27 +30,42 @@ public final class ClientTransport implements AutoCloseable {
     private final Channel serverChannel;
     private final List<Channel> otherChannels = new CopyOnWriteArrayList<>();
 
-    public ClientTransport(ServerContext server, String host, int port, int ioThreads) throws InterruptedException {
+    public ClientTransport(ServerContext server, String host, int port, int ioThreads)
+            throws InterruptedException, IOException {
         this(server, host, port, ioThreads, ClientPortTls.PLAINTEXT);
     }
 
-    /** Binds {@code clientPort}, speaking what {@code tls} says (plaintext, or both with port unification). */
+    /**
+     * Binds {@code clientPort}, speaking what {@code tls} says (plaintext, or both with port
+     * unification). A port that cannot be bound is an IOException naming the address, the keys
+     * that set it and the cause ("Address already in use", ...).
+     */
     public ClientTransport(ServerContext server, String host, int port, int ioThreads, ClientPortTls tls)
-            throws InterruptedException {
+            throws InterruptedException, IOException {
         this.server = server;
         bossGroup = ServerThreads.eventLoops("warden-accept-" + port, 1);
         workerGroup = ServerThreads.eventLoops("warden-io-" + port, ioThreads);
-        serverChannel = listen(host, port, tls);
+        try {
+            serverChannel = listen(host, port, tls, "clientPortAddress", "clientPort");
+        } catch (InterruptedException | IOException | RuntimeException e) {
+            shutDownThreads();
+            throw e;
+        }
     }
 
-    /** Binds another client port (the TLS one); returns the port bound. */
-    public int bind(String host, int port, ClientPortTls tls) throws InterruptedException {
-        Channel channel = listen(host, port, tls);
+    /**
+     * Binds another client port (the TLS one); returns the port bound. A port that cannot be
+     * bound is an IOException as above, naming secureClientPort.
+     */
+    public int bind(String host, int port, ClientPortTls tls) throws InterruptedException, IOException {
+        Channel channel = listen(host, port, tls, "secureClientPortAddress", "secureClientPort");
         otherChannels.add(channel);
         return ((InetSocketAddress) channel.localAddress()).getPort();
     }
 
-    private Channel listen(String host, int port, ClientPortTls tls) throws InterruptedException {
+    /** {@code addressKey} and {@code portKey} name the settings that chose the address, for a bind error. */
+    private Channel listen(String host, int port, ClientPortTls tls, String addressKey, String portKey)
+            throws InterruptedException, IOException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(NioServerSocketChannel.class)
@@ -64,7 +80,17 @@ public final class ClientTransport implements AutoCloseable {
                         channel.pipeline().addLast(frames, new ClientConnection(server, frames));
                     }
                 });
-        Channel channel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
+        Channel channel;
+        try {
+            channel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty rethrows the bind's BindException unchecked
+            throw new IOException("cannot listen for clients on " + host + ":" + port + " (" + addressKey + ", "
+                    + portKey + "): " + e.getMessage() + (e instanceof java.net.BindException
+                    ? "; another process (or another server) holds that port: stop it or choose another " + portKey
+                    : ""), e);
+        }
         if (tls.mode() != ClientPortTls.Mode.PLAINTEXT) {
             log.info("client port {} takes {} clients (TLS engine: {})", channel.localAddress(), tls.describe(),
                     dev.warden.server.security.NettyTls.engine());
@@ -87,6 +113,10 @@ public final class ClientTransport implements AutoCloseable {
     @Override
     public void close() {
         stopAccepting();
+        shutDownThreads();
+    }
+
+    private void shutDownThreads() {
         bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
         workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }

@@ -97,6 +97,10 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
      * cycle's batch is performed, after this check.
      */
     private boolean expiryHeldOutOfTouch;
+    /** The leader's account of its learners, for the lines it logs as they come and go (driver thread). */
+    private final LearnerContact learners;
+    /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
+    private volatile Runnable roleListener = () -> { };
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
                   Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
@@ -122,6 +126,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding);
+        this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
+                (long) config.syncLimitTicks() * config.tickTimeMs());
         this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
                 config.voterIds(), stateMachine, driver, this::isLeading, command -> timers.execute(command),
                 this::abandonHistoryBecause);
@@ -174,6 +180,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     public Role role() {
         return driver.role();
+    }
+
+    /**
+     * {@code listener} runs after each change of role, leader or serving, on the driver thread:
+     * it must only hand the news on (the JMX beans move on another thread).
+     */
+    public void onRoleChange(Runnable listener) {
+        roleListener = listener;
     }
 
     public boolean isServing() {
@@ -229,6 +243,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private void expireSessionsWhileInTouch() {
         if (!isLeading()) {
             return;
+        }
+        for (LearnerContact.Line line : learners.update(
+                driver.peersHeardWithin((long) config.syncLimitTicks() * config.tickTimeMs()))) {
+            if (line.warning()) {
+                log.warn(line.text());
+            } else {
+                log.info(line.text());
+            }
         }
         if (!driver.leaderHeardQuorumWithin(contactWindowMs())) {
             if (!expiryHeldOutOfTouch) {
@@ -313,8 +335,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         if (treeCheck != null) {
             treeCheck.newTerm();
         }
-        log.info("member {}: {} (leader {}, epoch {}){}", myId, change.role(), change.leaderId(), change.epoch(),
-                change.serving() ? ", serving" : ", not serving");
+        learners.reset();
+        log.info(MemberLogLines.roleChange(myId, change));
+        roleListener.run();
         if (!change.serving()) {
             stopServing();
             return;

@@ -118,6 +118,8 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     /** Why accepted connections were closed, rate limited: anyone who reaches the ports can cause it. */
     private final RefusalLog refusals = RefusalLog.standard();
     private volatile boolean closed;
+    /** quorumListenOnAllIPs: listen on every address, not only the host of this member's server line. */
+    private boolean listenOnAllAddresses;
 
     /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
@@ -160,12 +162,22 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
+    /**
+     * quorumListenOnAllIPs=true, as in ZooKeeper: the peer and election ports listen on every
+     * address of the machine (0.0.0.0), not only on the host of this member's server line; the
+     * others still dial that host. Call before {@link #start()}.
+     */
+    public void listenOnAllAddresses() {
+        listenOnAllAddresses = true;
+    }
+
     /** Listens on this member's peer and election ports and starts dialling the others. */
     public void start() throws InterruptedException {
         QuorumMember self = members.get(myId);
+        String host = listenOnAllAddresses ? "0.0.0.0" : self.host();
         try {
-            listeners.add(listen(self.host(), self.peerPort(), PEER_PORT));
-            listeners.add(listen(self.host(), self.electionPort(), ELECTION_PORT));
+            listeners.add(listen(host, self.peerPort(), PEER_PORT));
+            listeners.add(listen(host, self.electionPort(), ELECTION_PORT));
         } catch (RuntimeException | InterruptedException e) {
             close();
             throw e;
@@ -189,7 +201,17 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                                 options.helloTimeoutMs()));
                     }
                 });
-        Channel channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
+        Channel channel;
+        try {
+            channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty rethrows the bind's BindException unchecked
+            throw new java.io.UncheckedIOException(new java.io.IOException("cannot listen on " + host + ":" + port
+                    + ", the " + portName + " of server." + myId + " (its server." + myId + " line): " + e.getMessage()
+                    + (e instanceof java.net.BindException ? "; another process (or another member) holds that port:"
+                    + " stop it or change the port on every member's server." + myId + " line" : ""), e));
+        }
         LOG.info("Member {} listening on {} ({})", myId, channel.localAddress(), portName);
         return channel;
     }

@@ -71,6 +71,9 @@ public final class ZabConsensus implements ConsensusFactory {
                 driver.peerDisconnected(peer);
             }
         }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)), driver.eventLoopGroup());
+        if (config.quorumListenOnAllIPs()) {
+            started.listenOnAllAddresses();
+        }
         try {
             started.start();
         } catch (InterruptedException e) {

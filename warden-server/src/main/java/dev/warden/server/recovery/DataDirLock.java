@@ -111,8 +111,12 @@ public final class DataDirLock implements AutoCloseable {
         return file;
     }
 
+    /** Releases the lock; idempotent (a server that failed part-way through start-up may close twice). */
     @Override
     public void close() throws IOException {
+        if (!channel.isOpen()) {
+            return;
+        }
         try {
             lock.release();
         } finally {

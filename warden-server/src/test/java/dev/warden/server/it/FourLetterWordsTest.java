@@ -69,8 +69,8 @@ class FourLetterWordsTest {
                 assertTrue(ask(server, "stat").contains("Clients:\n"));
                 assertTrue(ask(server, "cons").contains("sid=" + session));
                 assertEquals("1 connections watching 1 paths\nTotal watches:1\n", ask(server, "wchs"));
-                assertEquals(session + "\n\t/watched\n", ask(server, "wchc"));
-                assertEquals("/watched\n\t" + session + "\n", ask(server, "wchp"));
+                assertEquals(session + "\n\t/watched\n\n", ask(server, "wchc"));
+                assertEquals("/watched\n\t" + session + "\n\n", ask(server, "wchp"));
                 String dump = ask(server, "dump");
                 assertTrue(dump.contains(session + ":\n\t/eph\n"), dump);
             } finally {

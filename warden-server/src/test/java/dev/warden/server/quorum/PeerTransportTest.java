@@ -1,5 +1,7 @@
 package dev.warden.server.quorum;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -640,5 +642,44 @@ class PeerTransportTest {
         assertEquals(256 * mib, PeerTransport.Options.forHeap(8192 * mib).maxQueuedBytes(), "ceiling");
         assertEquals(8 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(256 * mib)));
         assertEquals(64 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(4096 * mib)));
+    }
+
+    @Test
+    void quorumListenOnAllIpsListensBeyondTheServerLineHost() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        QuorumMember one = members.get(1L);
+        PeerTransport narrow = start(1, members, new Recorder(), fast());
+        // 127.0.0.2 is this machine too, but not the host of server.1's line
+        assertFalse(canConnect("127.0.0.2", one.peerPort()), "bound to 127.0.0.1 only");
+        narrow.close();
+        PeerTransport wide = new PeerTransport(1, members, new Recorder(), fast());
+        open.add(wide);
+        wide.listenOnAllAddresses();
+        wide.start();
+        assertTrue(canConnect("127.0.0.2", one.peerPort()), "listening on every address");
+        assertTrue(canConnect("127.0.0.2", one.electionPort()), "listening on every address");
+    }
+
+    private static boolean canConnect(String host, int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(host, port), 1_000);
+            return true;
+        } catch (IOException refused) {
+            return false;
+        }
+    }
+
+    @Test
+    void aPeerPortInUseNamesTheMembersLineAndTheCause() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        start(1, members, new Recorder(), fast());
+        PeerTransport second = new PeerTransport(1, members, new Recorder(), fast());
+        open.add(second);
+        java.io.UncheckedIOException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.io.UncheckedIOException.class, second::start);
+        String message = e.getCause().getMessage();
+        assertTrue(message.startsWith("cannot listen on 127.0.0.1:" + members.get(1L).peerPort()
+                + ", the peer port of server.1 (its server.1 line): "), message);
+        assertTrue(message.contains("another process (or another member) holds that port"), message);
     }
 }

@@ -65,6 +65,11 @@ final class TestEnsemble implements AutoCloseable {
         }
     }
 
+    /** Changes every member's configuration before it starts (a key all members share, say). */
+    void configureAll(java.util.function.UnaryOperator<ServerConfig.Builder> change) {
+        configs.replaceAll((id, config) -> change.apply(config.toBuilder()).build());
+    }
+
     void startAll() throws IOException {
         for (long id : configs.keySet()) {
             if (!servers.containsKey(id)) {
