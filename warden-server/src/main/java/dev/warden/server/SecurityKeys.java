@@ -91,24 +91,22 @@ final class SecurityKeys {
                     + quorumSasl.learnerLoginContext() + " and " + quorumSasl.serverLoginContext()
                     + " sections: set java.security.auth.login.config (in zoo.cfg or as a JVM system property)");
         }
-        refuseQuorumSecurity(sslQuorum, quorumUnification, quorumSaslOn);
+        refuseQuorumSasl(quorumSaslOn);
         return new SecurityConfig(securePort, secureAddress, unification, clientTls, certReload, x509, sslQuorum,
                 quorumUnification, quorumTls, quorumReload, sasl, enforcement, quorumSasl);
     }
 
     /**
-     * TLS and SASL between members are read and checked but not carried out yet by the peer
-     * transport: accepting them would leave the members' connections plaintext and
-     * unauthenticated while the operator believes otherwise.
+     * SASL between members is read and checked but not carried out yet by the peer transport:
+     * accepting it would leave the members' connections unauthenticated while the operator
+     * believes otherwise.
      */
-    private static void refuseQuorumSecurity(boolean sslQuorum, boolean portUnification, boolean quorumSasl) {
-        String key = sslQuorum ? "sslQuorum" : portUnification ? "portUnification"
-                : quorumSasl ? "quorum.auth.enableSasl" : null;
-        if (key != null) {
-            throw new IllegalArgumentException(key + "=true: Warden's members do not use TLS or SASL between"
-                    + " themselves yet (only the client port does); their connections would stay plaintext and"
-                    + " unauthenticated. Remove it (or set false) and keep the peer and election ports on a network"
-                    + " only the members reach.");
+    private static void refuseQuorumSasl(boolean quorumSasl) {
+        if (quorumSasl) {
+            throw new IllegalArgumentException("quorum.auth.enableSasl=true: Warden's members do not authenticate"
+                    + " each other with SASL yet; their connections would stay unauthenticated. Remove it (or set"
+                    + " false), and use sslQuorum=true with ssl.quorum.clientAuth=need to admit only members"
+                    + " holding a certificate of your CA.");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.protocol.ProtocolException;
+import dev.warden.server.net.TlsSniffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -46,9 +47,13 @@ final class PeerFrameDecoder extends ByteToMessageDecoder {
         int length = in.getInt(in.readerIndex());
         if (helloAccepted ? length < 0 || length > maxFrameBytes : length != PeerWire.HELLO_BYTES) {
             refused = true;
+            boolean tls = !helloAccepted && TlsSniffer.startsTlsHandshake(in);
             in.skipBytes(in.readableBytes());
             throw new ProtocolException(helloAccepted
                     ? "frame length " + length + " outside 0.." + maxFrameBytes
+                    : tls ? "a TLS handshake (first bytes 0x16 0x03) on a port that takes plaintext only: the"
+                            + " dialling member has sslQuorum=true; set portUnification=true on this member"
+                            + " first (docs/SECURITY.md, switching an ensemble to TLS)"
                     : "first frame announces " + length + " bytes, a hello is " + PeerWire.HELLO_BYTES);
         }
         if (in.readableBytes() < PeerWire.LENGTH_BYTES + length) {

@@ -8,6 +8,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import javax.net.ssl.SSLException;
 import java.util.Arrays;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +74,11 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
                 if (!transport.isPeer(sender)) {
                     throw new ProtocolException("hello from " + sender + ", which is not another member of the ensemble");
                 }
+                String certificateProblem = transport.security().tls()
+                        .diallerCertificateProblem(ctx.channel(), transport.member(sender));
+                if (certificateProblem != null) {
+                    throw new ProtocolException("hello from member " + sender + " refused: " + certificateProblem);
+                }
                 from = sender;
                 if (helloDeadline != null) {
                     helloDeadline.cancel(false);
@@ -97,6 +105,29 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
+    /**
+     * A TLS handshake that failed is reported here, once: the handler closes the connection
+     * right after, so the exception that follows finds it closed. A connection closed by the
+     * other end during the handshake is not worth a WARN (a port scan does that).
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+            Throwable cause = done.cause();
+            if (cause instanceof NotSslRecordException) {
+                refuse(ctx, "not a TLS connection, and this " + portName + " takes TLS only (a member without"
+                        + " sslQuorum=true? while members switch, set portUnification=true)");
+            } else if (cause instanceof SSLException) {
+                refuse(ctx, tlsFailure(cause));
+            } else {
+                LOG.debug("The {} connection from {} closed during the TLS handshake: {}", portName,
+                        ctx.channel().remoteAddress(), String.valueOf(cause));
+                ctx.close();
+            }
+        }
+        ctx.fireUserEventTriggered(event);
+    }
+
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // A frame length the decoder refused lands here, as do resets by the peer.
@@ -104,7 +135,25 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
             return; // already closed and reported
         }
         Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+        if (reason instanceof SSLException && (tls == null || !tls.handshakeFuture().isSuccess())) {
+            ctx.close(); // a failed handshake is reported with its outcome
+            return;
+        }
         refuse(ctx, reason instanceof ProtocolException ? reason.getMessage() : reason.toString());
+    }
+
+    /** "TLS handshake failed: " and every distinct message down the cause chain (PKIX, expiry, revocation). */
+    static String tlsFailure(Throwable cause) {
+        StringBuilder reasons = new StringBuilder("TLS handshake failed: ").append(cause.getMessage());
+        Throwable inner = cause;
+        while (inner.getCause() != null && inner.getCause() != inner) {
+            inner = inner.getCause();
+            if (inner.getMessage() != null && reasons.indexOf(inner.getMessage()) < 0) {
+                reasons.append(": ").append(inner.getMessage());
+            }
+        }
+        return reasons.toString();
     }
 
     private void refuse(ChannelHandlerContext ctx, String reason) {

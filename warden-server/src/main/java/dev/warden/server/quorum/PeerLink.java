@@ -6,6 +6,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import javax.net.ssl.SSLException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.channel.EventLoop;
 import java.net.InetSocketAddress;
@@ -46,7 +51,14 @@ final class PeerLink {
         this.portName = portName;
         this.address = address;
         this.transport = transport;
-        this.bootstrap = template.clone().handler(new OutboundHandler());
+        OutboundHandler outbound = new OutboundHandler();
+        this.bootstrap = template.clone().handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+                transport.security().tls().installDialled(channel, address);
+                channel.pipeline().addLast(outbound);
+            }
+        });
         this.loop = loop;
         this.options = options;
         this.backoffMs = options.reconnectMinMs();
@@ -244,9 +256,32 @@ final class PeerLink {
             }
         }
 
+        /**
+         * A failed TLS handshake (the member's certificate is not trusted or names another
+         * host, it refused ours, or it closed the connection because its port does not take
+         * TLS) is worth a WARN: it repeats at every redial until someone fixes a certificate or
+         * a setting, so it goes through the rate-limited refusal log.
+         */
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                Throwable cause = done.cause();
+                String reason = cause instanceof SSLException ? PeerInbound.tlsFailure(cause)
+                        : "the connection closed during the TLS handshake (does that member's " + portName
+                        + " take TLS? it needs sslQuorum=true or portUnification=true)";
+                transport.refusals().refused(LOG, "Cannot connect to member " + peerId + " at " + address + " ("
+                        + portName + "): " + reason);
+                ctx.close();
+            }
+            ctx.fireUserEventTriggered(event);
+        }
+
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.debug("Connection to member {} ({}) failed: {}", peerId, portName, cause.toString());
+            Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+            if (!(reason instanceof SSLException)) { // those are reported with the handshake's outcome
+                LOG.debug("Connection to member {} ({}) failed: {}", peerId, portName, cause.toString());
+            }
             ctx.close();
         }
     }

@@ -104,6 +104,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private final Map<Long, QuorumMember> members;
     private final PeerHandler handler;
     private final Options options;
+    private final PeerSecurity security;
     private final EventLoopGroup group;
     /** Whether {@link #close} shuts the group down: not when it belongs to the member's driver. */
     private final boolean ownsGroup;
@@ -121,7 +122,13 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
 
     /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
-        this(myId, members, handler, options, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
+        this(myId, members, handler, options, PeerSecurity.NONE);
+    }
+
+    /** A transport with its own I/O thread, protecting its connections as {@code security} says. */
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                  PeerSecurity security) {
+        this(myId, members, handler, options, security, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
     }
 
     /**
@@ -130,11 +137,18 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
      */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
                          EventLoopGroup group) {
-        this(myId, members, handler, options, group, false);
+        this(myId, members, handler, options, PeerSecurity.NONE, group, false);
+    }
+
+    /** As above, protecting its connections as {@code security} says. */
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                  PeerSecurity security, EventLoopGroup group) {
+        this(myId, members, handler, options, security, group, false);
     }
 
     private PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
-                          EventLoopGroup group, boolean ownsGroup) {
+                          PeerSecurity security, EventLoopGroup group, boolean ownsGroup) {
+        this.security = security;
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.loop = group.next();
@@ -183,6 +197,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        security.tls().installAccepted(ch);
                         PeerFrameDecoder frames = new PeerFrameDecoder(options.maxFrameBytes());
                         ch.pipeline().addLast(frames);
                         ch.pipeline().addLast(new PeerInbound(PeerTransport.this, portName, frames,
@@ -190,7 +205,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                     }
                 });
         Channel channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
-        LOG.info("Member {} listening on {} ({})", myId, channel.localAddress(), portName);
+        LOG.info("Member {} listening on {} ({}, {})", myId, channel.localAddress(), portName, describeAccept());
         return channel;
     }
 
@@ -253,8 +268,25 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         link.enqueue(frame);
     }
 
+    private String describeAccept() {
+        return switch (security.tls().accept()) {
+            case PLAINTEXT -> "plaintext";
+            case TLS -> "TLS only, engine " + dev.warden.server.security.NettyTls.engine();
+            case UNIFIED -> "TLS and plaintext, engine " + dev.warden.server.security.NettyTls.engine();
+        };
+    }
+
     long myId() {
         return myId;
+    }
+
+    PeerSecurity security() {
+        return security;
+    }
+
+    /** The server line of member {@code id}. */
+    QuorumMember member(long id) {
+        return members.get(id);
     }
 
     RefusalLog refusals() {

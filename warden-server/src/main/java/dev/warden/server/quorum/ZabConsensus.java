@@ -15,10 +15,21 @@ public final class ZabConsensus implements ConsensusFactory {
     /** The peer links' limits; the sync diff cap is derived from the same queue budget. */
     private static final PeerTransport.Options PEER_OPTIONS = PeerTransport.Options.defaults();
     private final Resources resources;
+    private final PeerSecurity security;
     private volatile PeerTransport transport;
 
+    /** Reads the members' key and trust stores now: a bad one stops the member before it serves. */
     public ZabConsensus(Resources resources) {
         this.resources = resources;
+        this.security = peerSecurity(resources.config());
+    }
+
+    private static PeerSecurity peerSecurity(ServerConfig config) {
+        try {
+            return PeerSecurity.of(config.security());
+        } catch (IllegalArgumentException bad) {
+            throw new dev.warden.server.ConfigException("ssl.quorum.keyStore.location", bad.getMessage(), bad);
+        }
     }
 
     /** The core's configuration, from zoo.cfg. */
@@ -70,7 +81,7 @@ public final class ZabConsensus implements ConsensusFactory {
             public void onDisconnected(long peer) {
                 driver.peerDisconnected(peer);
             }
-        }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)), driver.eventLoopGroup());
+        }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)), security, driver.eventLoopGroup());
         try {
             started.start();
         } catch (InterruptedException e) {
