@@ -91,23 +91,30 @@ final class SecurityKeys {
                     + quorumSasl.learnerLoginContext() + " and " + quorumSasl.serverLoginContext()
                     + " sections: set java.security.auth.login.config (in zoo.cfg or as a JVM system property)");
         }
-        refuseQuorumSasl(quorumSaslOn);
+        quorumAuthThreads(lookup);
         return new SecurityConfig(securePort, secureAddress, unification, clientTls, certReload, x509, sslQuorum,
                 quorumUnification, quorumTls, quorumReload, sasl, enforcement, quorumSasl);
     }
 
     /**
-     * SASL between members is read and checked but not carried out yet by the peer transport:
-     * accepting it would leave the members' connections unauthenticated while the operator
-     * believes otherwise.
+     * ZooKeeper's pool for members' SASL handshakes. Warden runs every member's SASL steps on one
+     * thread of the transport's own (a handshake is a few milliseconds of work, and members dial
+     * each other a handful of times), so the size is checked and otherwise has no effect.
      */
-    private static void refuseQuorumSasl(boolean quorumSasl) {
-        if (quorumSasl) {
-            throw new IllegalArgumentException("quorum.auth.enableSasl=true: Warden's members do not authenticate"
-                    + " each other with SASL yet; their connections would stay unauthenticated. Remove it (or set"
-                    + " false), and use sslQuorum=true with ssl.quorum.clientAuth=need to admit only members"
-                    + " holding a certificate of your CA.");
+    private static void quorumAuthThreads(Lookup lookup) {
+        String text = lookup.apply("quorum.cnxn.threads.size");
+        if (text == null || text.isEmpty()) {
+            return;
         }
+        try {
+            if (Integer.parseInt(text) > 0) {
+                return;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new IllegalArgumentException("quorum.cnxn.threads.size='" + text + "' is invalid: must be a positive"
+                + " number of threads");
     }
 
     private static AuthEnforcement enforcement(Lookup lookup, SaslSettings sasl) {

@@ -214,7 +214,7 @@ final class UnimplementedZooKeeperKeys {
             r.add(warn(key, SASL_DETAIL));
         }
         for (String key : List.of("cnxTimeout", "quorumCnxnTimeoutMs", "electionPortBindRetry", "tcpKeepAlive",
-                "quorum.cnxn.threads.size", "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
+                "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
                 "observer.election.DelayMs", "maxTimeToWaitForEpoch")) {
             r.add(warn(key, PEER_TUNING));
         }

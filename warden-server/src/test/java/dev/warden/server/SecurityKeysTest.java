@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.tls.StoreFile;
 import dev.warden.protocol.tls.TlsSettings;
+import dev.warden.server.security.QuorumSaslSettings;
 import dev.warden.server.security.SecurityConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,6 +114,30 @@ class SecurityKeysTest {
                 "ssl.quorum.trustStore.location", "/t.jks"), Map.of());
         assertFalse(unified.sslQuorum());
         assertTrue(unified.quorumPortUnification());
+    }
+
+    @Test
+    void quorumSaslKeysAreReadWithZooKeepersDefaults() {
+        SecurityConfig defaults = read(Map.of("quorum.auth.enableSasl", "true", "java.security.auth.login.config",
+                "/jaas.conf"), Map.of());
+        QuorumSaslSettings sasl = defaults.quorumSasl();
+        assertTrue(sasl.enabled());
+        assertFalse(sasl.learnerRequireSasl());
+        assertFalse(sasl.serverRequireSasl());
+        assertEquals("zkquorum/localhost", sasl.servicePrincipal());
+        assertEquals("QuorumLearner", sasl.learnerLoginContext());
+        assertEquals("QuorumServer", sasl.serverLoginContext());
+        SecurityConfig set = read(Map.of("quorum.auth.enableSasl", "true", "quorum.auth.learnerRequireSasl", "true",
+                "quorum.auth.serverRequireSasl", "true", "quorum.auth.kerberos.servicePrincipal", "zkquorum/_HOST",
+                "quorum.auth.learner.saslLoginContext", "Learner", "quorum.auth.server.saslLoginContext", "Server",
+                "quorum.cnxn.threads.size", "20"), Map.of("java.security.auth.login.config", "/jaas.conf"));
+        assertEquals(new QuorumSaslSettings(true, true, true, "zkquorum/_HOST", "Learner", "Server"),
+                set.quorumSasl());
+        assertRefused("java.security.auth.login.config", Map.of("quorum.auth.enableSasl", "true"));
+        assertRefused("quorum.cnxn.threads.size", Map.of("quorum.cnxn.threads.size", "0"));
+        warnings.clear();
+        load(Map.of("quorum.cnxn.threads.size", "20"));
+        assertEquals(List.of(), warnings, "a valid pool size is read, not warned about");
     }
 
     @Test

@@ -40,6 +40,8 @@ final class PeerLink {
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
     private long queuedBytes;
     private Channel channel;
+    /** Whether frames may be written to {@link #channel}: not before its SASL exchange is over. */
+    private boolean ready;
     private boolean connecting;
     private boolean drainScheduled;
     private boolean closed;
@@ -56,6 +58,11 @@ final class PeerLink {
             @Override
             protected void initChannel(SocketChannel channel) {
                 transport.security().tls().installDialled(channel, address);
+                if (transport.security().sasl().enabled()) {
+                    channel.pipeline().addLast(new OutboundAuth(PeerLink.this, transport, peerId, "member " + peerId
+                            + " at " + address + " (" + portName + ")", address.getHostString(),
+                            options.helloTimeoutMs()));
+                }
                 channel.pipeline().addLast(outbound);
             }
         });
@@ -80,6 +87,7 @@ final class PeerLink {
                 clearQueue();
                 toClose = channel;
                 channel = null; // so its close is not reported a second time
+                ready = false;
             } else {
                 queue.add(frame);
                 queuedBytes += frame.length;
@@ -109,7 +117,7 @@ final class PeerLink {
         Channel c;
         synchronized (this) {
             drainScheduled = false;
-            c = channel;
+            c = ready ? channel : null;
         }
         if (c == null) {
             return;
@@ -165,6 +173,7 @@ final class PeerLink {
             stillWanted = !closed;
             if (stillWanted) {
                 channel = c;
+                ready = !transport.security().sasl().enabled();
                 backoffMs = options.reconnectMinMs();
             }
         }
@@ -175,9 +184,26 @@ final class PeerLink {
         // The channel is published before the hello is written, so whoever sees the hello also
         // sees a link with a connection: an overflow from then on closes this connection. The
         // hello still goes first: a drain runs on the event loop, after this callback returns.
-        c.writeAndFlush(PeerWire.hello(transport.myId()), c.voidPromise());
+        boolean sasl = transport.security().sasl().enabled();
+        c.writeAndFlush(PeerWire.hello(transport.myId(), sasl ? PeerWire.SASL : 0), c.voidPromise());
         c.closeFuture().addListener(closed -> disconnected(c));
         LOG.info("Connected to member {} at {} ({})", peerId, address, portName);
+        OutboundAuth auth = c.pipeline().get(OutboundAuth.class);
+        if (auth != null) {
+            auth.begin(); // the link sends once the exchange is over
+        } else {
+            drain();
+        }
+    }
+
+    /** The SASL exchange on {@code c} is over (or was let go): frames may flow. I/O thread. */
+    void authenticated(Channel c) {
+        synchronized (this) {
+            if (c != channel) {
+                return;
+            }
+            ready = true;
+        }
         drain();
     }
 
@@ -187,6 +213,7 @@ final class PeerLink {
             report = c == channel;
             if (report) {
                 channel = null;
+                ready = false;
                 clearQueue();
             }
         }

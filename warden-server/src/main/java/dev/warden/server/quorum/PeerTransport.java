@@ -116,6 +116,8 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
     private final Map<String, Channel> inbound = new HashMap<>();
     private final List<Channel> listeners = new ArrayList<>();
+    /** Where SASL steps run, off the I/O thread; null without quorum SASL. */
+    private final java.util.concurrent.ExecutorService saslSteps;
     /** Why accepted connections were closed, rate limited: anyone who reaches the ports can cause it. */
     private final RefusalLog refusals = RefusalLog.standard();
     private volatile boolean closed;
@@ -149,6 +151,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
                           PeerSecurity security, EventLoopGroup group, boolean ownsGroup) {
         this.security = security;
+        this.saslSteps = security.sasl().enabled() ? ServerThreads.single("warden-quorum-sasl-" + myId) : null;
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.loop = group.next();
@@ -284,6 +287,11 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         return security;
     }
 
+    /** The thread SASL steps run on; only with quorum SASL. */
+    java.util.concurrent.Executor saslSteps() {
+        return saslSteps;
+    }
+
     /** The server line of member {@code id}. */
     QuorumMember member(long id) {
         return members.get(id);
@@ -338,6 +346,9 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         electionLinks.values().forEach(PeerLink::close);
         for (Channel listener : listeners) {
             listener.close();
+        }
+        if (saslSteps != null) {
+            saslSteps.shutdownNow();
         }
         if (ownsGroup) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

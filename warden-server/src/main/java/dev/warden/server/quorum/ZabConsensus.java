@@ -26,9 +26,13 @@ public final class ZabConsensus implements ConsensusFactory {
 
     private static PeerSecurity peerSecurity(ServerConfig config) {
         try {
-            return PeerSecurity.of(config.security());
+            return PeerSecurity.of(config.security(), config.members().values());
         } catch (IllegalArgumentException bad) {
-            throw new dev.warden.server.ConfigException("ssl.quorum.keyStore.location", bad.getMessage(), bad);
+            String message = bad.getMessage() == null ? "" : bad.getMessage();
+            String key = message.startsWith("quorum.auth.") ? message.substring(0, message.indexOf(':'))
+                    : message.contains("JAAS") || message.contains("login") ? "java.security.auth.login.config"
+                    : "ssl.quorum.keyStore.location";
+            throw new dev.warden.server.ConfigException(key, message, bad);
         }
     }
 

@@ -86,8 +86,9 @@ class PeerTransportTlsTest {
         keys.put("ssl.quorum.trustStore.password", TestPki.PASSWORD);
         keys.put("ssl.quorum.hostnameVerification", Boolean.toString(s.hostnameVerification()));
         TlsSettings quorumTls = TlsSettings.parse(TlsSettings.QUORUM_PREFIX, keys::get);
-        return PeerSecurity.of(new SecurityConfig(0, null, false, null, true, X509Identities.DEFAULT, s.sslQuorum(),
-                s.portUnification(), quorumTls, true, SaslSettings.NONE, AuthEnforcement.OFF, QuorumSaslSettings.OFF));
+        return new PeerSecurity(PeerTls.of(new SecurityConfig(0, null, false, null, true, X509Identities.DEFAULT, s.sslQuorum(),
+                s.portUnification(), quorumTls, true, SaslSettings.NONE, AuthEnforcement.OFF, QuorumSaslSettings.OFF)),
+                PeerSasl.OFF);
     }
 
     private static Path memberKeys(String name, TestPki.StoreType type) {
