@@ -68,7 +68,7 @@ class QuorumTlsRollingSwitchTest {
                     long startNs = System.nanoTime();
                     cluster.stop(id);
                     long stoppedNs = System.nanoTime();
-                    setKeys(cluster.member(id).configFile(), STEPS.get(step - 1));
+                    Ensembles.setKeys(cluster.member(id).configFile(), STEPS.get(step - 1));
                     cluster.start(id);
                     cluster.awaitQuorum(QUORUM_TIMEOUT);
                     long servingNs = System.nanoTime();
@@ -106,19 +106,6 @@ class QuorumTlsRollingSwitchTest {
         order.remove(Integer.valueOf(leader));
         order.add(leader);
         return order;
-    }
-
-    /** Rewrites the member's zoo.cfg with these keys set (replacing earlier lines for them). */
-    private static void setKeys(Path zooCfg, Map<String, String> keys) throws IOException {
-        List<String> lines = new ArrayList<>();
-        for (String line : Files.readAllLines(zooCfg, StandardCharsets.UTF_8)) {
-            int eq = line.indexOf('=');
-            if (eq < 0 || !keys.containsKey(line.substring(0, eq).trim())) {
-                lines.add(line);
-            }
-        }
-        keys.forEach((key, value) -> lines.add(key + "=" + value));
-        Files.write(zooCfg, lines, StandardCharsets.UTF_8);
     }
 
     /** Plaintext bytes (a hello's length field and magic) are answered by closing the connection. */
