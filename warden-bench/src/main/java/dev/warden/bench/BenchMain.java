@@ -35,6 +35,7 @@ public final class BenchMain implements Callable<Integer> {
         cli.addSubcommand(new CompareCommand());
         cli.addSubcommand(new ResourcesCommand());
         cli.addSubcommand(new MicroCommand());
+        cli.addSubcommand(new dev.warden.bench.startup.StartupCommand());
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;
     }

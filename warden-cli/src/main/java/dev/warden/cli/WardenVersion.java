@@ -6,7 +6,11 @@ import java.io.UncheckedIOException;
 import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
-/** The build's version, from a resource Maven fills in, so it is right in tests and in the jar. */
+/**
+ * The build's version, from a resource Maven fills in, so it is right in tests and in the jar.
+ * {@link Main} prints it without building the command tree; this class loads nothing of picocli
+ * but the one interface it implements.
+ */
 public final class WardenVersion implements IVersionProvider {
     private static final String RESOURCE = "version.properties";
 

@@ -30,7 +30,7 @@ final class ClientRuntime {
                 : null;
         Executor completionsDelegate = owned != null ? owned : config.executor();
         SerialExecutor completions = new SerialExecutor(completionsDelegate);
-        WatchManager watches = new WatchManager();
+        WatchTables watches = new WatchTables();
         Paths paths = new Paths(config.connectString().chroot());
         Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)

@@ -47,7 +47,7 @@ final class SessionDriver {
     private final EventLoop loop;
     private final Bootstrap bootstrap;
     private final SerialExecutor completions;
-    private final WatchManager watches;
+    private final WatchTables watches;
     private final Paths paths;
     private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
     private final Outbox outbox;
@@ -82,7 +82,7 @@ final class SessionDriver {
     private ScheduledFuture<?> handshakeTimer;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
-                  WatchManager watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
+                  WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
         this.config = config;
         this.loop = loop;
         this.bootstrap = bootstrap;
@@ -445,9 +445,9 @@ final class SessionDriver {
         if (kind == null) {
             return;
         }
-        if (WatchManager.CONFIG_NODE.equals(event.path())) {
+        if (WatchTables.CONFIG_NODE.equals(event.path())) {
             // getConfig watches live outside the chroot; they see the server path.
-            for (WatchManager.Delivery delivery : watches.triggerConfig(new WatchEvent(kind, event.path(), zxid))) {
+            for (WatchTables.Delivery delivery : watches.triggerConfig(new WatchEvent(kind, event.path(), zxid))) {
                 completions.execute(() -> delivery.watcher().process(delivery.event()));
             }
         }
@@ -455,7 +455,7 @@ final class SessionDriver {
         if (path == null) {
             return;
         }
-        for (WatchManager.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
+        for (WatchTables.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
             completions.execute(() -> delivery.watcher().process(delivery.event()));
         }
     }

@@ -50,7 +50,7 @@ public final class WardenAdmin {
     }
 
     private CompletableFuture<DataAndStat> send(ReconfigRequest request) {
-        String node = WatchManager.CONFIG_NODE;
+        String node = WatchTables.CONFIG_NODE;
         return client.call(OpCode.RECONFIG, request, node, false, Replies.ok(node, in -> {
             GetDataResponse response = GetDataResponse.read(in);
             return new DataAndStat(response.data(), response.stat());

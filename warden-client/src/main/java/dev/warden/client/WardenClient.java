@@ -65,11 +65,11 @@ import java.util.concurrent.TimeUnit;
 public final class WardenClient implements AutoCloseable {
     private final ClientConfig config;
     private final Paths paths;
-    private final WatchManager watches;
+    private final WatchTables watches;
     private final SessionDriver driver;
     private final ClientMetrics metrics;
 
-    WardenClient(ClientConfig config, Paths paths, WatchManager watches, SessionDriver driver, ClientMetrics metrics) {
+    WardenClient(ClientConfig config, Paths paths, WatchTables watches, SessionDriver driver, ClientMetrics metrics) {
         this.config = config;
         this.paths = paths;
         this.watches = watches;
@@ -142,11 +142,11 @@ public final class WardenClient implements AutoCloseable {
      * re-registered after a reconnect like any data watch.
      */
     public CompletableFuture<DataAndStat> getConfig(Watcher watcher) {
-        String node = WatchManager.CONFIG_NODE;
+        String node = WatchTables.CONFIG_NODE;
         return call(OpCode.GET_DATA, new GetDataRequest(node, watcher != null), node, true,
                 Replies.ok(node, in -> {
                     GetDataResponse response = GetDataResponse.read(in);
-                    registerIfSet(WatchManager.Table.CONFIG, node, watcher);
+                    registerIfSet(WatchTables.Table.CONFIG, node, watcher);
                     return new DataAndStat(response.data(), response.stat());
                 }));
     }
@@ -241,14 +241,14 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.EXISTS, new ExistsRequest(paths.toServer(path), watcher != null), path, true, (err, in) -> {
             if (err == ErrorCode.NO_NODE.code()) {
                 if (watcher != null) {
-                    watches.add(WatchManager.Table.EXIST, path, watcher);
+                    watches.add(WatchTables.Table.EXIST, path, watcher);
                 }
                 return Optional.empty();
             }
             Replies.check(err, path);
             Stat stat = Stat.read(in);
             if (watcher != null) {
-                watches.add(WatchManager.Table.DATA, path, watcher);
+                watches.add(WatchTables.Table.DATA, path, watcher);
             }
             return Optional.of(stat);
         });
@@ -264,7 +264,7 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.GET_DATA, new GetDataRequest(paths.toServer(path), watcher != null), path, true,
                 Replies.ok(path, in -> {
                     GetDataResponse response = GetDataResponse.read(in);
-                    registerIfSet(WatchManager.Table.DATA, path, watcher);
+                    registerIfSet(WatchTables.Table.DATA, path, watcher);
                     return new DataAndStat(response.data(), response.stat());
                 }));
     }
@@ -291,7 +291,7 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.GET_CHILDREN, new GetChildrenRequest(paths.toServer(path), watcher != null), path, true,
                 Replies.ok(path, in -> {
                     List<String> children = GetChildrenResponse.read(in).children();
-                    registerIfSet(WatchManager.Table.CHILD, path, watcher);
+                    registerIfSet(WatchTables.Table.CHILD, path, watcher);
                     return children;
                 }));
     }
@@ -306,7 +306,7 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.GET_CHILDREN2, new GetChildren2Request(paths.toServer(path), watcher != null), path, true,
                 Replies.ok(path, in -> {
                     GetChildren2Response response = GetChildren2Response.read(in);
-                    registerIfSet(WatchManager.Table.CHILD, path, watcher);
+                    registerIfSet(WatchTables.Table.CHILD, path, watcher);
                     return new ChildrenAndStat(response.children(), response.stat());
                 }));
     }
@@ -372,7 +372,7 @@ public final class WardenClient implements AutoCloseable {
      */
     public CompletableFuture<WatchHandle> addWatch(String path, WatchMode mode, Watcher watcher) {
         Paths.validate(path);
-        WatchManager.Table table = mode == WatchMode.PERSISTENT ? WatchManager.Table.PERSISTENT : WatchManager.Table.RECURSIVE;
+        WatchTables.Table table = mode == WatchMode.PERSISTENT ? WatchTables.Table.PERSISTENT : WatchTables.Table.RECURSIVE;
         int wireMode = mode == WatchMode.PERSISTENT ? WatcherType.ADD_WATCH_PERSISTENT : WatcherType.ADD_WATCH_PERSISTENT_RECURSIVE;
         return call(OpCode.ADD_WATCH, new AddWatchRequest(paths.toServer(path), wireMode), path, true,
                 Replies.ok(path, in -> {
@@ -381,7 +381,7 @@ public final class WardenClient implements AutoCloseable {
                 }));
     }
 
-    private CompletableFuture<Void> dropPersistent(WatchManager.Table table, String path, Watcher watcher, WatchMode mode) {
+    private CompletableFuture<Void> dropPersistent(WatchTables.Table table, String path, Watcher watcher, WatchMode mode) {
         if (!watches.removeOne(table, path, watcher)) {
             return CompletableFuture.completedFuture(null);
         }
@@ -454,16 +454,16 @@ public final class WardenClient implements AutoCloseable {
     }
 
     /** Calls each removed watcher with its event, on the completion executor and in order. */
-    private static CompletableFuture<Void> deliverRemoved(CompletableFuture<List<WatchManager.Delivery>> removed) {
+    private static CompletableFuture<Void> deliverRemoved(CompletableFuture<List<WatchTables.Delivery>> removed) {
         return removed.thenApply(deliveries -> {
-            for (WatchManager.Delivery delivery : deliveries) {
+            for (WatchTables.Delivery delivery : deliveries) {
                 delivery.watcher().process(delivery.event());
             }
             return null;
         });
     }
 
-    private void registerIfSet(WatchManager.Table table, String path, Watcher watcher) {
+    private void registerIfSet(WatchTables.Table table, String path, Watcher watcher) {
         if (watcher != null) {
             watches.add(table, path, watcher);
         }

@@ -27,6 +27,7 @@ import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
+import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.recovery.ResyncMarker;
@@ -51,6 +52,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WardenServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
+    /** How long close waits for a snapshot being written (a large tree's takes seconds). */
+    private static final long SNAPSHOT_FINISH_WAIT_SECONDS = 120;
 
     private final ServerConfig config;
     private final Clock clock;
@@ -67,13 +70,15 @@ public final class WardenServer implements AutoCloseable {
     private final java.util.concurrent.ExecutorService snapshotter;
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held from start to close, so no tool and no second server uses the data directory meanwhile. */
+    private final DataDirLock dataDirLock;
     private ClientTransport transport;
     /** The bound TLS client port, 0 without one. */
     private int secureClientPort;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
-                         ConsensusFactory.Provider consensusProvider) throws IOException {
-        ZooKeeperDataCheck.refuseZooKeeperData(config);
+                         ConsensusFactory.Provider consensusProvider, DataDirLock dataDirLock) throws IOException {
+        this.dataDirLock = dataDirLock;
         // the key and trust stores are read first: a bad one stops the server before it touches its data
         ClientPorts ports = ClientPorts.of(config.security());
         SaslServers saslServers = ClientSasl.serversFor(config.security().sasl(),
@@ -200,7 +205,21 @@ public final class WardenServer implements AutoCloseable {
     /** As above; an ensemble member's core and peer links come from {@code consensus} (tests substitute them). */
     public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                                      ConsensusFactory.Provider consensus) throws IOException {
-        WardenServer server = new WardenServer(config, clock, logChannels, consensus);
+        // Refused before the lock file is made: nothing may be written into ZooKeeper's directory.
+        ZooKeeperDataCheck.refuseZooKeeperData(config);
+        DataDirLock lock;
+        try {
+            lock = DataDirLock.acquire(config.dataDir(), "a Warden server");
+        } catch (DataDirLock.InUseException inUse) {
+            throw new ConfigException("dataDir", "dataDir=" + config.dataDir() + ": " + inUse.getMessage(), inUse);
+        }
+        WardenServer server;
+        try {
+            server = new WardenServer(config, clock, logChannels, consensus, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
         log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
         return server;
     }
@@ -344,6 +363,20 @@ public final class WardenServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        try {
+            stopAndCloseFiles();
+        } finally {
+            // last, and whatever failed before: the directory is free for the next server or tool
+            try {
+                dataDirLock.close();
+            } catch (IOException e) {
+                log.warn("releasing the lock on {} failed: {}", config.dataDir(), e.toString());
+            }
+        }
+        log.info("stopped server on port {}", config.clientPort());
+    }
+
+    private void stopAndCloseFiles() {
         transport.stopAccepting();
         timers.shutdownNow();
         snapshotter.shutdown();
@@ -353,12 +386,27 @@ public final class WardenServer implements AutoCloseable {
         pipeline.close();
         registry.closeAll();
         transport.close();
+        awaitSnapshotWriter();
         try {
             txnLog.close();
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
         }
-        log.info("stopped server on port {}", config.clientPort());
+    }
+
+    /**
+     * A snapshot still being written finishes before the server lets its directory go, so the
+     * next server or tool on it never finds a snapshot appearing under its feet.
+     */
+    private void awaitSnapshotWriter() {
+        try {
+            if (!snapshotter.awaitTermination(SNAPSHOT_FINISH_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                log.warn("a snapshot was still being written {} s after the server stopped; leaving it",
+                        SNAPSHOT_FINISH_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private final class Listener implements PipelineListener {

@@ -105,6 +105,21 @@ public final class SnapshotStore {
         }
     }
 
+    /**
+     * Verifies one snapshot file wherever it lies (a copy, a backup): its name must be
+     * {@code snapshot.<16 hex digits>}, and header, length and checksum must agree. Reads only.
+     */
+    public static SnapshotFile verifyFile(Path file) throws IOException {
+        OptionalLong zxid = SnapshotFormat.zxidOf(file);
+        if (zxid.isEmpty()) {
+            return new SnapshotFile(-1, file, Optional.of("not named snapshot.<16 hex digits>"));
+        }
+        if (!Files.isRegularFile(file)) {
+            return new SnapshotFile(zxid.getAsLong(), file, Optional.of("no such file"));
+        }
+        return new SnapshotFile(zxid.getAsLong(), file, SnapshotFormat.verify(file, zxid.getAsLong()));
+    }
+
     /** Every snapshot file, verified, newest first. Reads each whole file to check its checksum. */
     public List<SnapshotFile> verifyAll() throws IOException {
         List<SnapshotFile> all = new ArrayList<>();

@@ -11,8 +11,9 @@ import java.util.Set;
  *   <li>A 500 ms tick with sessions from 1 s to 60 s: a test can ask for a short session to
  *       see it expire quickly, and Curator's default of 60 s is granted as asked.</li>
  *   <li>Every four-letter word allowed, so tests can ask {@code mntr} or {@code ruok}.</li>
- *   <li>In memory mode: no fsync, a small preallocation (the log lives in RAM) and no direct
- *       I/O (tmpfs does not support it).</li>
+ *   <li>In memory mode: no fsync and a small preallocation (the log lives in the heap).</li>
+ *   <li>No direct I/O: it does not apply to the in-memory file system, and a temporary
+ *       directory on disk is often on tmpfs, which refuses it with a warning.</li>
  * </ul>
  */
 final class TestServerSettings {

@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
 /**
  * A Warden ensemble whose members all run inside the test's JVM on free loopback ports, shaped
  * like Curator's {@code TestingCluster}: a connect string naming every member, {@link #kill(long)}
- * and {@link #restart(long)} of one member, {@link #stop()} and {@link #close()}, which deletes
- * the temporary directories.
+ * and {@link #restart(long)} of one member, {@link #stop()} and {@link #close()}, which discards
+ * the members' data.
  *
  * <pre>{@code
  * try (WardenTestingCluster cluster = WardenTestingCluster.start(3)) {
@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
  * }</pre>
  *
  * <p>Killing a member closes it: its sockets go away at once, as when its process dies, and its
- * data stays for a restart. Members run in memory by default (see {@link WardenTestingServer}).
+ * data stays for a restart. Members run in memory by default (see {@link WardenTestingServer}):
+ * every member's data directory is on one in-memory file system of the ensemble's.
  */
 public final class WardenTestingCluster implements AutoCloseable {
     /**
@@ -53,7 +54,7 @@ public final class WardenTestingCluster implements AutoCloseable {
             throw new IllegalArgumentException("an ensemble needs at least 2 members, not " + members
                     + "; for one server use WardenTestingServer");
         }
-        this.directory = TestDirectory.temporary(inMemory);
+        this.directory = inMemory ? TestDirectory.inMemory() : TestDirectory.temporaryOnDisk();
         Map<Long, QuorumMember> lines = new TreeMap<>();
         for (long id = 1; id <= members; id++) {
             lines.put(id, new QuorumMember(id, "127.0.0.1", LoopbackPorts.pick(), LoopbackPorts.pick(), false, null, 0));
@@ -191,7 +192,7 @@ public final class WardenTestingCluster implements AutoCloseable {
         return running.containsKey(requireMember(id));
     }
 
-    /** Where a member keeps its data. */
+    /** Where a member keeps its data (in memory: a path on the ensemble's in-memory file system). */
     public Path dataDirectory(long id) {
         return configs.get(requireMember(id)).dataDir();
     }
@@ -204,7 +205,7 @@ public final class WardenTestingCluster implements AutoCloseable {
         running.clear();
     }
 
-    /** Stops every member and deletes the temporary directories. Idempotent. */
+    /** Stops every member and discards their data (frees the in-memory file system or deletes the directories). Idempotent. */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -238,7 +239,7 @@ public final class WardenTestingCluster implements AutoCloseable {
             this.members = members;
         }
 
-        /** True (default): RAM file system and no fsync. False: disk directories, fsync on. */
+        /** True (default): data on an in-memory file system, no fsync. False: temporary disk directories, fsync on. */
         public Builder inMemory(boolean value) {
             this.inMemory = value;
             return this;

@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
 /**
  * A standalone Warden server inside the test's JVM, shaped like Curator's {@code TestingServer}:
  * a connect string, {@link #stop()}, {@link #start()}, {@link #restart()} (same port, same data)
- * and {@link #close()}, which also deletes the temporary directory it made.
+ * and {@link #close()}, which also discards the data it kept for itself.
  *
  * <pre>{@code
  * try (WardenTestingServer server = WardenTestingServer.start()) {
@@ -18,10 +18,13 @@ import java.util.function.UnaryOperator;
  * }
  * }</pre>
  *
- * <p>By default it runs in memory: its data directory is on the machine's RAM file system
- * ({@code /dev/shm} on Linux; the JVM's temporary directory elsewhere) and the log is never
- * fsynced, so it starts in a few tens of milliseconds once the JVM has loaded its classes.
- * {@code builder().inMemory(false)} gives a server that writes and fsyncs on disk like a real one.
+ * <p>By default it runs in memory: its data directory is on an in-memory file system of its own
+ * (Jimfs, in the JVM's heap), so nothing is written to any real file system, and the log is never
+ * fsynced. The server runs its real storage code on that directory, so {@link #restart()}
+ * recovers what was written; {@link #close()} frees it. It is ready in a few milliseconds once the
+ * JVM has loaded its classes. {@code builder().inMemory(false)} gives a server that writes and
+ * fsyncs in a temporary directory on disk like a real one, {@code builder().dataDirectory(dir)}
+ * one whose data stays in {@code dir}.
  */
 public final class WardenTestingServer implements AutoCloseable {
     private final TestDirectory directory;
@@ -34,7 +37,7 @@ public final class WardenTestingServer implements AutoCloseable {
     private WardenTestingServer(Builder builder) {
         this.inMemory = builder.inMemory;
         this.directory = builder.dataDirectory != null ? TestDirectory.given(builder.dataDirectory)
-                : TestDirectory.temporary(inMemory);
+                : inMemory ? TestDirectory.inMemory() : TestDirectory.temporaryOnDisk();
         this.port = builder.port > 0 ? builder.port : LoopbackPorts.pick();
         this.customizer = builder.customizer;
     }
@@ -92,11 +95,19 @@ public final class WardenTestingServer implements AutoCloseable {
         return port;
     }
 
-    /** Where the server keeps its log and snapshots. */
+    /**
+     * Where the server keeps its log and snapshots. In memory (without a given directory) this is a
+     * path on the server's in-memory file system: {@link java.nio.file.Files} reads it, but it has
+     * no {@link Path#toFile() File}.
+     */
     public Path dataDirectory() {
         return directory.path();
     }
 
+    /**
+     * Whether it was built in memory: no fsync, and the data on an in-memory file system unless
+     * a directory was given.
+     */
     public boolean inMemory() {
         return inMemory;
     }
@@ -106,7 +117,11 @@ public final class WardenTestingServer implements AutoCloseable {
         return running;
     }
 
-    /** Stops the server and deletes the data directory if this class made it. Idempotent. */
+    /**
+     * Stops the server and discards the data if this class chose where it lives (frees the
+     * in-memory file system or deletes the temporary directory); a given directory is kept.
+     * Idempotent.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -142,13 +157,20 @@ public final class WardenTestingServer implements AutoCloseable {
             return this;
         }
 
-        /** Keep the data here (created if missing, not deleted on close) instead of a temporary directory. */
+        /**
+         * Keep the data here (created if missing, not deleted on close; any file system) instead of
+         * in memory or a temporary directory. With {@code inMemory} left true the log is still not
+         * fsynced.
+         */
         public Builder dataDirectory(Path value) {
             this.dataDirectory = value;
             return this;
         }
 
-        /** True (default): RAM file system and no fsync. False: a disk directory, fsync on. */
+        /**
+         * True (default): the data on an in-memory file system, no fsync. False: a temporary
+         * directory on disk (under {@code java.io.tmpdir}), fsync on.
+         */
         public Builder inMemory(boolean value) {
             this.inMemory = value;
             return this;

@@ -3,9 +3,11 @@ package dev.warden.testing;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -19,14 +21,12 @@ import org.junit.jupiter.api.io.TempDir;
 class WardenTestingServerTest {
 
     @Test
-    void servesStopsRestartsWithItsDataAndDeletesItsDirectoryOnClose() throws Exception {
+    void servesStopsRestartsWithItsDataAndFreesItOnClose() throws Exception {
         Path dir;
         try (WardenTestingServer server = WardenTestingServer.start()) {
             dir = server.dataDirectory();
             assertTrue(server.inMemory());
-            if (Files.isDirectory(TestDirectory.RAM_FILE_SYSTEM)) {
-                assertTrue(dir.startsWith(TestDirectory.RAM_FILE_SYSTEM), dir + " should be on the RAM file system");
-            }
+            assertNotEquals(FileSystems.getDefault(), dir.getFileSystem(), dir + " should be on an in-memory file system");
             ZooKeeper zk = Zk.connect(server.connectString());
             zk.create("/kept", "v".getBytes(), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             zk.close();
@@ -41,6 +41,22 @@ class WardenTestingServerTest {
             zk = Zk.connect(server.connectString());
             assertArrayEquals("v".getBytes(), zk.getData("/kept", false, null));
             zk.close();
+        }
+        assertFalse(dir.getFileSystem().isOpen(), "close must free the in-memory file system of " + dir);
+    }
+
+    @Test
+    void onDiskItFsyncsInATemporaryDirectoryThatCloseDeletes() throws Exception {
+        Path dir;
+        try (WardenTestingServer server = WardenTestingServer.builder().inMemory(false).start()) {
+            dir = server.dataDirectory();
+            assertEquals(FileSystems.getDefault(), dir.getFileSystem());
+            assertTrue(dir.startsWith(Path.of(System.getProperty("java.io.tmpdir"))), dir.toString());
+            assertTrue(server.server().config().forceSync());
+            ZooKeeper zk = Zk.connect(server.connectString());
+            zk.create("/kept", "v".getBytes(), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            zk.close();
+            assertTrue(Files.isDirectory(dir.resolve("log")), "the log is on disk in " + dir);
         }
         assertFalse(Files.exists(dir), "close must delete the temporary directory " + dir);
     }

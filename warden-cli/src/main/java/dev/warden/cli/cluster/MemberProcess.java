@@ -171,7 +171,7 @@ public final class MemberProcess {
     }
 
     /** Exit code if the JVM has exited, for failure messages. */
-    synchronized String describe() {
+    public synchronized String describe() {
         String status = process == null ? "never started"
                 : process.isAlive() ? "pid " + process.pid() : "exited " + process.exitValue();
         return "member " + id + " (" + state + ", " + status + ", client " + connectString() + ", logs "

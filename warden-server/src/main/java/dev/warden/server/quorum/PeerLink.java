@@ -15,6 +15,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.channel.EventLoop;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,8 @@ final class PeerLink {
     private boolean drainScheduled;
     private boolean closed;
     private long backoffMs;
+    /** The redial waiting out the backoff, if any. */
+    private ScheduledFuture<?> retry;
 
     PeerLink(long peerId, String portName, InetSocketAddress address, PeerTransport transport, Bootstrap template,
              EventLoop loop, PeerTransport.Options options) {
@@ -232,8 +235,27 @@ final class PeerLink {
             }
             delayMs = backoffMs;
             backoffMs = Math.min(backoffMs * 2, options.reconnectMaxMs());
+            retry = loop.schedule(this::connect, delayMs, TimeUnit.MILLISECONDS);
         }
-        loop.schedule(this::connect, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Dials now instead of at the end of the backoff: the member has just connected to us, so it
+     * is up again. Without this, a restarted member's vote reached the others at once but their
+     * answers waited for their redial, up to the longest backoff (2 s), and so did its rejoining.
+     */
+    void redialNow() {
+        synchronized (this) {
+            if (closed || connecting || channel != null) {
+                return;
+            }
+            backoffMs = options.reconnectMinMs();
+            if (retry != null) {
+                retry.cancel(false);
+                retry = null;
+            }
+        }
+        loop.execute(this::connect);
     }
 
     void close() {

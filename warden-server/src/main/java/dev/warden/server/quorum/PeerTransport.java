@@ -321,6 +321,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     void inboundOpened(long from, String portName, Channel channel, PeerInbound state) {
         Channel older = inbound.put(from + "/" + portName, channel);
         LOG.info("Member {} connected from {} ({})", from, channel.remoteAddress(), portName);
+        PeerLink outbound = (ELECTION_PORT.equals(portName) ? electionLinks : peerLinks).get(from);
+        if (outbound != null) {
+            outbound.redialNow();
+        }
         if (older != null && older != channel) {
             PeerInbound olderState = older.pipeline().get(PeerInbound.class);
             if (olderState != null) {

@@ -259,6 +259,31 @@ class PeerTransportTest {
         assertEquals(new Event(1, new ZabMessage.Commit(42)), again.nextMessage());
     }
 
+    /**
+     * A member that comes back connects to the others at once; their links back to it must not
+     * wait out their redial backoff, or its election answers (and so its rejoining) wait too.
+     */
+    @Test
+    void aRestartedPeerIsRedialledAsSoonAsItConnects() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        PeerTransport.Options slowRedial = new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 30_000, 60_000);
+        Recorder r1 = new Recorder();
+        PeerTransport t1 = start(1, members, r1, slowRedial);
+        PeerTransport t2 = start(2, members, new Recorder(), slowRedial);
+        awaitDelivery(t2, 1, r1);
+        t2.close();
+        assertTrue(r1.awaitDisconnect(2));
+        Thread.sleep(3_000); // member 1's redials fail and back off: the next is seconds away
+        Recorder again = new Recorder();
+        PeerTransport back = start(2, members, again, slowRedial);
+        awaitDelivery(back, 1, r1);
+        long sentNs = System.nanoTime();
+        t1.send(2, new ZabMessage.Commit(7));
+        assertEquals(new Event(1, new ZabMessage.Commit(7)), again.nextMessage());
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNs);
+        assertTrue(tookMs < 1_000, "member 1 redialled member 2 " + tookMs + " ms after it came back");
+    }
+
     @Test
     void badHelloAndUnknownSendersAreRejected() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);

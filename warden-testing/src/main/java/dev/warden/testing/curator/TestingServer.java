@@ -3,14 +3,18 @@ package dev.warden.testing.curator;
 import dev.warden.testing.WardenTestingServer;
 import java.io.Closeable;
 import java.io.File;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
 
 /**
  * A Warden server with the constructors and methods of Curator's
  * {@code org.apache.curator.test.TestingServer}, so a test written against Curator's class runs
  * against Warden by changing its import to this package. Ports and temporary directories behave
  * as in Curator's: port -1 or 0 picks a free one, a given directory is kept and a temporary one
- * is deleted on {@link #close()}. The server runs in memory when no directory is given, and on
- * disk with fsync in a given one.
+ * is deleted on {@link #close()}. The server runs in memory when no directory is given (its data
+ * on an in-memory file system, nothing written to disk), and on disk with fsync in a given one.
+ * One difference follows: an in-memory server has no directory on disk for
+ * {@link #getTempDirectory()} to return.
  */
 public final class TestingServer implements Closeable {
     private final WardenTestingServer server;
@@ -51,8 +55,18 @@ public final class TestingServer implements Closeable {
         return server.port();
     }
 
+    /**
+     * The directory holding the server's data: the one given to the constructor. A server made
+     * without one keeps its data in memory, in no directory on disk; for it this throws
+     * {@link UnsupportedOperationException} naming the constructor that gives it one.
+     */
     public File getTempDirectory() {
-        return server.dataDirectory().toFile();
+        Path dir = server.dataDirectory();
+        if (dir.getFileSystem() != FileSystems.getDefault()) {
+            throw new UnsupportedOperationException("this TestingServer keeps its data in memory, in no directory on"
+                    + " disk; construct it with TestingServer(port, tempDirectory) for one whose data is in a directory");
+        }
+        return dir.toFile();
     }
 
     public String getConnectString() {
@@ -74,7 +88,7 @@ public final class TestingServer implements Closeable {
         server.restart();
     }
 
-    /** Stops the server and deletes its temporary directory. */
+    /** Stops the server and discards its data unless it is in a directory given to the constructor. */
     @Override
     public void close() {
         server.close();

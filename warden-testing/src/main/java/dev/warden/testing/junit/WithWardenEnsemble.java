@@ -24,6 +24,6 @@ public @interface WithWardenEnsemble {
     /** The number of voting members. */
     int members() default 3;
 
-    /** True (default): RAM file system and no fsync; false: disk directories with fsync. */
+    /** True (default): data on an in-memory file system, no fsync; false: temporary disk directories with fsync. */
     boolean inMemory() default true;
 }

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Runs a {@link dev.warden.testing.WardenTestingServer} for the annotated test class (one server
  * for all its tests) or test method (a fresh server for that test). Tests receive it as a
- * parameter or in a field of type {@code WardenTestingServer}; it is closed and its temporary
- * directory deleted afterwards.
+ * parameter or in a field of type {@code WardenTestingServer}; it is closed and its data
+ * discarded afterwards.
  *
  * <pre>{@code
  * @WithWardenServer
@@ -27,6 +27,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Inherited
 @ExtendWith(WardenExtension.class)
 public @interface WithWardenServer {
-    /** True (default): RAM file system and no fsync; false: a disk directory with fsync. */
+    /** True (default): data on an in-memory file system, no fsync; false: a temporary disk directory with fsync. */
     boolean inMemory() default true;
 }

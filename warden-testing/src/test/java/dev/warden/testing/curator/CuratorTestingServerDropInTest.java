@@ -2,7 +2,6 @@ package dev.warden.testing.curator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -21,6 +20,7 @@ import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Written as a Curator user writes a test with {@code org.apache.curator.test.TestingServer}:
@@ -83,14 +83,25 @@ class CuratorTestingServerDropInTest {
     @Test
     void stopAndStartKeepThePortAndTheData() throws Exception {
         int port = server.getPort();
-        File dir = server.getTempDirectory();
         client.create().forPath("/kept", "x".getBytes());
         server.stop();
         server.start();
         assertEquals(port, server.getPort());
-        assertTrue(dir.isDirectory());
         assertEquals(List.of("kept", "zookeeper"), client.getChildren().forPath("/").stream().sorted().toList());
-        server.close();
-        assertFalse(dir.exists(), "close deletes the temporary directory");
+    }
+
+    @Test
+    void aServerOnAGivenDirectoryKeepsItsDataThereAcrossStopAndStart(@TempDir File dir) throws Exception {
+        try (TestingServer onDisk = new TestingServer(-1, dir);
+             CuratorFramework diskClient = CuratorFrameworkFactory.newClient(onDisk.getConnectString(), 10_000, 5_000,
+                     new ExponentialBackoffRetry(100, 10))) {
+            assertEquals(dir, onDisk.getTempDirectory());
+            diskClient.start();
+            diskClient.create().forPath("/kept", "x".getBytes());
+            onDisk.stop();
+            assertTrue(dir.list().length > 0, "the data is in " + dir);
+            onDisk.start();
+            assertArrayEquals("x".getBytes(), diskClient.getData().forPath("/kept"));
+        }
     }
 }

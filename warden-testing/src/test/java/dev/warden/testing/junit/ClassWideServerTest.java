@@ -1,12 +1,14 @@
 package dev.warden.testing.junit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.testing.WardenTestingServer;
 import dev.warden.testing.Zk;
+import java.nio.file.FileSystems;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -30,6 +32,8 @@ class ClassWideServerTest {
         assertSame(shared, parameter);
         assertSame(shared, mine);
         seenFirst = parameter;
+        assertNotEquals(FileSystems.getDefault(), parameter.dataDirectory().getFileSystem(),
+                "by default the extension's server keeps its data on an in-memory file system");
         ZooKeeper zk = Zk.connect(parameter.connectString());
         zk.create("/shared", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         zk.close();
