@@ -6,6 +6,7 @@ import dev.warden.client.StateListener;
 import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
 import dev.warden.client.Watcher;
+import dev.warden.protocol.tls.TlsSettings;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -24,13 +25,16 @@ final class ShellSession implements AutoCloseable {
 
     private final PrintStream out;
     private final int sessionTimeoutMs;
+    /** TLS for every connection of this shell, or null for plaintext. */
+    private final TlsSettings tls;
     private volatile Consumer<String> eventSink;
     private Link link;
     private String connectString;
 
-    ShellSession(PrintStream out, int sessionTimeoutMs) {
+    ShellSession(PrintStream out, int sessionTimeoutMs, TlsSettings tls) {
         this.out = out;
         this.sessionTimeoutMs = sessionTimeoutMs;
+        this.tls = tls;
         this.eventSink = out::println;
     }
 
@@ -60,6 +64,7 @@ final class ShellSession implements AutoCloseable {
                     .connectString(newConnectString)
                     .sessionTimeout(Duration.ofMillis(sessionTimeoutMs))
                     .stateListener(candidate)
+                    .tls(tls)
                     .connect()
                     .get(sessionTimeoutMs + 1000L, TimeUnit.MILLISECONDS);
         } catch (IllegalArgumentException e) {
