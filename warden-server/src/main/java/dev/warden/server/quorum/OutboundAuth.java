@@ -61,7 +61,7 @@ final class OutboundAuth extends ByteToMessageDecoder {
         }, this::send);
     }
 
-    private dev.warden.server.security.SaslLearner learner() {
+    private dev.warden.protocol.sasl.SaslCredentials learner() {
         return transport.security().sasl().learner();
     }
 

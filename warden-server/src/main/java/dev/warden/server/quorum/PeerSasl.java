@@ -1,7 +1,7 @@
 package dev.warden.server.quorum;
 
+import dev.warden.protocol.sasl.SaslCredentials;
 import dev.warden.server.security.QuorumSaslSettings;
-import dev.warden.server.security.SaslLearner;
 import dev.warden.server.security.SaslServers;
 import java.nio.file.Path;
 import java.util.Collection;
@@ -10,7 +10,7 @@ import java.util.TreeSet;
 
 /**
  * Members authenticating each other with SASL, as ZooKeeper's {@code quorum.auth.*} keys set it.
- * The dialling member is the SASL client ({@link SaslLearner}, the learner section); the member
+ * The dialling member is the SASL client ({@link SaslCredentials}, the learner section); the member
  * dialled the SASL server ({@link SaslServers#forMembers}, the server section), and both
  * DIGEST-MD5 and GSSAPI prove each side to the other. With {@code serverRequireSasl} a member
  * takes no message from a member that has not authenticated; with {@code learnerRequireSasl} it
@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * @param learner null when SASL is off
  * @param servers null when SASL is off
  */
-record PeerSasl(boolean enabled, boolean learnerRequireSasl, boolean serverRequireSasl, SaslLearner learner,
+record PeerSasl(boolean enabled, boolean learnerRequireSasl, boolean serverRequireSasl, SaslCredentials learner,
                 SaslServers servers) {
     static final PeerSasl OFF = new PeerSasl(false, false, false, null, null);
 
@@ -40,7 +40,9 @@ record PeerSasl(boolean enabled, boolean learnerRequireSasl, boolean serverRequi
         } catch (IllegalArgumentException bad) {
             throw new IllegalArgumentException("quorum.auth.server.saslLoginContext: " + bad.getMessage(), bad);
         }
-        SaslLearner learner = SaslLearner.load(jaasFile, settings.learnerLoginContext(), settings.servicePrincipal());
+        SaslCredentials learner = SaslCredentials.load(jaasFile, settings.learnerLoginContext(),
+                "quorum.auth.learner.saslLoginContext", SaslServers.QUORUM_DIGEST_PROTOCOL,
+                SaslServers.QUORUM_DIGEST_SERVER_NAME, settings.servicePrincipal());
         return new PeerSasl(true, settings.learnerRequireSasl(), settings.serverRequireSasl(), learner, servers);
     }
 }

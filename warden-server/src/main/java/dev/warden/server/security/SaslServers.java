@@ -1,10 +1,8 @@
 package dev.warden.server.security;
 
 
-import java.nio.file.Files;
 import java.security.PrivilegedActionException;
 import java.security.PrivilegedExceptionAction;
-import java.security.URIParameter;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -16,8 +14,6 @@ import javax.security.auth.callback.UnsupportedCallbackException;
 import javax.security.auth.kerberos.KerberosPrincipal;
 import javax.security.auth.login.AppConfigurationEntry;
 import javax.security.auth.login.Configuration;
-import javax.security.auth.login.LoginContext;
-import javax.security.auth.login.LoginException;
 import javax.security.sasl.AuthorizeCallback;
 import javax.security.sasl.RealmCallback;
 import javax.security.sasl.Sasl;
@@ -130,31 +126,12 @@ public final class SaslServers {
 
     /** Loads a JAAS file without touching the JVM-wide configuration. */
     public static Configuration jaas(java.nio.file.Path jaasFile) {
-        if (!Files.isReadable(jaasFile)) {
-            throw new IllegalArgumentException("java.security.auth.login.config: cannot read the JAAS file "
-                    + jaasFile);
-        }
-        try {
-            return Configuration.getInstance("JavaLoginConfig", new URIParameter(jaasFile.toUri()));
-        } catch (java.security.NoSuchAlgorithmException | SecurityException e) {
-            throw new IllegalArgumentException("java.security.auth.login.config: cannot parse the JAAS file "
-                    + jaasFile + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
-        }
+        return dev.warden.protocol.sasl.JaasFile.read(jaasFile);
     }
 
     /** Logs in with a section of a JAAS configuration (a Kerberos keytab login). */
     public static Subject login(Configuration jaas, String section, java.nio.file.Path jaasFile) {
-        try {
-            Subject subject = new Subject();
-            LoginContext login = new LoginContext(section, subject, callbacks -> {
-                throw new UnsupportedCallbackException(callbacks[0], "a server logs in from its keytab only");
-            }, jaas);
-            login.login();
-            return subject;
-        } catch (LoginException e) {
-            throw new IllegalArgumentException("the login of JAAS section '" + section + "' in " + jaasFile
-                    + " failed: " + e.getMessage() + " (check its keyTab and principal)", e);
-        }
+        return dev.warden.protocol.sasl.JaasFile.login(jaas, section, jaasFile);
     }
 
     public String mechanism() {

@@ -1,4 +1,4 @@
-package dev.warden.server.security;
+package dev.warden.protocol.sasl;
 
 import java.nio.file.Path;
 import java.security.PrivilegedActionException;
@@ -19,16 +19,20 @@ import javax.security.sasl.SaslClient;
 import javax.security.sasl.SaslException;
 
 /**
- * The SASL client side of one JAAS section, as a member uses it to authenticate itself to the
- * members it dials ({@code quorum.auth.learner.saslLoginContext}, ZooKeeper's
- * {@code QuorumLearner}): a section whose options hold {@code username} and {@code password}
- * (ZooKeeper's DigestLoginModule) speaks DIGEST-MD5; a Krb5LoginModule section logs in from its
- * keytab at start and speaks GSSAPI, asking for a ticket to the member dialled as
- * {@code quorum.auth.kerberos.servicePrincipal}, where {@code _HOST} stands for the host of that
- * member's server line. Like {@link SaslServers} it reads the file itself, without the JVM-wide
- * JAAS setting.
+ * The SASL client side of one JAAS section: who a party authenticates as when it connects. A
+ * section whose options hold {@code username} and {@code password} (ZooKeeper's
+ * DigestLoginModule) speaks DIGEST-MD5; a Krb5LoginModule section logs in from its keytab when
+ * loaded and speaks GSSAPI, asking for a ticket to {@code servicePrincipal}, where {@code _HOST}
+ * stands for the host dialled. Used by clients (ZooKeeper's {@code Client} section) and by
+ * members dialling each other ({@code QuorumLearner}); each passes the DIGEST-MD5 protocol and
+ * server name its servers expect.
  */
-public final class SaslLearner {
+public final class SaslCredentials {
+    /** What the Apache client and server agree on for DIGEST-MD5 on the client port. */
+    public static final String CLIENT_DIGEST_PROTOCOL = "zookeeper";
+    public static final String CLIENT_DIGEST_SERVER_NAME = "zk-sasl-md5";
+    /** The Apache client's default server principal: {@code zookeeper} at the host dialled. */
+    public static final String CLIENT_SERVICE_PRINCIPAL = "zookeeper/_HOST";
     private static final String HOST_PLACEHOLDER = "_HOST";
 
     private final String section;
@@ -36,24 +40,39 @@ public final class SaslLearner {
     private final String digestPassword;
     private final Subject kerberosSubject;
     private final String servicePrincipal;
+    private final String digestProtocol;
+    private final String digestServerName;
 
-    private SaslLearner(String section, String digestUser, String digestPassword, Subject kerberosSubject,
-                        String servicePrincipal) {
+    private SaslCredentials(String section, String digestUser, String digestPassword, Subject kerberosSubject,
+                            String servicePrincipal, String digestProtocol, String digestServerName) {
         this.section = section;
         this.digestUser = digestUser;
         this.digestPassword = digestPassword;
         this.kerberosSubject = kerberosSubject;
         this.servicePrincipal = servicePrincipal;
+        this.digestProtocol = digestProtocol;
+        this.digestServerName = digestServerName;
     }
 
-    /** Reads the section (and logs in for Kerberos); a missing or unusable section names the key and the file. */
-    public static SaslLearner load(Path jaasFile, String section, String servicePrincipal) {
-        Configuration jaas = SaslServers.jaas(jaasFile);
+    /** A client's credentials, as the Apache client finds them: its JAAS section and service principal. */
+    public static SaslCredentials forClient(Path jaasFile, String section, String servicePrincipal) {
+        return load(jaasFile, section, "zookeeper.sasl.clientconfig", CLIENT_DIGEST_PROTOCOL,
+                CLIENT_DIGEST_SERVER_NAME, servicePrincipal);
+    }
+
+    /**
+     * Reads the section (and logs in for Kerberos). A missing or unusable section throws
+     * {@link IllegalArgumentException} naming {@code sectionKey} (the key that chose the section)
+     * and the file.
+     */
+    public static SaslCredentials load(Path jaasFile, String section, String sectionKey, String digestProtocol,
+                                       String digestServerName, String servicePrincipal) {
+        Configuration jaas = JaasFile.read(jaasFile);
         AppConfigurationEntry[] entries = jaas.getAppConfigurationEntry(section);
         if (entries == null || entries.length == 0) {
-            throw new IllegalArgumentException("quorum.auth.learner.saslLoginContext: the JAAS file " + jaasFile
-                    + " has no '" + section + "' section, with which this member authenticates itself to the others"
-                    + " (username and password for DIGEST-MD5, or a Kerberos keytab login)");
+            throw new IllegalArgumentException(sectionKey + ": the JAAS file " + jaasFile + " has no '" + section
+                    + "' section to authenticate with (username and password for DIGEST-MD5, or a Kerberos keytab"
+                    + " login)");
         }
         boolean kerberos = false;
         String user = null;
@@ -66,19 +85,21 @@ public final class SaslLearner {
             password = p != null ? String.valueOf(p) : password;
         }
         if (kerberos) {
-            Subject subject = SaslServers.login(jaas, section, jaasFile);
+            Subject subject = JaasFile.login(jaas, section, jaasFile);
             if (subject.getPrincipals(KerberosPrincipal.class).isEmpty()) {
                 throw new IllegalArgumentException("the Kerberos login of section '" + section + "' in " + jaasFile
                         + " gave no principal");
             }
-            return new SaslLearner(section, null, null, subject, servicePrincipal);
+            return new SaslCredentials(section, null, null, subject, servicePrincipal, digestProtocol,
+                    digestServerName);
         }
         if (user == null || password == null) {
-            throw new IllegalArgumentException("quorum.auth.learner.saslLoginContext: the '" + section + "' section of "
-                    + jaasFile + " has neither a Krb5LoginModule nor username and password options: this member"
-                    + " could not authenticate itself to the others");
+            throw new IllegalArgumentException(sectionKey + ": the '" + section + "' section of " + jaasFile
+                    + " has neither a Krb5LoginModule nor username and password options: nothing to authenticate"
+                    + " with");
         }
-        return new SaslLearner(section, user, password, null, servicePrincipal);
+        return new SaslCredentials(section, user, password, null, servicePrincipal, digestProtocol,
+                digestServerName);
     }
 
     public String mechanism() {
@@ -86,24 +107,28 @@ public final class SaslLearner {
     }
 
     /** The principal whose ticket is asked for when dialling {@code host}. */
-    String servicePrincipalFor(String host) {
+    public String servicePrincipalFor(String host) {
         return servicePrincipal.replace(HOST_PLACEHOLDER, host.toLowerCase(Locale.ROOT));
     }
 
-    /** A SASL client for one connection to the member at {@code host}. */
+    /** A SASL client for one connection to {@code host}. */
     public SaslClient newClient(String host) throws SaslException {
         if (kerberosSubject == null) {
-            return Sasl.createSaslClient(new String[] {"DIGEST-MD5"}, null, SaslServers.QUORUM_DIGEST_PROTOCOL,
-                    SaslServers.QUORUM_DIGEST_SERVER_NAME, Map.of(Sasl.QOP, "auth"), this::handleDigest);
+            return Sasl.createSaslClient(new String[] {"DIGEST-MD5"}, null, digestProtocol, digestServerName,
+                    Map.of(Sasl.QOP, "auth"), this::handleDigest);
         }
-        KerberosNames service = KerberosNames.parse(servicePrincipalFor(host));
-        if (service.host() == null) {
-            throw new SaslException("quorum.auth.kerberos.servicePrincipal=" + servicePrincipal + " has no host part:"
-                    + " it looks like zkquorum/_HOST or zkquorum/host@REALM");
+        String principal = servicePrincipalFor(host);
+        int slash = principal.indexOf('/');
+        int at = principal.indexOf('@');
+        String service = slash < 0 ? null : principal.substring(0, slash);
+        String serviceHost = slash < 0 ? null : principal.substring(slash + 1, at > slash ? at : principal.length());
+        if (service == null || service.isEmpty() || serviceHost.isEmpty()) {
+            throw new SaslException("the service principal " + servicePrincipal + " has no host part: it looks like"
+                    + " service/_HOST or service/host@REALM");
         }
         try {
             return Subject.doAs(kerberosSubject, (PrivilegedExceptionAction<SaslClient>) () ->
-                    Sasl.createSaslClient(new String[] {"GSSAPI"}, null, service.service(), service.host(),
+                    Sasl.createSaslClient(new String[] {"GSSAPI"}, null, service, serviceHost,
                             Map.of(Sasl.QOP, "auth"), null));
         } catch (PrivilegedActionException e) {
             throw e.getException() instanceof SaslException sasl ? sasl
@@ -144,6 +169,7 @@ public final class SaslLearner {
         }
     }
 
+    /** Names the mechanism and section, never the password. */
     @Override
     public String toString() {
         return mechanism() + " (JAAS section " + section + ")";
