@@ -26,7 +26,8 @@ public final class ShellCommand implements Callable<Integer> {
 
     @Option(names = ShellClientConfig.FLAG, paramLabel = "file",
             description = {"The Apache client's properties: zookeeper.client.secure=true and the zookeeper.ssl.*"
-                + " keys connect with TLS (a key store gives the session its x509 identity).",
+                + " keys connect with TLS (a key store gives the session its x509 identity);"
+                + " java.security.auth.login.config with a Client section authenticates with SASL.",
                 "The same keys are also read as JVM system properties; the file wins."})
     private java.nio.file.Path clientConfiguration;
 
@@ -65,10 +66,10 @@ public final class ShellCommand implements Callable<Integer> {
             io.err().println(bad.getMessage());
             return CommandLine.ExitCode.USAGE;
         }
-        if (clientConfig.saslNotice() != null) {
-            io.err().println(clientConfig.saslNotice());
+        if (clientConfig.notice() != null) {
+            io.err().println(clientConfig.notice());
         }
-        try (ShellSession session = new ShellSession(io.out(), sessionTimeoutMs, clientConfig.tls())) {
+        try (ShellSession session = new ShellSession(io.out(), sessionTimeoutMs, clientConfig)) {
             Shell shell = new Shell(session, io.err());
             if (io.interactive() && commandWords.isEmpty()) {
                 return new InteractiveConsole(shell, io).run(server);

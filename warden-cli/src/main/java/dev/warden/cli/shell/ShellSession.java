@@ -6,7 +6,7 @@ import dev.warden.client.StateListener;
 import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
 import dev.warden.client.Watcher;
-import dev.warden.protocol.tls.TlsSettings;
+import dev.warden.protocol.ErrorCode;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -25,16 +25,16 @@ final class ShellSession implements AutoCloseable {
 
     private final PrintStream out;
     private final int sessionTimeoutMs;
-    /** TLS for every connection of this shell, or null for plaintext. */
-    private final TlsSettings tls;
+    /** TLS and SASL for every connection of this shell. */
+    private final ShellClientConfig clientConfig;
     private volatile Consumer<String> eventSink;
     private Link link;
     private String connectString;
 
-    ShellSession(PrintStream out, int sessionTimeoutMs, TlsSettings tls) {
+    ShellSession(PrintStream out, int sessionTimeoutMs, ShellClientConfig clientConfig) {
         this.out = out;
         this.sessionTimeoutMs = sessionTimeoutMs;
-        this.tls = tls;
+        this.clientConfig = clientConfig;
         this.eventSink = out::println;
     }
 
@@ -64,12 +64,17 @@ final class ShellSession implements AutoCloseable {
                     .connectString(newConnectString)
                     .sessionTimeout(Duration.ofMillis(sessionTimeoutMs))
                     .stateListener(candidate)
-                    .tls(tls)
+                    .tls(clientConfig.tls())
+                    .sasl(clientConfig.sasl())
                     .connect()
                     .get(sessionTimeoutMs + 1000L, TimeUnit.MILLISECONDS);
         } catch (IllegalArgumentException e) {
             throw new ShellException("Invalid connect string " + newConnectString + ": " + e.getMessage());
-        } catch (ExecutionException | TimeoutException e) {
+        } catch (ExecutionException e) {
+            throw new ShellException("Unable to connect to " + newConnectString
+                    + (e.getCause() instanceof WardenException refused && refused.code() == ErrorCode.AUTH_FAILED
+                            ? ": " + refused.getMessage() : ""));
+        } catch (TimeoutException e) {
             throw new ShellException("Unable to connect to " + newConnectString);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -112,20 +112,18 @@ class ShellTlsTest {
     }
 
     @Test
-    void theFileWinsOverSystemPropertiesAndAJaasSettingIsNotSilentlyIgnored() throws Exception {
+    void theFileWinsOverSystemProperties() throws Exception {
         Path config = clientConfig("from-file", STORE_PASSWORD);
         Map<String, String> system = Map.of("zookeeper.client.secure", "false",
-                "zookeeper.ssl.keyStore.location", "/elsewhere.p12",
-                "java.security.auth.login.config", "/etc/jaas.conf");
+                "zookeeper.ssl.keyStore.location", "/elsewhere.p12");
         ShellClientConfig both = ShellClientConfig.load(config, system::get);
         assertNotNull(both.tls(), "the file's zookeeper.client.secure=true wins");
         assertEquals(StoreFile.StoreType.PKCS12, both.tls().keyStore().type());
         assertTrue(both.tls().keyStore().location().getFileName().toString().startsWith("from_file"),
                 "the file's key store, not the system property's: " + both.tls().keyStore().location());
-        assertTrue(both.saslNotice() != null && both.saslNotice().contains("java.security.auth.login.config"));
         ShellClientConfig systemOnly = ShellClientConfig.load(null, Map.of("zookeeper.client.secure", "false")::get);
         assertNull(systemOnly.tls());
-        assertNull(systemOnly.saslNotice());
+        assertNull(systemOnly.sasl());
         assertThrows(IllegalArgumentException.class, () -> ShellClientConfig.load(null,
                 Map.of("zookeeper.client.secure", "true", "zookeeper.ssl.keyStore.password", "x")::get));
     }
