@@ -19,6 +19,7 @@ import dev.warden.protocol.sasl.SaslCredentials;
 import dev.warden.server.ConfigLoader;
 import dev.warden.server.WardenServer;
 import dev.warden.server.security.TestKdc;
+import dev.warden.testsupport.FaultProxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,6 +100,24 @@ class WardenClientSaslTest {
             client.create("/carols", "mine".getBytes(), List.of(new Acl(Perms.ALL, new Id("sasl", "carol"))),
                     CreateMode.PERSISTENT).get(5, TimeUnit.SECONDS);
             assertArrayEquals("mine".getBytes(), client.getData("/carols").get(5, TimeUnit.SECONDS).data());
+        }
+    }
+
+    /** The server's identity is per connection: a reconnected client authenticates again before its next request. */
+    @Test
+    void aReconnectedClientAuthenticatesAgainBeforeItsNextRequest() throws Exception {
+        SaslCredentials carol = SaslCredentials.forClient(jaasFile, "Client", SaslCredentials.CLIENT_SERVICE_PRINCIPAL);
+        BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+        try (FaultProxy proxy = FaultProxy.start(strict.connectString());
+             WardenClient client = connect(proxy.address(), carol, states)) {
+            assertEquals(ConnectionState.CONNECTED, states.poll(5, TimeUnit.SECONDS));
+            proxy.drop();
+            assertEquals(ConnectionState.SUSPENDED, states.poll(5, TimeUnit.SECONDS));
+            assertEquals(ConnectionState.RECONNECTED, states.poll(10, TimeUnit.SECONDS));
+            // the server requires SASL: without a new exchange this request would close the session
+            List<ClientInfo> whoAmI = client.whoAmI().get(5, TimeUnit.SECONDS);
+            assertTrue(whoAmI.contains(new ClientInfo("sasl", "carol")), whoAmI.toString());
+            assertTrue(proxy.acceptedConnections() >= 2, "the client went through a second connection");
         }
     }
 
