@@ -6,7 +6,7 @@ import java.util.concurrent.Executor;
 record ClientConfig(ConnectString connectString, int sessionTimeoutMs, int connectTimeoutMs, Executor executor,
                     RetryPolicy retryPolicy, int maxOutstandingRequests, int maxQueuedRequests, int maxFrameBytes,
                     long shuffleSeed, boolean shuffleHosts, HostProvider hostProvider,
-                    dev.warden.protocol.tls.TlsSettings tls) {
+                    dev.warden.protocol.tls.TlsSettings tls, dev.warden.protocol.sasl.SaslCredentials sasl) {
     ClientConfig {
         require(sessionTimeoutMs > 0, "sessionTimeout must be positive");
         require(connectTimeoutMs > 0, "connectTimeout must be positive");

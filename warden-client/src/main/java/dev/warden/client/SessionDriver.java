@@ -4,10 +4,12 @@ import dev.warden.protocol.AuthPacket;
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.GetSASLRequest;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.ReplyHeader;
+import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.SetWatches2;
 import dev.warden.protocol.WatcherEvent;
 import io.netty.bootstrap.Bootstrap;
@@ -38,7 +40,14 @@ final class SessionDriver {
     private static final int SET_WATCHES_CHUNK_BYTES = 128 * 1024;
     private static final long MAX_RECONNECT_BACKOFF_MS = 1000;
 
-    private enum Phase { CONNECTING, HANDSHAKING, CONNECTED, TERMINATED }
+    /** AUTHENTICATING: the session is granted, its SASL exchange (if any) is under way; nothing else is sent. */
+    private enum Phase { CONNECTING, HANDSHAKING, AUTHENTICATING, CONNECTED, TERMINATED }
+
+    /**
+     * The xid of SASL requests and their replies: like auth and setWatches, they are outside
+     * the numbered requests, and the server answers them with the xid they came with.
+     */
+    static final int XID_SASL = -10;
 
     private record Credential(AuthPacket packet, CompletableFuture<Void> result) {
     }
@@ -80,6 +89,8 @@ final class SessionDriver {
     private int failedAttemptsInRow;
     private ScheduledFuture<?> tick;
     private ScheduledFuture<?> handshakeTimer;
+    /** The SASL exchange of the current connection, while phase is AUTHENTICATING. */
+    private ClientSaslExchange sasl;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
                   WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
@@ -233,9 +244,12 @@ final class SessionDriver {
     }
 
     private WardenException terminalError() {
-        return finalState == ConnectionState.LOST
-                ? new WardenException.SessionExpiredException("session lost")
-                : new WardenException.ClientClosedException();
+        return switch (finalState) {
+            case LOST -> new WardenException.SessionExpiredException("session lost");
+            case AUTH_FAILED -> new WardenException(ErrorCode.AUTH_FAILED, null,
+                    "the server refused this client's SASL authentication");
+            default -> new WardenException.ClientClosedException();
+        };
     }
 
     private void failInbox() {
@@ -319,6 +333,10 @@ final class SessionDriver {
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
         }
+        if (sasl != null) {
+            sasl.dispose();
+            sasl = null;
+        }
         if (phase == Phase.TERMINATED) {
             return;
         }
@@ -366,7 +384,7 @@ final class SessionDriver {
             JuteReader in = new JuteReader(frame, 0, frame.length, config.maxFrameBytes() * 2);
             if (phase == Phase.HANDSHAKING) {
                 onConnectResponse(ConnectResponse.read(in));
-            } else if (phase == Phase.CONNECTED) {
+            } else if (phase == Phase.CONNECTED || phase == Phase.AUTHENTICATING) {
                 onReply(ReplyHeader.read(in), in);
             }
         } catch (ProtocolException e) {
@@ -380,12 +398,25 @@ final class SessionDriver {
             terminate(ConnectionState.LOST, new WardenException.SessionExpiredException("the server reports the session expired"));
             return;
         }
-        handshakeTimer.cancel(false);
-        boolean reconnect = everConnected;
         sessionId = response.sessionId();
         sessionIdSnapshot = sessionId;
         password = response.passwd();
         negotiatedTimeoutMs = response.timeOutMs();
+        if (config.sasl() != null) {
+            // the connect timeout (handshakeTimer) still runs: it covers the exchange too
+            phase = Phase.AUTHENTICATING;
+            sasl = new ClientSaslExchange(config.sasl(), attemptServer.getHostString(), loop);
+            Channel attempt = channel;
+            sasl.start((token, failure) -> onSaslStep(attempt, token, failure));
+            return;
+        }
+        sessionReady();
+    }
+
+    /** The session is granted and, with SASL, authenticated: requests may flow. */
+    private void sessionReady() {
+        handshakeTimer.cancel(false);
+        boolean reconnect = everConnected;
         phase = Phase.CONNECTED;
         everConnected = true;
         failedAttemptsInRow = 0;
@@ -406,6 +437,59 @@ final class SessionDriver {
         flush();
     }
 
+    /** A mechanism step finished (on the loop): send its token, or end the exchange. */
+    private void onSaslStep(Channel attempt, byte[] token, String failure) {
+        if (channel != attempt || phase != Phase.AUTHENTICATING) {
+            return; // that connection is gone; the next one authenticates anew
+        }
+        if (failure != null) {
+            saslFailed("SASL " + sasl.mechanism() + " failed in this client: " + failure);
+            return;
+        }
+        if (token == null) {
+            if (sasl.complete()) {
+                saslDone();
+            } else {
+                saslFailed("SASL " + sasl.mechanism() + " stopped before it completed");
+            }
+            return;
+        }
+        write(Frames.request(XID_SASL, OpCode.SASL, new GetSASLRequest(token)));
+        flush();
+    }
+
+    private void onSaslReply(int err, JuteReader body) {
+        if (phase != Phase.AUTHENTICATING || sasl == null) {
+            LOG.warn("a SASL reply outside an exchange; dropping the connection");
+            channel.close();
+            return;
+        }
+        if (err != 0) {
+            saslFailed("the server refused the SASL " + sasl.mechanism() + " authentication (" + ErrorCode.of(err) + ")");
+            return;
+        }
+        byte[] serverToken = SetSASLResponse.read(body).token();
+        if (sasl.complete()) {
+            saslDone();
+            return;
+        }
+        Channel attempt = channel;
+        sasl.answer(serverToken, (token, failure) -> onSaslStep(attempt, token, failure));
+    }
+
+    private void saslDone() {
+        LOG.debug("session 0x{} authenticated with SASL {}", Long.toHexString(sessionId), sasl.mechanism());
+        sasl.dispose();
+        sasl = null;
+        sessionReady();
+    }
+
+    /** As in ZooKeeper, a refused SASL exchange ends the client: retrying the same credentials cannot help. */
+    private void saslFailed(String reason) {
+        LOG.warn("{}: the client stops (AUTH_FAILED)", reason);
+        terminate(ConnectionState.AUTH_FAILED, new WardenException(ErrorCode.AUTH_FAILED, null, reason));
+    }
+
     private void sendAuth(Credential credential) {
         authPending.add(credential);
         write(Frames.request(OpCode.XID_AUTH, OpCode.AUTH, credential.packet()));
@@ -419,6 +503,7 @@ final class SessionDriver {
             case OpCode.XID_NOTIFICATION -> onNotification(WatcherEvent.read(body), header.zxid());
             case OpCode.XID_PING -> { }
             case OpCode.XID_AUTH -> onAuthReply(header.err());
+            case XID_SASL -> onSaslReply(header.err(), body);
             case OpCode.XID_SET_WATCHES -> {
                 if (header.err() != 0) {
                     LOG.warn("setWatches2 after reconnect failed with {}", ErrorCode.of(header.err()));

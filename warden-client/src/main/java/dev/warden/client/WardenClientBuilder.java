@@ -21,6 +21,7 @@ public final class WardenClientBuilder {
     private HostProvider hostProvider;
     private final List<StateListener> listeners = new ArrayList<>();
     private dev.warden.protocol.tls.TlsSettings tls;
+    private dev.warden.protocol.sasl.SaslCredentials sasl;
 
     WardenClientBuilder() {
     }
@@ -115,6 +116,19 @@ public final class WardenClientBuilder {
         return this;
     }
 
+    /**
+     * Authenticates every connection with SASL before any request goes out, as the Apache
+     * client does with a JAAS {@code Client} section: DIGEST-MD5 from its {@code username} and
+     * {@code password}, or GSSAPI (Kerberos) from its keytab. Read them with {@code
+     * SaslCredentials.forClient(jaasFile, "Client", SaslCredentials.CLIENT_SERVICE_PRINCIPAL)}.
+     * The session then holds the {@code sasl} identity the server gives it; a refused exchange
+     * ends the client with {@link ConnectionState#AUTH_FAILED}. Null (the default): no SASL.
+     */
+    public WardenClientBuilder sasl(dev.warden.protocol.sasl.SaslCredentials value) {
+        this.sasl = value;
+        return this;
+    }
+
     /** A state listener registered before connecting, so it also sees the first CONNECTED. */
     public WardenClientBuilder stateListener(StateListener listener) {
         listeners.add(listener);
@@ -129,7 +143,7 @@ public final class WardenClientBuilder {
         int queued = maxQueuedRequests > 0 ? maxQueuedRequests : (int) Math.min(Integer.MAX_VALUE, 10L * maxOutstandingRequests);
         ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
                 Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
-                maxFrameBytes, shuffleSeed, shuffleHosts, hostProvider, tls);
+                maxFrameBytes, shuffleSeed, shuffleHosts, hostProvider, tls, sasl);
         return ClientRuntime.start(config, listeners);
     }
 

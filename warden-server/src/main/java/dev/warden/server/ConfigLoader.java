@@ -254,8 +254,16 @@ public final class ConfigLoader {
      */
     private static dev.warden.server.security.SecurityConfig securityKeys(Properties merged, Properties jvmProperties,
                                                                       Set<String> recognised, Set<String> fromJvm) {
+        // ZooKeeper reads the members' SASL keys only from zoo.cfg: as properties they stay unread
+        // (and are warned about as such), so a stray -D cannot turn authentication between members on.
+        Properties readable = new Properties();
+        merged.forEach((key, value) -> {
+            if (!(fromJvm.contains((String) key) && SecurityKeys.isFileOnly(bareKey((String) key)))) {
+                readable.put(key, value);
+            }
+        });
         try {
-            return SecurityKeys.apply(merged, recognised, name -> name.equals(SecurityKeys.JAAS_KEY)
+            return SecurityKeys.apply(readable, recognised, name -> name.equals(SecurityKeys.JAAS_KEY)
                     ? jvmProperties.getProperty(name, System.getProperty(name)) : null);
         } catch (ConfigException bad) {
             String key = bad.key();
@@ -309,11 +317,16 @@ public final class ConfigLoader {
         return fromJvm.contains(key) ? ZooKeeperSystemProperties.spelled(key) : key;
     }
 
+    private static String bareKey(String propertyName) {
+        return propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()) : propertyName;
+    }
+
     /** A "zookeeper." property naming a key that ZooKeeper, and so Warden, reads only from the file. */
     private static boolean isFileOnlySetting(String propertyName) {
-        String bare = propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
-                ? propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()) : propertyName;
+        String bare = bareKey(propertyName);
         return SETTINGS.stream().anyMatch(setting -> setting.names().get(0).equals(bare))
+                || SecurityKeys.isFileOnly(bare)
                 || STANDALONE_IGNORED_KEYS.contains(bare) || bare.equals("dynamicConfigFile")
                 || MemberLines.isServerKey(bare) || MemberLines.isHierarchicalQuorumKey(bare);
     }

@@ -96,25 +96,30 @@ final class SecurityKeys {
                     + quorumSasl.learnerLoginContext() + " and " + quorumSasl.serverLoginContext()
                     + " sections: set java.security.auth.login.config (in zoo.cfg or as a JVM system property)");
         }
-        refuseQuorumSecurity(sslQuorum, quorumUnification, quorumSaslOn);
+        quorumAuthThreads(lookup);
         return new SecurityConfig(securePort, secureAddress, unification, clientTls, certReload, x509, sslQuorum,
                 quorumUnification, quorumTls, quorumReload, sasl, enforcement, quorumSasl);
     }
 
     /**
-     * TLS and SASL between members are read and checked but not carried out yet by the peer
-     * transport: accepting them would leave the members' connections plaintext and
-     * unauthenticated while the operator believes otherwise.
+     * ZooKeeper's pool for members' SASL handshakes. Warden runs every member's SASL steps on one
+     * thread of the transport's own (a handshake is a few milliseconds of work, and members dial
+     * each other a handful of times), so the size is checked and otherwise has no effect.
      */
-    private static void refuseQuorumSecurity(boolean sslQuorum, boolean portUnification, boolean quorumSasl) {
-        String key = sslQuorum ? "sslQuorum" : portUnification ? "portUnification"
-                : quorumSasl ? "quorum.auth.enableSasl" : null;
-        if (key != null) {
-            throw new IllegalArgumentException(key + "=true: Warden's members do not use TLS or SASL between"
-                    + " themselves yet (only the client port does); their connections would stay plaintext and"
-                    + " unauthenticated. Remove it (or set false) and keep the peer and election ports on a network"
-                    + " only the members reach.");
+    private static void quorumAuthThreads(Lookup lookup) {
+        String text = lookup.apply("quorum.cnxn.threads.size");
+        if (text == null || text.isEmpty()) {
+            return;
         }
+        try {
+            if (Integer.parseInt(text) > 0) {
+                return;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new IllegalArgumentException("quorum.cnxn.threads.size='" + text + "' is invalid: must be a positive"
+                + " number of threads");
     }
 
     private static AuthEnforcement enforcement(Lookup lookup, SaslSettings sasl) {
@@ -209,6 +214,11 @@ final class SecurityKeys {
     }
 
     /** A key's value from the file, in either spelling, else from a system property. */
+    /** The keys of SASL between members, which ZooKeeper reads only from zoo.cfg, never as properties. */
+    static boolean isFileOnly(String key) {
+        return key.startsWith("quorum.auth.") || key.equals("quorum.cnxn.threads.size");
+    }
+
     private static final class Lookup implements Function<String, String> {
         private final Properties file;
         private final Set<String> recognised;

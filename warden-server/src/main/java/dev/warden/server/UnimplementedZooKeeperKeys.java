@@ -45,10 +45,10 @@ final class UnimplementedZooKeeperKeys {
             + " the ones it does); it has no effect here";
     private static final String SASL_DETAIL = "a ZooKeeper SASL/Kerberos setting Warden does not read"
             + " (docs/SECURITY.md lists the ones it does); it has no effect here";
-    private static final String QUORUM_TLS = "a setting of TLS between members, which Warden does not have yet"
-            + " (sslQuorum and portUnification are refused); it has no effect here";
-    private static final String QUORUM_SASL = "a setting of SASL between members, which Warden does not have yet"
-            + " (quorum.auth.enableSasl is refused); it has no effect here";
+    private static final String QUORUM_TLS = "a setting of TLS between members, read only with sslQuorum=true or"
+            + " portUnification=true (docs/SECURITY.md); neither is set, so it has no effect here";
+    private static final String QUORUM_SASL = "a setting of SASL between members, read only with"
+            + " quorum.auth.enableSasl=true (docs/SECURITY.md); it is not set, so this has no effect here";
     private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"
             + " always on and logs every pause of the whole process of half a second or more";
     private static final String MESSAGE_TRACKER = "ZooKeeper's tracking of recent peer messages, which Warden does not"
@@ -217,7 +217,7 @@ final class UnimplementedZooKeeperKeys {
             r.add(warn(key, SASL_DETAIL));
         }
         for (String key : List.of("cnxTimeout", "quorumCnxnTimeoutMs", "electionPortBindRetry", "tcpKeepAlive",
-                "quorum.cnxn.threads.size", "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
+                "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
                 "observer.election.DelayMs", "maxTimeToWaitForEpoch")) {
             r.add(warn(key, PEER_TUNING));
         }

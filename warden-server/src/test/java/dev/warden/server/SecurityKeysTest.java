@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.tls.StoreFile;
 import dev.warden.protocol.tls.TlsSettings;
+import dev.warden.server.security.QuorumSaslSettings;
 import dev.warden.server.security.SecurityConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,10 +69,12 @@ class SecurityKeysTest {
         assertRefused("ssl.clientAuth", Map.of("client.portUnification", "true", "ssl.keyStore.location", "/k.jks",
                 "ssl.clientAuth", "sometimes"));
         assertRefused("ssl.keyStore.type", Map.of("secureClientPort", "2281", "ssl.keyStore.location", "/k.store"));
-        assertRefused("not use TLS or SASL between", Map.of("sslQuorum", "true", "ssl.quorum.keyStore.location",
-                "/k.jks", "ssl.quorum.trustStore.location", "/t.jks"));
-        assertRefused("not use TLS or SASL between", Map.of("portUnification", "true",
-                "ssl.quorum.keyStore.location", "/k.jks", "ssl.quorum.trustStore.location", "/t.jks"));
+        assertRefused("ssl.quorum.trustStore.location", Map.of("sslQuorum", "true", "ssl.quorum.keyStore.location",
+                "/k.jks"));
+        assertRefused("ssl.quorum.keyStore.location", Map.of("portUnification", "true",
+                "ssl.quorum.trustStore.location", "/t.jks"));
+        assertRefused("ssl.quorum.clientAuth", Map.of("sslQuorum", "true", "ssl.quorum.keyStore.location", "/k.jks",
+                "ssl.quorum.trustStore.location", "/t.jks", "ssl.quorum.clientAuth", "sometimes"));
         assertRefused("authProvider.1", Map.of("authProvider.1", "com.example.MyProvider"));
         assertRefused("enforce.auth.enabled", Map.of("enforce.auth.enabled", "true"));
         assertRefused("enforce.auth.schemes", Map.of("enforce.auth.enabled", "true", "enforce.auth.schemes",
@@ -86,6 +89,55 @@ class SecurityKeysTest {
         ConfigException e = assertThrows(ConfigException.class, () -> load(file), file.toString());
         assertTrue(e.getMessage().contains(key), e.getMessage());
         assertTrue(e.getMessage().length() > key.length() + 20, "says why: " + e.getMessage());
+    }
+
+    @Test
+    void quorumTlsKeysAreReadUnderTheirOwnPrefix() {
+        SecurityConfig quorum = read(Map.of("sslQuorum", "true", "ssl.quorum.keyStore.location", "/member.p12",
+                "ssl.quorum.keyStore.password", "pw", "ssl.quorum.trustStore.location", "/ca.pem",
+                "ssl.quorum.hostnameVerification", "false", "ssl.quorum.enabledProtocols", "TLSv1.2",
+                "ssl.quorum.ciphersuites", "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "ssl.keyStore.location",
+                "/client-side.jks"), Map.of("zookeeper.ssl.quorum.crl", "true"));
+        assertTrue(quorum.sslQuorum());
+        assertFalse(quorum.quorumPortUnification());
+        TlsSettings tls = quorum.quorumTls();
+        assertEquals(Path.of("/member.p12"), tls.keyStore().location());
+        assertEquals(StoreFile.StoreType.PEM, tls.trustStore().type());
+        assertFalse(tls.hostnameVerification());
+        assertFalse(tls.clientHostnameVerification());
+        assertEquals(List.of("TLSv1.2"), tls.enabledProtocols());
+        assertEquals(List.of("TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256"), tls.cipherSuites());
+        assertTrue(tls.crl());
+        assertEquals(TlsSettings.ClientAuth.NEED, tls.clientAuth());
+        assertEquals(null, quorum.clientTls(), "the client port's ssl.* keys are another side's");
+        SecurityConfig unified = read(Map.of("portUnification", "true", "ssl.quorum.keyStore.location", "/m.jks",
+                "ssl.quorum.trustStore.location", "/t.jks"), Map.of());
+        assertFalse(unified.sslQuorum());
+        assertTrue(unified.quorumPortUnification());
+    }
+
+    @Test
+    void quorumSaslKeysAreReadWithZooKeepersDefaults() {
+        SecurityConfig defaults = read(Map.of("quorum.auth.enableSasl", "true", "java.security.auth.login.config",
+                "/jaas.conf"), Map.of());
+        QuorumSaslSettings sasl = defaults.quorumSasl();
+        assertTrue(sasl.enabled());
+        assertFalse(sasl.learnerRequireSasl());
+        assertFalse(sasl.serverRequireSasl());
+        assertEquals("zkquorum/localhost", sasl.servicePrincipal());
+        assertEquals("QuorumLearner", sasl.learnerLoginContext());
+        assertEquals("QuorumServer", sasl.serverLoginContext());
+        SecurityConfig set = read(Map.of("quorum.auth.enableSasl", "true", "quorum.auth.learnerRequireSasl", "true",
+                "quorum.auth.serverRequireSasl", "true", "quorum.auth.kerberos.servicePrincipal", "zkquorum/_HOST",
+                "quorum.auth.learner.saslLoginContext", "Learner", "quorum.auth.server.saslLoginContext", "Server",
+                "quorum.cnxn.threads.size", "20"), Map.of("java.security.auth.login.config", "/jaas.conf"));
+        assertEquals(new QuorumSaslSettings(true, true, true, "zkquorum/_HOST", "Learner", "Server"),
+                set.quorumSasl());
+        assertRefused("java.security.auth.login.config", Map.of("quorum.auth.enableSasl", "true"));
+        assertRefused("quorum.cnxn.threads.size", Map.of("quorum.cnxn.threads.size", "0"));
+        warnings.clear();
+        load(Map.of("quorum.cnxn.threads.size", "20"));
+        assertEquals(List.of(), warnings, "a valid pool size is read, not warned about");
     }
 
     @Test

@@ -279,7 +279,7 @@ public final class TreeCache implements AutoCloseable {
                     publish(CacheEvent.of(CacheEvent.Type.RESYNCED));
                 }
             });
-            case LOST, CLOSED -> {
+            case LOST, CLOSED, AUTH_FAILED -> {
                 synchronized (this) {
                     stopped = true;
                 }

@@ -198,7 +198,7 @@ public final class CountingSemaphore {
                     lost(lease);
                 }
             }));
-            case LOST, CLOSED -> held.forEach(this::lost);
+            case LOST, CLOSED, AUTH_FAILED -> held.forEach(this::lost);
             default -> { }
         }
     }

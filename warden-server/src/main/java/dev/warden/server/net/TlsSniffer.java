@@ -13,17 +13,29 @@ import java.util.List;
  * then leaves the pipeline, handing on what it buffered. A TLS record starts with the content
  * type 22 (handshake); a ZooKeeper frame starts with the high byte of its length (0 for any
  * frame under 16 MiB) and a four-letter word with a letter, so one byte tells them apart and a
- * four-letter word (four bytes, then the client waits) is never held back.
+ * four-letter word (four bytes, then the client waits) is never held back. The peer ports use it
+ * too ({@code portUnification}): a member's hello frame starts with the high byte of its length, 0.
  */
-final class TlsSniffer extends ByteToMessageDecoder {
-    static final String SSL_HANDLER = "tls";
+public final class TlsSniffer extends ByteToMessageDecoder {
+    public static final String SSL_HANDLER = "tls";
     private static final int TLS_HANDSHAKE_RECORD = 22;
+    /** The major version byte of every TLS record (SSL 3.0 to TLS 1.3 all say 3). */
+    private static final int TLS_MAJOR_VERSION = 3;
     private static final int TLS_RECORD_HEADER_BYTES = 5;
 
     private final ReloadingSslContext context;
 
-    TlsSniffer(ReloadingSslContext context) {
+    public TlsSniffer(ReloadingSslContext context) {
         this.context = context;
+    }
+
+    /**
+     * Whether the bytes at the reader index open a TLS handshake record (0x16 0x03): what a TLS
+     * client sends first, read by a plaintext port as a frame length of about 369 million.
+     */
+    public static boolean startsTlsHandshake(ByteBuf in) {
+        return in.readableBytes() >= 2 && in.getUnsignedByte(in.readerIndex()) == TLS_HANDSHAKE_RECORD
+                && in.getUnsignedByte(in.readerIndex() + 1) == TLS_MAJOR_VERSION;
     }
 
     @Override

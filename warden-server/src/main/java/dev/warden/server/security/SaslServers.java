@@ -1,12 +1,11 @@
 package dev.warden.server.security;
 
 
-import java.nio.file.Files;
 import java.security.PrivilegedActionException;
 import java.security.PrivilegedExceptionAction;
-import java.security.URIParameter;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import javax.security.auth.Subject;
 import javax.security.auth.callback.Callback;
 import javax.security.auth.callback.NameCallback;
@@ -15,8 +14,6 @@ import javax.security.auth.callback.UnsupportedCallbackException;
 import javax.security.auth.kerberos.KerberosPrincipal;
 import javax.security.auth.login.AppConfigurationEntry;
 import javax.security.auth.login.Configuration;
-import javax.security.auth.login.LoginContext;
-import javax.security.auth.login.LoginException;
 import javax.security.sasl.AuthorizeCallback;
 import javax.security.sasl.RealmCallback;
 import javax.security.sasl.Sasl;
@@ -37,6 +34,9 @@ public final class SaslServers {
     /** The protocol and server name ZooKeeper's clients use for DIGEST-MD5. */
     static final String DIGEST_PROTOCOL = "zookeeper";
     static final String DIGEST_SERVER_NAME = "zk-sasl-md5";
+    /** The protocol and server name of DIGEST-MD5 between members, as ZooKeeper names them. */
+    public static final String QUORUM_DIGEST_PROTOCOL = "zookeeper-quorum";
+    public static final String QUORUM_DIGEST_SERVER_NAME = "zk-quorum-sasl-md5";
     private static final String USER_PREFIX = "user_";
 
     private final String section;
@@ -45,20 +45,45 @@ public final class SaslServers {
     private final KerberosNames kerberosService;
     private final boolean removeHost;
     private final boolean removeRealm;
+    private final String digestProtocol;
+    private final String digestServerName;
+    /** Hosts a Kerberos principal with a host part must name to be authorized; null: any. */
+    private final Set<String> authorizedHosts;
 
     private SaslServers(String section, Map<String, String> digestUsers, Subject kerberosSubject,
-                        KerberosNames kerberosService, boolean removeHost, boolean removeRealm) {
+                        KerberosNames kerberosService, boolean removeHost, boolean removeRealm,
+                        String digestProtocol, String digestServerName, Set<String> authorizedHosts) {
         this.section = section;
         this.digestUsers = digestUsers;
         this.kerberosSubject = kerberosSubject;
         this.kerberosService = kerberosService;
         this.removeHost = removeHost;
         this.removeRealm = removeRealm;
+        this.digestProtocol = digestProtocol;
+        this.digestServerName = digestServerName;
+        this.authorizedHosts = authorizedHosts;
     }
 
     /** Reads the section and, for Kerberos, logs in with its keytab; a bad file or login names the section. */
     public static SaslServers load(java.nio.file.Path jaasFile, String section, boolean removeHost,
                                    boolean removeRealm) {
+        return load(jaasFile, section, removeHost, removeRealm, DIGEST_PROTOCOL, DIGEST_SERVER_NAME, null);
+    }
+
+    /**
+     * The SASL servers a member authenticates the members dialling it with ({@code
+     * quorum.auth.server.saslLoginContext}): DIGEST-MD5 under ZooKeeper's quorum names, and for
+     * Kerberos, as ZooKeeper does, only principals whose host part is one of the members' hosts
+     * ({@code memberHosts}) are authorized.
+     */
+    public static SaslServers forMembers(java.nio.file.Path jaasFile, String section, Set<String> memberHosts) {
+        return load(jaasFile, section, false, false, QUORUM_DIGEST_PROTOCOL, QUORUM_DIGEST_SERVER_NAME,
+                Set.copyOf(memberHosts));
+    }
+
+    private static SaslServers load(java.nio.file.Path jaasFile, String section, boolean removeHost,
+                                    boolean removeRealm, String digestProtocol, String digestServerName,
+                                    Set<String> authorizedHosts) {
         Configuration jaas = jaas(jaasFile);
         AppConfigurationEntry[] entries = jaas.getAppConfigurationEntry(section);
         if (entries == null || entries.length == 0) {
@@ -82,7 +107,8 @@ public final class SaslServers {
                 throw new IllegalArgumentException("the '" + section + "' section of " + jaasFile + " has neither a"
                         + " Krb5LoginModule nor user_NAME=\"password\" entries: no client could authenticate");
             }
-            return new SaslServers(section, Map.copyOf(users), null, null, removeHost, removeRealm);
+            return new SaslServers(section, Map.copyOf(users), null, null, removeHost, removeRealm, digestProtocol,
+                    digestServerName, authorizedHosts);
         }
         Subject subject = login(jaas, section, jaasFile);
         KerberosPrincipal principal = subject.getPrincipals(KerberosPrincipal.class).stream().findFirst()
@@ -94,36 +120,18 @@ public final class SaslServers {
                     + "' has no host part: a service principal looks like zookeeper/host@REALM");
         }
         LOG.info("SASL: serving GSSAPI as {} (JAAS section {})", principal.getName(), section);
-        return new SaslServers(section, Map.of(), subject, names, removeHost, removeRealm);
+        return new SaslServers(section, Map.of(), subject, names, removeHost, removeRealm, digestProtocol,
+                digestServerName, authorizedHosts);
     }
 
     /** Loads a JAAS file without touching the JVM-wide configuration. */
     public static Configuration jaas(java.nio.file.Path jaasFile) {
-        if (!Files.isReadable(jaasFile)) {
-            throw new IllegalArgumentException("java.security.auth.login.config: cannot read the JAAS file "
-                    + jaasFile);
-        }
-        try {
-            return Configuration.getInstance("JavaLoginConfig", new URIParameter(jaasFile.toUri()));
-        } catch (java.security.NoSuchAlgorithmException | SecurityException e) {
-            throw new IllegalArgumentException("java.security.auth.login.config: cannot parse the JAAS file "
-                    + jaasFile + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
-        }
+        return dev.warden.protocol.sasl.JaasFile.read(jaasFile);
     }
 
     /** Logs in with a section of a JAAS configuration (a Kerberos keytab login). */
     public static Subject login(Configuration jaas, String section, java.nio.file.Path jaasFile) {
-        try {
-            Subject subject = new Subject();
-            LoginContext login = new LoginContext(section, subject, callbacks -> {
-                throw new UnsupportedCallbackException(callbacks[0], "a server logs in from its keytab only");
-            }, jaas);
-            login.login();
-            return subject;
-        } catch (LoginException e) {
-            throw new IllegalArgumentException("the login of JAAS section '" + section + "' in " + jaasFile
-                    + " failed: " + e.getMessage() + " (check its keyTab and principal)", e);
-        }
+        return dev.warden.protocol.sasl.JaasFile.login(jaas, section, jaasFile);
     }
 
     public String mechanism() {
@@ -133,7 +141,7 @@ public final class SaslServers {
     /** A SASL server for one connection's exchange. */
     public SaslServer newServer() throws SaslException {
         if (kerberosSubject == null) {
-            return Sasl.createSaslServer("DIGEST-MD5", DIGEST_PROTOCOL, DIGEST_SERVER_NAME,
+            return Sasl.createSaslServer("DIGEST-MD5", digestProtocol, digestServerName,
                     Map.of(Sasl.QOP, "auth"), this::handleDigest);
         }
         try {
@@ -188,8 +196,16 @@ public final class SaslServers {
         for (Callback callback : callbacks) {
             if (callback instanceof AuthorizeCallback authorize) {
                 String authenticated = authorize.getAuthenticationID();
-                authorize.setAuthorized(authenticated.equals(authorize.getAuthorizationID()));
-                authorize.setAuthorizedID(KerberosNames.parse(authenticated).identity(removeHost, removeRealm));
+                KerberosNames names = KerberosNames.parse(authenticated);
+                boolean hostKnown = authorizedHosts == null || names.host() == null
+                        || authorizedHosts.contains(names.host());
+                if (!hostKnown) {
+                    // the refusal itself is logged, rate limited, by the port; this says why
+                    LOG.debug("SASL GSSAPI: {} is not authorized: its host is none of the members' {}", authenticated,
+                            authorizedHosts);
+                }
+                authorize.setAuthorized(authenticated.equals(authorize.getAuthorizationID()) && hostKnown);
+                authorize.setAuthorizedID(names.identity(removeHost, removeRealm));
             } else {
                 throw new UnsupportedCallbackException(callback);
             }

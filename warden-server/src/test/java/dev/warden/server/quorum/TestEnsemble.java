@@ -70,6 +70,11 @@ final class TestEnsemble implements AutoCloseable {
         configs.replaceAll((id, config) -> change.apply(config.toBuilder()).build());
     }
 
+    /** Gives member {@code id} these security settings (TLS, SASL) before it starts. */
+    void security(long id, dev.warden.server.security.SecurityConfig security) {
+        configs.put(id, configs.get(id).toBuilder().security(security).build());
+    }
+
     void startAll() throws IOException {
         for (long id : configs.keySet()) {
             if (!servers.containsKey(id)) {

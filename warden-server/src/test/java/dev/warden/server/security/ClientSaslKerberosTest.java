@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ConfigLoader;
-import dev.warden.server.FreePorts;
 import dev.warden.server.WardenServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import javax.security.auth.login.Configuration;
-import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -34,31 +32,18 @@ import org.junit.jupiter.api.io.TempDir;
  * service principal cannot accept the client's ticket.
  */
 class ClientSaslKerberosTest {
-    static final String REALM = "WARDEN.TEST";
+    static final String REALM = TestKdc.REALM;
 
     @TempDir
     static Path dir;
-    static SimpleKdcServer kdc;
     static WardenServer server;
     static WardenServer otherService;
 
     @BeforeAll
     static void start() throws Exception {
-        kdc = new SimpleKdcServer();
-        kdc.setWorkDir(Files.createDirectories(dir.resolve("kdc")).toFile());
-        kdc.setKdcRealm(REALM);
-        kdc.setKdcHost("localhost");
-        kdc.setAllowUdp(false);
-        kdc.setKdcTcpPort(FreePorts.pick());
-        kdc.init();
-        kdc.start();
-        Path serverKeytab = dir.resolve("server.keytab");
-        Path otherKeytab = dir.resolve("other.keytab");
-        Path clientKeytab = dir.resolve("client.keytab");
-        kdc.createAndExportPrincipals(serverKeytab.toFile(), "zookeeper/localhost");
-        kdc.createAndExportPrincipals(otherKeytab.toFile(), "elsewhere/localhost");
-        kdc.createAndExportPrincipals(clientKeytab.toFile(), "alice/localhost");
-        System.setProperty("java.security.krb5.conf", dir.resolve("kdc").resolve("krb5.conf").toString());
+        Path serverKeytab = TestKdc.keytab(dir, "zookeeper/localhost");
+        Path otherKeytab = TestKdc.keytab(dir, "elsewhere/localhost");
+        Path clientKeytab = TestKdc.keytab(dir, "alice/localhost");
         String jaas = section("Server", serverKeytab, "zookeeper/localhost@" + REALM)
                 + section("OtherServer", otherKeytab, "elsewhere/localhost@" + REALM)
                 + section("Client", clientKeytab, "alice/localhost@" + REALM);
@@ -70,8 +55,7 @@ class ClientSaslKerberosTest {
     }
 
     static String section(String name, Path keytab, String principal) {
-        return name + " {\n  com.sun.security.auth.module.Krb5LoginModule required\n  useKeyTab=true\n  keyTab=\""
-                + keytab + "\"\n  storeKey=true\n  useTicketCache=false\n  principal=\"" + principal + "\";\n};\n";
+        return TestKdc.section(name, keytab, principal);
     }
 
     static Properties cfg(String name, String section) {
@@ -94,13 +78,6 @@ class ClientSaslKerberosTest {
         }
         System.clearProperty("java.security.auth.login.config");
         Configuration.setConfiguration(null);
-        if (kdc != null) {
-            try {
-                kdc.stop();
-            } catch (Exception ignored) {
-                // the JVM ends soon after
-            }
-        }
     }
 
     static ZooKeeper kerberosClient(String connect, BlockingQueue<Watcher.Event.KeeperState> states) throws Exception {
