@@ -46,6 +46,21 @@ public interface MemberStatus {
     }
 
     /** Figures only a leader has; empty on every other member. */
+    /** Times this member started looking for a leader (ZooKeeper's looking_count); 0 standalone. */
+    default long lookingCount() {
+        return 0;
+    }
+
+    /** Members this one, leading, brought up to date with a diff (ZooKeeper's diff_count); 0 standalone. */
+    default long diffSyncs() {
+        return 0;
+    }
+
+    /** Members this one, leading, brought up to date with a snapshot (ZooKeeper's snap_count); 0 standalone. */
+    default long snapSyncs() {
+        return 0;
+    }
+
     /** A serving leader's followers (by id) and how many transactions each is behind; empty elsewhere. */
     default java.util.Map<Long, Long> followerLag() {
         return java.util.Map.of();

@@ -54,6 +54,9 @@ public final class Monitor {
         line(out, "zk_approximate_data_size", tree.approximateDataBytes());
         line(out, "zk_tree_digest", String.format("%016x", tree.digest()));
         line(out, "zk_digest_mismatches_count", server.memberStatus().digestMismatches());
+        line(out, "zk_looking_count", server.memberStatus().lookingCount());
+        line(out, "zk_diff_count", server.memberStatus().diffSyncs());
+        line(out, "zk_snap_count", server.memberStatus().snapSyncs());
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
         // every Warden session is global (localSessionsEnabled is not supported)
         line(out, "zk_local_sessions", 0);

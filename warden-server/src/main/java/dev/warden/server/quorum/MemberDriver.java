@@ -187,6 +187,14 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     /** Peers heard from within the last {@code windowMs}. */
+    public long diffSyncs() {
+        return member.diffSyncs();
+    }
+
+    public long snapSyncs() {
+        return member.snapSyncs();
+    }
+
     /** A serving leader's followers and how many transactions each is behind; any thread. */
     public java.util.Map<Long, Long> followerLag() {
         return member.followerLag();

@@ -123,6 +123,9 @@ public final class MemberLoop {
     /** How often a leader publishes its followers' lag for readers on other threads (metrics). */
     static final long FOLLOWER_LAG_PERIOD_MS = 100;
     private volatile Map<Long, Long> followerLag = Map.of();
+    /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
+    private final java.util.concurrent.atomic.AtomicLong diffSyncs = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong snapSyncs = new java.util.concurrent.atomic.AtomicLong();
     private long followerLagPublishedMs = Long.MIN_VALUE / 2;
     /** A Ready that resets state, taken from the core, waiting until no batch is in flight. */
     private Ready waitingReset;
@@ -436,6 +439,11 @@ public final class MemberLoop {
             for (Outbound message : messages) {
                 // the start of bringing a member up to date: rare, and what an operator asks about
                 MemberLogLines.syncSent(myId, message).ifPresent(log::info);
+                if (message.message() instanceof ZabMessage.Snap) {
+                    snapSyncs.incrementAndGet();
+                } else if (message.message() instanceof ZabMessage.Diff || message.message() instanceof ZabMessage.Trunc) {
+                    diffSyncs.incrementAndGet(); // a truncation is followed by a diff
+                }
             }
             sender.sendAll(messages);
         }
@@ -464,6 +472,16 @@ public final class MemberLoop {
      */
     public Map<Long, Long> followerLag() {
         return followerLag;
+    }
+
+    /** Members brought up to date with a diff (after a truncation or not) while this one led; any thread. */
+    public long diffSyncs() {
+        return diffSyncs.get();
+    }
+
+    /** Members brought up to date with a snapshot while this one led; any thread. */
+    public long snapSyncs() {
+        return snapSyncs.get();
     }
 
     /** Peers heard from within the last {@code windowMs}, for the leader's admin figures; any thread. */

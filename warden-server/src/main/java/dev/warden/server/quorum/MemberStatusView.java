@@ -14,17 +14,35 @@ final class MemberStatusView implements MemberStatus {
     private final MemberDriver driver;
     private final BooleanSupplier leading;
     private final LongSupplier digestMismatches;
+    private final LongSupplier lookingCount;
 
-    MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches) {
+    MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches,
+                     LongSupplier lookingCount) {
         this.config = config;
         this.driver = driver;
         this.leading = leading;
         this.digestMismatches = digestMismatches;
+        this.lookingCount = lookingCount;
     }
 
     @Override
     public long digestMismatches() {
         return digestMismatches.getAsLong();
+    }
+
+    @Override
+    public long lookingCount() {
+        return lookingCount.getAsLong();
+    }
+
+    @Override
+    public long diffSyncs() {
+        return driver.diffSyncs();
+    }
+
+    @Override
+    public long snapSyncs() {
+        return driver.snapSyncs();
     }
 
     @Override
