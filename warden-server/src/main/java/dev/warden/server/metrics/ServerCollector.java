@@ -74,6 +74,11 @@ final class ServerCollector extends Collector {
                 + " each synced follower, the transactions it has not acknowledged yet", List.of("follower"));
         server.memberStatus().followerLag().forEach((id, behind) -> lag.addMetric(List.of(Long.toString(id)), behind));
         families.add(lag);
+        GaugeMetricFamily queues = new GaugeMetricFamily("warden_queue_depth", "an ensemble member's internal queues:"
+                + " events for its driver thread, batches at its log writer, events for its apply thread",
+                List.of("queue"));
+        server.memberStatus().queueDepths().forEach((queue, depth) -> queues.addMetric(List.of(queue), depth));
+        families.add(queues);
         families.add(new GaugeMetricFamily("warden_last_applied_zxid", "the zxid of the last transaction applied to"
                 + " the tree", server.stateMachine().tree().lastAppliedZxid()));
         return families;

@@ -46,6 +46,14 @@ public interface MemberStatus {
     }
 
     /** Figures only a leader has; empty on every other member. */
+    /**
+     * The depths of a member's internal queues by name (driver_inbox, log_batches_in_flight,
+     * apply_queue), for metrics; empty for a standalone server.
+     */
+    default java.util.Map<String, Long> queueDepths() {
+        return java.util.Map.of();
+    }
+
     /** Times this member started looking for a leader (ZooKeeper's looking_count); 0 standalone. */
     default long lookingCount() {
         return 0;

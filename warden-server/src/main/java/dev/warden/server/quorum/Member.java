@@ -177,7 +177,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     /** What srvr/stat/mntr report about this member. */
     public MemberStatus status() {
         return new MemberStatusView(config, driver, this::isLeading,
-                () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get);
+                () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth);
     }
 
     public Role role() {

@@ -187,6 +187,15 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     /** Peers heard from within the last {@code windowMs}. */
+    /** Events waiting for the driver thread; any thread. */
+    public int inboxDepth() {
+        return inbox.size();
+    }
+
+    public int logBatchesInFlight() {
+        return member.logBatchesInFlight();
+    }
+
     public long diffSyncs() {
         return member.diffSyncs();
     }

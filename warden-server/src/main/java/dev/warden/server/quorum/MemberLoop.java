@@ -123,6 +123,8 @@ public final class MemberLoop {
     /** How often a leader publishes its followers' lag for readers on other threads (metrics). */
     static final long FOLLOWER_LAG_PERIOD_MS = 100;
     private volatile Map<Long, Long> followerLag = Map.of();
+    /** Batches at the log writer, published with the lag for readers on other threads. */
+    private volatile int logBatchesInFlight;
     /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
     private final java.util.concurrent.atomic.AtomicLong diffSyncs = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong snapSyncs = new java.util.concurrent.atomic.AtomicLong();
@@ -228,6 +230,7 @@ public final class MemberLoop {
         if (nowMs - followerLagPublishedMs >= FOLLOWER_LAG_PERIOD_MS) {
             followerLagPublishedMs = nowMs;
             followerLag = FollowerLag.of(core.lastLoggedZxid(), core.followerProgress());
+            logBatchesInFlight = inFlight.size();
         }
         for (Event event : now) {
             feed(event);
@@ -472,6 +475,11 @@ public final class MemberLoop {
      */
     public Map<Long, Long> followerLag() {
         return followerLag;
+    }
+
+    /** Batches at the log writer as of at most {@link #FOLLOWER_LAG_PERIOD_MS} ago; any thread. */
+    public int logBatchesInFlight() {
+        return logBatchesInFlight;
     }
 
     /** Members brought up to date with a diff (after a truncation or not) while this one led; any thread. */

@@ -86,6 +86,9 @@ class FollowerLagTest {
             assertTrue(mntr.contains("zk_looking_count\t1\n"), mntr);
             assertTrue(mntr.contains("zk_diff_count\t" + status.diffSyncs() + "\n"), mntr);
             assertTrue(metrics.contains("looking_count_total 1.0"), metrics);
+            for (String queue : List.of("driver_inbox", "log_batches_in_flight", "apply_queue")) {
+                assertTrue(metrics.contains("warden_queue_depth{queue=\"" + queue + "\",}"), metrics);
+            }
         }
     }
 
