@@ -23,7 +23,8 @@ final class ServerCollector extends Collector {
     /** ZooKeeper's ServerMetrics counters among mntr's keys; its other scalar figures are gauges. */
     static final Set<String> COUNTERS = Set.of("digest_mismatches_count", "bytes_received_count",
             "connection_request_count", "connection_rejected", "sessionless_connections_expired", "looking_count",
-            "diff_count", "snap_count");
+            "diff_count", "snap_count", "proposal_count", "commit_count", "learner_proposal_received_count",
+            "learner_commit_received_count");
     /** Summaries with count and sum only (ZooKeeper's BASIC detail level). */
     static final List<String> BASIC_SUMMARIES = List.of("fsynctime", "sync_processor_batch_size", "snapshottime",
             "dbinittime", "node_created_watch_count", "node_deleted_watch_count", "node_changed_watch_count",

@@ -54,6 +54,16 @@ public interface MemberStatus {
         return java.util.Map.of();
     }
 
+    /** Transactions this member proposed and committed as leader, and received and committed as learner. */
+    record TransactionCounts(long proposals, long commits, long learnerProposals, long learnerCommits) {
+        public static final TransactionCounts NONE = new TransactionCounts(0, 0, 0, 0);
+    }
+
+    /** ZooKeeper's proposal, commit and learner counts; none for a standalone server. */
+    default TransactionCounts transactionCounts() {
+        return TransactionCounts.NONE;
+    }
+
     /** Times this member started looking for a leader (ZooKeeper's looking_count); 0 standalone. */
     default long lookingCount() {
         return 0;

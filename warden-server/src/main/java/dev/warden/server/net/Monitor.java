@@ -57,6 +57,11 @@ public final class Monitor {
         line(out, "zk_looking_count", server.memberStatus().lookingCount());
         line(out, "zk_diff_count", server.memberStatus().diffSyncs());
         line(out, "zk_snap_count", server.memberStatus().snapSyncs());
+        MemberStatus.TransactionCounts transactions = server.memberStatus().transactionCounts();
+        line(out, "zk_proposal_count", transactions.proposals());
+        line(out, "zk_commit_count", transactions.commits());
+        line(out, "zk_learner_proposal_received_count", transactions.learnerProposals());
+        line(out, "zk_learner_commit_received_count", transactions.learnerCommits());
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
         // every Warden session is global (localSessionsEnabled is not supported)
         line(out, "zk_local_sessions", 0);

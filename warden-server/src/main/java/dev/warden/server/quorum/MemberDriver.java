@@ -196,6 +196,10 @@ public final class MemberDriver implements AutoCloseable {
         return member.logBatchesInFlight();
     }
 
+    public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
+        return member.transactionCounts();
+    }
+
     public long diffSyncs() {
         return member.diffSyncs();
     }

@@ -128,6 +128,11 @@ public final class MemberLoop {
     /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
     private final java.util.concurrent.atomic.AtomicLong diffSyncs = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong snapSyncs = new java.util.concurrent.atomic.AtomicLong();
+    /** Transactions, as ZooKeeper counts them: proposed and committed as leader, received as learner. */
+    private final java.util.concurrent.atomic.AtomicLong proposals = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong learnerProposals = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong learnerCommits = new java.util.concurrent.atomic.AtomicLong();
     private long followerLagPublishedMs = Long.MIN_VALUE / 2;
     /** A Ready that resets state, taken from the core, waiting until no batch is in flight. */
     private Ready waitingReset;
@@ -268,11 +273,16 @@ public final class MemberLoop {
     private void feed(Event event) {
         if (event instanceof PeerMessage m) {
             peersHeard.heardFrom(m.from());
+            if (m.message() instanceof ZabMessage.Propose propose && standing.role() != Role.LEADING) {
+                learnerProposals.addAndGet(propose.entries().size());
+            }
             core.receive(m.from(), m.message());
         } else if (event instanceof PeerDown d) {
             core.peerDisconnected(d.peerId());
         } else if (event instanceof Propose p) {
-            if (!core.propose(p.zxid(), p.payload())) {
+            if (core.propose(p.zxid(), p.payload())) {
+                proposals.incrementAndGet();
+            } else {
                 log.debug("proposal {} refused: no longer a serving leader", Long.toHexString(p.zxid()));
             }
         } else if (event instanceof ToLeader t) {
@@ -342,6 +352,7 @@ public final class MemberLoop {
             send(batch.sendsWhenDurable);
             for (Ready ready : batch.settleWhenDurable) {
                 if (!ready.committed().isEmpty()) {
+                    countCommitted(ready.committed().size());
                     effects.committed(ready.committed());
                 }
                 if (!ready.syncsDone().isEmpty()) {
@@ -386,6 +397,7 @@ public final class MemberLoop {
             send(ready.sendAfterPersist());
         }
         if (!ready.committed().isEmpty()) {
+            countCommitted(ready.committed().size());
             effects.committed(ready.committed());
         }
         deliver(ready.received());
@@ -396,6 +408,20 @@ public final class MemberLoop {
             effects.resynced();
         }
         core.advance(ready);
+    }
+
+    /** Committed as leader, or (follower, observer) as the leader told. */
+    private void countCommitted(int transactions) {
+        (standing.role() == Role.LEADING ? commits : learnerCommits).addAndGet(transactions);
+    }
+
+    /**
+     * ZooKeeper's proposal_count, commit_count, learner_proposal_received_count and
+     * learner_commit_received_count, in transactions; any thread.
+     */
+    public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
+        return new dev.warden.server.net.MemberStatus.TransactionCounts(proposals.get(), commits.get(),
+                learnerProposals.get(), learnerCommits.get());
     }
 
     private void changeRole(RoleChange change) {

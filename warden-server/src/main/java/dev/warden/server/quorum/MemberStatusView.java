@@ -47,6 +47,11 @@ final class MemberStatusView implements MemberStatus {
     }
 
     @Override
+    public TransactionCounts transactionCounts() {
+        return driver.transactionCounts();
+    }
+
+    @Override
     public long diffSyncs() {
         return driver.diffSyncs();
     }

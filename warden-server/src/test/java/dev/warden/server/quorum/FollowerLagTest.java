@@ -86,6 +86,13 @@ class FollowerLagTest {
             assertTrue(mntr.contains("zk_looking_count\t1\n"), mntr);
             assertTrue(mntr.contains("zk_diff_count\t" + status.diffSyncs() + "\n"), mntr);
             assertTrue(metrics.contains("looking_count_total 1.0"), metrics);
+            // the five creates (and the session's creation) as ZooKeeper counts transactions
+            var led = status.transactionCounts();
+            assertTrue(led.proposals() >= 6 && led.commits() >= 6, led.toString());
+            assertEquals(0, led.learnerProposals());
+            var followed = ensemble.server(follower).member().status().transactionCounts();
+            assertTrue(followed.learnerProposals() >= 6 && followed.learnerCommits() >= 6, followed.toString());
+            assertEquals(0, followed.proposals());
             for (String queue : List.of("driver_inbox", "log_batches_in_flight", "apply_queue")) {
                 assertTrue(metrics.contains("warden_queue_depth{queue=\"" + queue + "\",}"), metrics);
             }
