@@ -164,7 +164,8 @@ public final class WardenServer implements AutoCloseable {
             this.pipeline = standalone;
         }
         ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats(), txnLog.batchRecords(),
-                snapshots.writeTimes(), dbInitMs);
+                snapshots.writeTimes(), new ServerStats.Startup(dbInitMs, recovered.snapshotLoadMs(), recovered.replayMs(),
+                recovered.replayed()));
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
                 member != null ? member.status() : MemberStatus.STANDALONE, new TraceMask(), saslServers);
         try {

@@ -27,7 +27,8 @@ final class ServerCollector extends Collector {
             "learner_commit_received_count");
     /** Summaries with count and sum only (ZooKeeper's BASIC detail level). */
     static final List<String> BASIC_SUMMARIES = List.of("fsynctime", "sync_processor_batch_size", "snapshottime",
-            "dbinittime", "node_created_watch_count", "node_deleted_watch_count", "node_changed_watch_count",
+            "dbinittime", "startup_snap_load_time", "startup_txns_load_time", "startup_txns_loaded",
+            "node_created_watch_count", "node_deleted_watch_count", "node_changed_watch_count",
             "node_children_watch_count");
     /** Summaries with quantiles (ZooKeeper's ADVANCED detail level). */
     static final List<String> ADVANCED_SUMMARIES = List.of("readlatency", "updatelatency");

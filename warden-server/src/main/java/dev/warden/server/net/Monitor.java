@@ -77,6 +77,11 @@ public final class Monitor {
         summary(out, "sync_processor_batch_size", stats.logBatchRecords());
         durations(out, "snapshottime", stats.snapshotWrites());
         summary(out, "dbinittime", 1, stats.dbInitMs(), stats.dbInitMs(), stats.dbInitMs());
+        ServerStats.Startup startup = stats.startup();
+        summary(out, "startup_snap_load_time", 1, startup.snapshotLoadMs(), startup.snapshotLoadMs(),
+                startup.snapshotLoadMs());
+        summary(out, "startup_txns_load_time", 1, startup.txnsLoadMs(), startup.txnsLoadMs(), startup.txnsLoadMs());
+        summary(out, "startup_txns_loaded", 1, startup.txnsLoaded(), startup.txnsLoaded(), startup.txnsLoaded());
         latencies(out, "readlatency", stats.readLatency());
         latencies(out, "updatelatency", stats.updateLatency());
         summary(out, "node_created_watch_count", server.watches().firedPerEvent(EventType.NODE_CREATED));
