@@ -117,7 +117,8 @@ public final class WardenServer implements AutoCloseable {
                 clock.wallTimeMs());
         long dbInitMs = (System.nanoTime() - recoveryStartNs) / 1_000_000;
         this.txnLog = recovered.log();
-        this.snapshots = new SnapshotStore(layout.snapshotsDir());
+        this.snapshots = new SnapshotStore(layout.snapshotsDir(), dev.warden.storage.FileChannelFactory.DEFAULT,
+                config.snapshotCompression());
         WatchManager watches = new WatchManager(config.maxWatchesPerSession());
         tree.setEvents(watches::trigger);
         this.registry = new ConnectionRegistry(config.maxClientCnxns());
