@@ -104,6 +104,8 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
             Setting.of(ConfigLoader::applySkipAcl, "skipACL", "zookeeper.skipACL"),
             Setting.of(ConfigLoader::applyLeaderServes, "leaderServes", "zookeeper.leaderServes"),
+            Setting.of(ConfigLoader::applySnapshotCompression, "snapshot.compression.method",
+                    "zookeeper.snapshot.compression.method"),
             Setting.of((b, k, v, w) -> b.auditEnabled(asBoolean(k, v)), "audit.enable", "zookeeper.audit.enable"),
             Setting.of(ConfigLoader::applyMetricsProvider, "metricsProvider.className"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpHost(v)), "metricsProvider.httpHost"),
@@ -365,6 +367,25 @@ public final class ConfigLoader {
             default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper's leader refuses clients"
                     + " only for no and serves them for any other value, so '" + value + "' would not mean what it"
                     + " seems");
+        }
+    }
+
+    /**
+     * ZooKeeper's methods: gz, snappy, or none (empty). Warden writes gz; snappy, which needs a
+     * native library, is written uncompressed with a warning (only disk space differs).
+     */
+    private static void applySnapshotCompression(ServerConfig.Builder b, String key, String value,
+                                                 Consumer<String> warnings) {
+        switch (value) {
+            case "" -> b.snapshotCompression(dev.warden.storage.SnapshotCompression.NONE);
+            case "gz" -> b.snapshotCompression(dev.warden.storage.SnapshotCompression.GZIP);
+            case "snappy" -> {
+                b.snapshotCompression(dev.warden.storage.SnapshotCompression.NONE);
+                warnings.accept("ignoring '" + key + "': Warden compresses snapshots with gz only; with snappy they"
+                        + " are written uncompressed (set gz to compress them)");
+            }
+            default -> throw ConfigException.invalid(key, value, "must be gz, snappy or empty (no compression), as"
+                    + " in ZooKeeper");
         }
     }
 

@@ -65,6 +65,7 @@ public record ServerConfig(
         boolean skipAcl,
         boolean quorumListenOnAllIPs,
         boolean leaderServes,
+        dev.warden.storage.SnapshotCompression snapshotCompression,
         boolean auditEnabled,
         SecurityConfig security) {
 
@@ -256,7 +257,8 @@ public record ServerConfig(
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
-                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes).auditEnabled(auditEnabled)
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
+                .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
                 .security(security);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
@@ -325,6 +327,8 @@ public record ServerConfig(
         s.put("enforceQuota", Boolean.toString(enforceQuota));
         s.put("skipACL", skipAcl ? "yes" : "no");
         s.put("audit.enable", Boolean.toString(auditEnabled));
+        s.put("snapshot.compression.method",
+                snapshotCompression == dev.warden.storage.SnapshotCompression.GZIP ? "gz" : "");
         s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
         s.put("admin.serverAddress", adminServer.address());
         s.put("admin.serverPort", Integer.toString(adminServer.port()));
@@ -501,6 +505,7 @@ public record ServerConfig(
         private boolean skipAcl;
         private boolean quorumListenOnAllIPs;
         private boolean leaderServes = true;
+        private dev.warden.storage.SnapshotCompression snapshotCompression = dev.warden.storage.SnapshotCompression.NONE;
         private boolean auditEnabled;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
@@ -560,6 +565,8 @@ public record ServerConfig(
         public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
         /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
         public Builder leaderServes(boolean v) { leaderServes = v; return this; }
+        /** How snapshots are written (ZooKeeper's snapshot.compression.method); uncompressed by default. */
+        public Builder snapshotCompression(dev.warden.storage.SnapshotCompression v) { snapshotCompression = v; return this; }
         public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
         /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
         public Builder security(SecurityConfig v) { security = v; return this; }
@@ -577,7 +584,7 @@ public record ServerConfig(
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, leaderServes, auditEnabled, security);
+                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -181,7 +181,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("clientPortListenBacklog", "Warden uses the operating system's listen backlog"));
         r.add(warn("snapshot.trust.empty", "Warden never starts from a log whose snapshot is missing, whatever"
                 + " this says"));
-        r.add(warn("snapshot.compression.method", "Warden writes its own checksummed snapshots, uncompressed"));
         r.add(warn("znode.container.maxPerMinute", "Warden does not rate-limit container deletion"));
         r.add(warn("znode.container.maxNeverUsedIntervalMs", "Warden never deletes a container that never had"
                 + " children (ZooKeeper's default)"));

@@ -117,7 +117,8 @@ public final class WardenServer implements AutoCloseable {
                 clock.wallTimeMs());
         long dbInitMs = (System.nanoTime() - recoveryStartNs) / 1_000_000;
         this.txnLog = recovered.log();
-        this.snapshots = new SnapshotStore(layout.snapshotsDir());
+        this.snapshots = new SnapshotStore(layout.snapshotsDir(), dev.warden.storage.FileChannelFactory.DEFAULT,
+                config.snapshotCompression());
         WatchManager watches = new WatchManager(config.maxWatchesPerSession());
         tree.setEvents(watches::trigger);
         this.registry = new ConnectionRegistry(config.maxClientCnxns());
@@ -164,7 +165,8 @@ public final class WardenServer implements AutoCloseable {
             this.pipeline = standalone;
         }
         ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats(), txnLog.batchRecords(),
-                snapshots.writeTimes(), dbInitMs);
+                snapshots.writeTimes(), new ServerStats.Startup(dbInitMs, recovered.snapshotLoadMs(), recovered.replayMs(),
+                recovered.replayed()));
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
                 member != null ? member.status() : MemberStatus.STANDALONE, new TraceMask(), saslServers);
         try {

@@ -83,6 +83,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private volatile ScheduledExecutorService timers;
     private volatile boolean leading;
     private final java.util.concurrent.atomic.AtomicLong roleChanges = new java.util.concurrent.atomic.AtomicLong();
+    /** Times this member started looking for a leader, ZooKeeper's looking_count: the core starts out looking. */
+    private final java.util.concurrent.atomic.AtomicLong lookingCount = new java.util.concurrent.atomic.AtomicLong(1);
     /** The last role change acted on (driver thread). */
     private RoleChange lastChange;
     private final Clock clock;
@@ -175,7 +177,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     /** What srvr/stat/mntr report about this member. */
     public MemberStatus status() {
         return new MemberStatusView(config, driver, this::isLeading,
-                () -> treeCheck == null ? 0 : treeCheck.mismatchCount());
+                () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth);
     }
 
     public Role role() {
@@ -336,6 +338,11 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
             treeCheck.newTerm();
         }
         learners.reset();
+        // the core starts out looking (counted at start); count each later return to looking
+        Role previousRole = previous == null ? Role.LOOKING : previous.role();
+        if (change.role() == Role.LOOKING && previousRole != Role.LOOKING) {
+            lookingCount.incrementAndGet();
+        }
         log.info(MemberLogLines.roleChange(myId, change));
         roleListener.run();
         if (!change.serving()) {

@@ -100,6 +100,11 @@ public final class MemberApplier implements AutoCloseable {
         this.thread = ServerThreads.newThread(threadName, this::run);
     }
 
+    /** Events waiting for the apply thread (committed batches, local requests, syncs); any thread. */
+    public int queueDepth() {
+        return inbox.size();
+    }
+
     public void start() {
         thread.start();
     }

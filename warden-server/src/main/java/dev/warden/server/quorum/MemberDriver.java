@@ -187,6 +187,27 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     /** Peers heard from within the last {@code windowMs}. */
+    /** Events waiting for the driver thread; any thread. */
+    public int inboxDepth() {
+        return inbox.size();
+    }
+
+    public int logBatchesInFlight() {
+        return member.logBatchesInFlight();
+    }
+
+    public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
+        return member.transactionCounts();
+    }
+
+    public long diffSyncs() {
+        return member.diffSyncs();
+    }
+
+    public long snapSyncs() {
+        return member.snapSyncs();
+    }
+
     /** A serving leader's followers and how many transactions each is behind; any thread. */
     public java.util.Map<Long, Long> followerLag() {
         return member.followerLag();

@@ -123,6 +123,16 @@ public final class MemberLoop {
     /** How often a leader publishes its followers' lag for readers on other threads (metrics). */
     static final long FOLLOWER_LAG_PERIOD_MS = 100;
     private volatile Map<Long, Long> followerLag = Map.of();
+    /** Batches at the log writer, published with the lag for readers on other threads. */
+    private volatile int logBatchesInFlight;
+    /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
+    private final java.util.concurrent.atomic.AtomicLong diffSyncs = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong snapSyncs = new java.util.concurrent.atomic.AtomicLong();
+    /** Transactions, as ZooKeeper counts them: proposed and committed as leader, received as learner. */
+    private final java.util.concurrent.atomic.AtomicLong proposals = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong learnerProposals = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong learnerCommits = new java.util.concurrent.atomic.AtomicLong();
     private long followerLagPublishedMs = Long.MIN_VALUE / 2;
     /** A Ready that resets state, taken from the core, waiting until no batch is in flight. */
     private Ready waitingReset;
@@ -225,6 +235,7 @@ public final class MemberLoop {
         if (nowMs - followerLagPublishedMs >= FOLLOWER_LAG_PERIOD_MS) {
             followerLagPublishedMs = nowMs;
             followerLag = FollowerLag.of(core.lastLoggedZxid(), core.followerProgress());
+            logBatchesInFlight = inFlight.size();
         }
         for (Event event : now) {
             feed(event);
@@ -262,11 +273,16 @@ public final class MemberLoop {
     private void feed(Event event) {
         if (event instanceof PeerMessage m) {
             peersHeard.heardFrom(m.from());
+            if (m.message() instanceof ZabMessage.Propose propose && standing.role() != Role.LEADING) {
+                learnerProposals.addAndGet(propose.entries().size());
+            }
             core.receive(m.from(), m.message());
         } else if (event instanceof PeerDown d) {
             core.peerDisconnected(d.peerId());
         } else if (event instanceof Propose p) {
-            if (!core.propose(p.zxid(), p.payload())) {
+            if (core.propose(p.zxid(), p.payload())) {
+                proposals.incrementAndGet();
+            } else {
                 log.debug("proposal {} refused: no longer a serving leader", Long.toHexString(p.zxid()));
             }
         } else if (event instanceof ToLeader t) {
@@ -336,6 +352,7 @@ public final class MemberLoop {
             send(batch.sendsWhenDurable);
             for (Ready ready : batch.settleWhenDurable) {
                 if (!ready.committed().isEmpty()) {
+                    countCommitted(ready.committed().size());
                     effects.committed(ready.committed());
                 }
                 if (!ready.syncsDone().isEmpty()) {
@@ -380,6 +397,7 @@ public final class MemberLoop {
             send(ready.sendAfterPersist());
         }
         if (!ready.committed().isEmpty()) {
+            countCommitted(ready.committed().size());
             effects.committed(ready.committed());
         }
         deliver(ready.received());
@@ -390,6 +408,20 @@ public final class MemberLoop {
             effects.resynced();
         }
         core.advance(ready);
+    }
+
+    /** Committed as leader, or (follower, observer) as the leader told. */
+    private void countCommitted(int transactions) {
+        (standing.role() == Role.LEADING ? commits : learnerCommits).addAndGet(transactions);
+    }
+
+    /**
+     * ZooKeeper's proposal_count, commit_count, learner_proposal_received_count and
+     * learner_commit_received_count, in transactions; any thread.
+     */
+    public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
+        return new dev.warden.server.net.MemberStatus.TransactionCounts(proposals.get(), commits.get(),
+                learnerProposals.get(), learnerCommits.get());
     }
 
     private void changeRole(RoleChange change) {
@@ -436,6 +468,11 @@ public final class MemberLoop {
             for (Outbound message : messages) {
                 // the start of bringing a member up to date: rare, and what an operator asks about
                 MemberLogLines.syncSent(myId, message).ifPresent(log::info);
+                if (message.message() instanceof ZabMessage.Snap) {
+                    snapSyncs.incrementAndGet();
+                } else if (message.message() instanceof ZabMessage.Diff || message.message() instanceof ZabMessage.Trunc) {
+                    diffSyncs.incrementAndGet(); // a truncation is followed by a diff
+                }
             }
             sender.sendAll(messages);
         }
@@ -464,6 +501,21 @@ public final class MemberLoop {
      */
     public Map<Long, Long> followerLag() {
         return followerLag;
+    }
+
+    /** Batches at the log writer as of at most {@link #FOLLOWER_LAG_PERIOD_MS} ago; any thread. */
+    public int logBatchesInFlight() {
+        return logBatchesInFlight;
+    }
+
+    /** Members brought up to date with a diff (after a truncation or not) while this one led; any thread. */
+    public long diffSyncs() {
+        return diffSyncs.get();
+    }
+
+    /** Members brought up to date with a snapshot while this one led; any thread. */
+    public long snapSyncs() {
+        return snapSyncs.get();
     }
 
     /** Peers heard from within the last {@code windowMs}, for the leader's admin figures; any thread. */

@@ -23,7 +23,10 @@ import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A leader's per-follower lag: counted right, and on /metrics as warden_follower_lag_transactions. */
+/**
+ * A leader's per-follower lag, counted right and on /metrics as warden_follower_lag_transactions;
+ * and the syncs and elections mntr counts (zk_diff_count, zk_snap_count, zk_looking_count).
+ */
 class FollowerLagTest {
     @Test
     void lagCountsTheTransactionsOfTheEpochAFollowerLacks() {
@@ -37,7 +40,7 @@ class FollowerLagTest {
     }
 
     @Test
-    void aServingLeaderExportsEachFollowersLag(@TempDir Path dir) throws Exception {
+    void aServingLeaderExportsEachFollowersLagAndCountsItsSyncs(@TempDir Path dir) throws Exception {
         try (TestEnsemble ensemble = new TestEnsemble(dir, List.of(1L, 2L, 3L), List.of(), ZabConsensus::new)) {
             ensemble.configureAll(b -> b.metrics(MetricsSettings.DEFAULTS.withPrometheus(true).withHttpPort(0)));
             ensemble.startAll();
@@ -72,6 +75,27 @@ class FollowerLagTest {
                     metrics);
             String atFollower = scrape(ensemble.server(follower).metricsPort());
             assertFalse(atFollower.contains("warden_follower_lag_transactions{"), "a follower has no followers");
+
+            // each member looked for a leader once; the leader brought both followers up to date
+            var status = leading.member().status();
+            assertEquals(2, status.diffSyncs() + status.snapSyncs());
+            for (WardenServer member : ensemble.servers().values()) {
+                assertEquals(1, member.member().status().lookingCount());
+            }
+            String mntr = dev.warden.server.FourLetterWordClient.ask(ensemble.connectString(leader), "mntr");
+            assertTrue(mntr.contains("zk_looking_count\t1\n"), mntr);
+            assertTrue(mntr.contains("zk_diff_count\t" + status.diffSyncs() + "\n"), mntr);
+            assertTrue(metrics.contains("looking_count_total 1.0"), metrics);
+            // the five creates (and the session's creation) as ZooKeeper counts transactions
+            var led = status.transactionCounts();
+            assertTrue(led.proposals() >= 6 && led.commits() >= 6, led.toString());
+            assertEquals(0, led.learnerProposals());
+            var followed = ensemble.server(follower).member().status().transactionCounts();
+            assertTrue(followed.learnerProposals() >= 6 && followed.learnerCommits() >= 6, followed.toString());
+            assertEquals(0, followed.proposals());
+            for (String queue : List.of("driver_inbox", "log_batches_in_flight", "apply_queue")) {
+                assertTrue(metrics.contains("warden_queue_depth{queue=\"" + queue + "\",}"), metrics);
+            }
         }
     }
 
