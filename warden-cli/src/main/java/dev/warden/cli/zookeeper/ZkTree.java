@@ -119,8 +119,23 @@ final class ZkTree {
         }
     }
 
-    /** ZooKeeper's deleteNode: removes the node itself (never its children) if it is there. */
+    /**
+     * ZooKeeper's deleteNode: removes the node itself (never its children) if it is there. As in
+     * ZooKeeper, the parent's pzxid moves first, even when the node is already gone: replaying a
+     * delete over a fuzzy snapshot that missed the node but caught its parent before the delete
+     * must leave the parent as ZooKeeper left it, or the tree's digest differs from ZooKeeper's.
+     */
     void delete(String path, long zxid) {
+        String parentPath = parentOf(path);
+        ZkNode parent = nodes.get(parentPath);
+        if (parent == null) {
+            return;
+        }
+        parent.children.remove(nameOf(path));
+        if (zxid > parent.pzxid) {
+            parent.pzxid = zxid;
+        }
+        rehash(parentPath, parent);
         ZkNode node = nodes.remove(path);
         if (node == null) {
             return;
@@ -134,15 +149,6 @@ final class ZkTree {
                     ephemerals.remove(node.ephemeralOwner);
                 }
             }
-        }
-        String parentPath = parentOf(path);
-        ZkNode parent = nodes.get(parentPath);
-        if (parent != null) {
-            parent.children.remove(nameOf(path));
-            if (zxid > parent.pzxid) {
-                parent.pzxid = zxid;
-            }
-            rehash(parentPath, parent);
         }
     }
 
