@@ -22,6 +22,7 @@ final class FaultDeck {
             throw new IllegalArgumentException("a fault deck needs at least one kind");
         }
         this.kinds = List.copyOf(kinds);
+        // not Random(seed) itself: the nemesis draws targets and hold times from that sequence
         this.random = new Random(seed ^ 0x5DEECE66DL);
     }
 
