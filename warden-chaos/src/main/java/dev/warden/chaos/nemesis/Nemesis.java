@@ -19,9 +19,10 @@ import java.util.Random;
 import java.util.function.BooleanSupplier;
 
 /**
- * Injects one fault at a time, chosen from the seed, and logs each: apply, hold for a while, heal,
- * wait until the ensemble is whole again, rest, next. One fault at a time keeps every anomaly and
- * every recovery time attributable to one cause.
+ * Injects one fault at a time, chosen from the seed ({@link FaultDeck}: every kind once before any
+ * twice), and logs each: apply, hold for a while, heal, wait until the ensemble is whole again,
+ * rest, next. One fault at a time keeps every anomaly and every recovery time attributable to one
+ * cause.
  */
 public final class Nemesis {
     /** The workloads' session timeout is 5 s; a pause is held past it. */
@@ -29,6 +30,7 @@ public final class Nemesis {
     private final ChaosEnsemble ensemble;
     private final History history;
     private final List<FaultKind> kinds;
+    private final FaultDeck deck;
     private final Random random;
     private final PrintStream log;
     private final ClientCutoff cutoff;
@@ -65,6 +67,7 @@ public final class Nemesis {
                     + ensemble.flavour());
         }
         this.kinds = List.copyOf(usable);
+        this.deck = new FaultDeck(this.kinds, seed);
     }
 
     public List<FaultKind> kinds() {
@@ -79,7 +82,7 @@ public final class Nemesis {
     public void run(BooleanSupplier stop) throws InterruptedException {
         int index = 0;
         while (!stop.getAsBoolean()) {
-            FaultKind kind = kinds.get(random.nextInt(kinds.size()));
+            FaultKind kind = deck.next();
             runOne(index++, kind);
             Thread.sleep(2_000 + random.nextInt(2_000));
         }
