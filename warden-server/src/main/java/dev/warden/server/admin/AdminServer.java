@@ -1,6 +1,7 @@
 package dev.warden.server.admin;
 
 import dev.warden.server.AdminServerSettings;
+import dev.warden.server.console.Console;
 import dev.warden.server.net.ServerContext;
 import dev.warden.storage.SnapshotStore;
 import io.netty.bootstrap.ServerBootstrap;
@@ -19,16 +20,19 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * ZooKeeper's AdminServer on Netty's HTTP codec: the admin commands as JSON on
- * {@code admin.serverAddress:admin.serverPort} under {@code admin.commandURL}. One event loop
+ * {@code admin.serverAddress:admin.serverPort} under {@code admin.commandURL}, and the web
+ * console under {@code /console} ({@link Console}). One event loop
  * thread: the commands are cheap and rare, and the client port's threads stay free.
  */
 public final class AdminServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel channel;
+    private final Console console;
 
-    private AdminServer(EventLoopGroup group, Channel channel) {
+    private AdminServer(EventLoopGroup group, Channel channel, Console console) {
         this.group = group;
         this.channel = channel;
+        this.console = console;
     }
 
     /**
@@ -38,6 +42,7 @@ public final class AdminServer implements AutoCloseable {
     public static AdminServer start(AdminServerSettings settings, ServerContext server, SnapshotStore snapshots,
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
+        Console console = new Console(server); // the web console, at /console
         EventLoopGroup group = new NioEventLoopGroup(1, runnable -> {
             Thread thread = new Thread(runnable, "warden-admin-" + settings.port());
             thread.setDaemon(true);
@@ -52,14 +57,16 @@ public final class AdminServer implements AutoCloseable {
                                     TimeUnit.MILLISECONDS));
                             ch.pipeline().addLast(new HttpServerCodec());
                             ch.pipeline().addLast(new ChunkedWriteHandler());
+                            ch.pipeline().addLast(console.newHandler());
                             ch.pipeline().addLast(new AdminHttpHandler(server, commands, backups,
                                     settings.commandUrl(), scratchDir));
                         }
                     })
                     .bind(new InetSocketAddress(settings.address(), settings.port())).sync().channel();
-            return new AdminServer(group, channel);
+            return new AdminServer(group, channel, console);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            console.close();
             throw e;
         }
     }
@@ -73,5 +80,6 @@ public final class AdminServer implements AutoCloseable {
     public void close() {
         channel.close().syncUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        console.close();
     }
 }
