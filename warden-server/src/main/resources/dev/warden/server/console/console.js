@@ -389,7 +389,7 @@ function draw(id, series) {
   svg.append(svgEl('line', { class: 'axis', x1: left, y1: height - bottom, x2: width, y2: height - bottom }));
   svg.append(svgEl('line', { class: 'axis', x1: left, y1: top, x2: left, y2: height - bottom }));
   const label = (x, y, text, color) => { const t = svgEl('text', { class: 'label', x, y }); if (color) t.setAttribute('fill', color); t.textContent = text; svg.append(t); };
-  label(2, top + 4, String(Math.round(max * 10) / 10));
+  label(2, top + 4, String(max >= 100 ? Math.round(max) : Math.round(max * 10) / 10));
   label(2, height - bottom, '0');
   label(left, height - 2, SAMPLES + ' s');
   series.forEach(([key, color, name], i) => {
