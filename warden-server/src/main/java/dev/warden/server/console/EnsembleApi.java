@@ -66,8 +66,9 @@ final class EnsembleApi {
             QuorumMember member = members.get(entry.getKey());
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", entry.getKey());
-            m.put("address", member == null ? config.clientPortAddress() + ":" + config.clientPort()
-                    : member.host() + ":" + member.peerPort() + ":" + member.electionPort());
+            // a member's server.N line; a standalone server's client address (the port when one was given)
+            m.put("address", member != null ? member.toSpec() : config.clientPort() == 0 ? config.clientPortAddress()
+                    : config.clientPortAddress() + ":" + config.clientPort());
             m.put("self", entry.getKey() == config.serverId());
             m.put("voting", member == null || !member.observer());
             m.put("role", probe.mode());

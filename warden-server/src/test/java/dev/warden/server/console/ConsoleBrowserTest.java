@@ -184,6 +184,7 @@ class ConsoleBrowserTest {
 
             browser.findElement(By.cssSelector("#nav a[data-view=ensemble]")).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("ensemble-table"), "standalone"));
+            shot("ensemble");
 
             // charts, drawn from the stats endpoint once a second while a client reads
             AtomicBoolean loading = new AtomicBoolean(true);
