@@ -4,12 +4,14 @@ import dev.warden.server.net.ServerContext;
 import io.netty.channel.ChannelHandler;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The web console on the AdminServer's port, at {@code /console}: its page and JSON API, the
- * logins, and the threads that answer API calls (off the admin event loop, since a write waits
- * for its fsync and the ensemble view for other members).
+ * logins, the threads that answer API calls (off the admin event loop, since a write waits
+ * for its fsync and the ensemble view for other members), and the once-a-second tick of the
+ * latency chart's window.
  */
 public final class Console implements AutoCloseable {
     /** The path the console is served under. */
@@ -21,12 +23,16 @@ public final class Console implements AutoCloseable {
     private final ConsoleResources resources = new ConsoleResources();
     private final ExecutorService workers;
     private final ExecutorService probes;
+    private final ScheduledExecutorService ticker;
 
     public Console(ServerContext server) {
         this.workers = Executors.newFixedThreadPool(2, daemon("warden-console"));
         this.probes = Executors.newCachedThreadPool(daemon("warden-console-probe"));
+        this.ticker = Executors.newSingleThreadScheduledExecutor(daemon("warden-console-ticker"));
+        LatencyWindow latencies = LatencyWindow.of(server.stats());
+        ticker.scheduleAtFixedRate(latencies::tick, 0, 1, TimeUnit.SECONDS);
         this.api = new ConsoleApi(server, new ConsoleLogins(server.config(), () -> server.clock().wallTimeMs()),
-                probes);
+                probes, latencies);
         // base64 makes 4 bytes of 3, form encoding up to 3 of 1 for '+', '/' and '='
         this.maxBodyBytes = (int) Math.min(Integer.MAX_VALUE - 8, 4L * server.config().juteMaxBuffer() + 64 * 1024);
     }
@@ -50,6 +56,7 @@ public final class Console implements AutoCloseable {
 
     @Override
     public void close() {
+        ticker.shutdownNow();
         workers.shutdownNow();
         probes.shutdownNow();
         try {

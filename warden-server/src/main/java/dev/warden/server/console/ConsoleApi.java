@@ -35,12 +35,12 @@ final class ConsoleApi {
     private final EnsembleApi ensemble;
     private final StatsApi stats;
 
-    ConsoleApi(ServerContext server, ConsoleLogins logins, ExecutorService probes) {
+    ConsoleApi(ServerContext server, ConsoleLogins logins, ExecutorService probes, LatencyWindow latencies) {
         this.logins = logins;
         this.tree = new TreeApi(server, new ConsoleWriter(server));
         this.activity = new ActivityApi(server);
         this.ensemble = new EnsembleApi(server, probes);
-        this.stats = new StatsApi(server);
+        this.stats = new StatsApi(server, latencies);
     }
 
     Answer handle(Call call) {

@@ -26,7 +26,6 @@ final class ConsoleOrigin implements Origin {
     private final AuthIdentities identities;
     private final CompletableFuture<Long> session = new CompletableFuture<>();
     private final Map<Integer, CompletableFuture<Answer>> waiting = new ConcurrentHashMap<>();
-    private volatile Request lastDone;
 
     ConsoleOrigin(AuthIdentities identities) {
         this.identities = identities;
@@ -62,12 +61,7 @@ final class ConsoleOrigin implements Origin {
 
     @Override
     public void requestDone(Request request) {
-        lastDone = request;
-    }
-
-    /** The request last reported done (for the audit line). */
-    Request lastDone() {
-        return lastDone;
+        // the reply, sent just before, is what the writer waits for
     }
 
     @Override

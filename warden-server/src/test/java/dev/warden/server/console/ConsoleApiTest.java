@@ -267,6 +267,16 @@ class ConsoleApiTest {
         JsonNode after = http.get("stats", Map.of()).json();
         assertTrue(after.path("requests").asLong() >= before + 2, before + " then " + after);
         assertTrue(after.has("write_p99_ms") && after.has("outstanding"));
+        // the latency window is ticked once a second: writes show in the second they were answered
+        client.create("/timed", null, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        client.setData("/timed", new byte[1], -1);
+        long deadline = System.currentTimeMillis() + 5_000;
+        long writes = 0;
+        while (writes == 0 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200);
+            writes = http.get("stats", Map.of()).json().path("writes_last_second").asLong();
+        }
+        assertTrue(writes >= 1, "no write in any second's window");
     }
 
     @Test
