@@ -75,6 +75,7 @@ final class ConsoleApi {
                         + " SameSite=Strict");
             }
             case "whoami" -> {
+                requireMethod(call, "GET");
                 return Answer.ok(describe(login));
             }
             case "node" -> {
@@ -100,16 +101,20 @@ final class ConsoleApi {
                 return Answer.ok(tree.delete(login.identities(), path(p), requiredNumber(p, "version")));
             }
             case "sessions" -> {
+                requireMethod(call, "GET");
                 return Answer.ok(activity.sessions(number(p, "limit", 500)));
             }
             case "watches" -> {
+                requireMethod(call, "GET");
                 return Answer.ok(activity.watches(p.getOrDefault("prefix", ""), optional(p, "after"),
                         number(p, "limit", 200)));
             }
             case "ensemble" -> {
+                requireMethod(call, "GET");
                 return Answer.ok(ensemble.ensemble());
             }
             case "stats" -> {
+                requireMethod(call, "GET");
                 return Answer.ok(stats.stats());
             }
             default -> throw new ConsoleException(404, "NOT_FOUND", "no console endpoint " + call.endpoint());

@@ -91,6 +91,9 @@ class ConsoleApiTest {
     void aLogoutEndsTheLogin() throws Exception {
         ConsoleHttp http = loggedIn("carol", "pw");
         assertEquals(200, http.get("whoami", Map.of()).status());
+        assertEquals(405, http.get("set", params("path", "/")).status());
+        assertEquals(405, http.post("sessions", Map.of()).status());
+        assertEquals(404, http.get("no-such-endpoint", Map.of()).status());
         assertEquals(200, http.post("logout", Map.of()).status());
         assertEquals(401, http.get("whoami", Map.of()).status());
     }
