@@ -10,10 +10,7 @@ import dev.warden.server.AdminServerSettings;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,28 +28,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real headless browser (Debian's chromium and chromium-driver through
  * Selenium): log in, browse a paged node, view data as JSON, edit, have a stale edit refused,
- * delete, list sessions, see a read-only login, and draw the charts. Screenshots go to
- * target/console-screenshots (docs/console holds copies). Skipped, saying why, where chromium or
- * its driver is not installed.
+ * delete, list sessions, see a read-only login, and draw the charts, taking the screenshots of
+ * docs/console ({@link HeadlessChromium}). Skipped, saying why, where chromium or its driver is
+ * not installed.
  */
 class ConsoleBrowserTest {
-    private static final List<String> BROWSERS = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser",
-            "/usr/bin/google-chrome");
-    private static final List<String> DRIVERS = List.of("/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver");
-    private static final Path SCREENSHOTS = Paths.get("target", "console-screenshots");
-
     @TempDir
     Path dataDir;
     private WardenServer server;
@@ -62,22 +51,14 @@ class ConsoleBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        Optional<String> chromium = firstExisting("CHROME_BIN", BROWSERS);
-        Optional<String> driver = firstExisting("CHROMEDRIVER", DRIVERS);
-        Assumptions.assumeTrue(chromium.isPresent() && driver.isPresent(), "the console's browser test needs"
-                + " chromium and chromium-driver (apt-get install chromium chromium-driver, or CHROME_BIN and"
-                + " CHROMEDRIVER); not found: " + (chromium.isEmpty() ? BROWSERS : DRIVERS));
+        Optional<String> missing = HeadlessChromium.missing();
+        Assumptions.assumeTrue(missing.isEmpty(), missing.orElse(""));
         server = WardenServer.start(ServerConfig.builder().dataDir(dataDir).clientPort(0)
                 .adminServer(AdminServerSettings.DEFAULTS.withEnabled(true).withPort(0)).build());
         client = ApacheClients.connect(server.connectString());
-        ChromeOptions options = new ChromeOptions().setBinary(chromium.get()).addArguments("--headless=new",
-                "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1100,720");
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(driver.get()))
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
+        browser = HeadlessChromium.start();
         wait = new WebDriverWait(browser, Duration.ofSeconds(10));
         wait.ignoring(StaleElementReferenceException.class); // the page replaces lists and tables whole
-        Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterEach
@@ -184,7 +165,6 @@ class ConsoleBrowserTest {
 
             browser.findElement(By.cssSelector("#nav a[data-view=ensemble]")).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("ensemble-table"), "standalone"));
-            shot("ensemble");
 
             // charts, drawn from the stats endpoint once a second while a client reads
             AtomicBoolean loading = new AtomicBoolean(true);
@@ -258,14 +238,6 @@ class ConsoleBrowserTest {
     }
 
     private void shot(String name) throws Exception {
-        Files.write(SCREENSHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
-    }
-
-    private static Optional<String> firstExisting(String environment, List<String> candidates) {
-        String given = System.getenv(environment);
-        if (given != null && Files.isExecutable(Path.of(given))) {
-            return Optional.of(given);
-        }
-        return candidates.stream().filter(p -> Files.isExecutable(Path.of(p))).findFirst();
+        HeadlessChromium.screenshot(browser, name);
     }
 }

@@ -13,17 +13,23 @@ import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.quorum.QuorumMember;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console on each member of a three-member ensemble: the ensemble view names every member
  * with its role, zxid, epoch and lag, and a write made through a follower's console goes to the
- * leader like a client's and is seen on every member.
+ * leader like a client's and is seen on every member. Where chromium is installed, the ensemble
+ * page is also checked in the browser and its screenshot taken for docs/console.
  */
 class ConsoleEnsembleTest {
     @TempDir
@@ -90,8 +96,30 @@ class ConsoleEnsembleTest {
             assertEquals(List.of("follower", "follower", "leader"), roles, ensemble.toString());
             assertEquals(1, ensemble.path("members").get(0).path("id").asInt());
             assertTrue(ensemble.path("members").get(0).path("self").asBoolean());
+            if (HeadlessChromium.missing().isEmpty()) {
+                showInBrowser(servers.get(0).adminServerPort());
+            }
         } finally {
             servers.forEach(WardenServer::close);
+        }
+    }
+
+    /** The ensemble page of member 1's console, with a leader and two followers (the docs' screenshot). */
+    private static void showInBrowser(int adminPort) throws Exception {
+        ChromeDriver browser = HeadlessChromium.start();
+        try {
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(10));
+            browser.get("http://127.0.0.1:" + adminPort + "/console/");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("login-user"))).sendKeys("carol");
+            browser.findElement(By.id("login-password")).sendKeys("pw");
+            browser.findElement(By.id("login-submit")).click();
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("children-list")));
+            browser.get("http://127.0.0.1:" + adminPort + "/console/#/ensemble");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("ensemble-table"), "leader"));
+            assertEquals(3, browser.findElements(By.cssSelector("#ensemble-table tbody tr")).size());
+            HeadlessChromium.screenshot(browser, "ensemble");
+        } finally {
+            browser.quit();
         }
     }
 
