@@ -78,6 +78,10 @@ function hexDump(bytes) {
   return lines.join('\n') || '(no data)';
 }
 
+function isUtf8(bytes) {
+  try { new TextDecoder('utf-8', { fatal: true }).decode(bytes); return true; } catch (e) { return false; }
+}
+
 function childPath(parent, name) { return parent === '/' ? '/' + name : parent + '/' + name; }
 function parentOf(path) { const i = path.lastIndexOf('/'); return i <= 0 ? '/' : path.substring(0, i); }
 function show(id, visible) { $(id).hidden = !visible; }
@@ -213,7 +217,8 @@ function renderNode() {
   acl.replaceChildren();
   (node.acl || []).forEach((a) => acl.append(el('tr', {}, el('td', { text: a.scheme }), el('td', { text: a.id }), el('td', { text: a.perms }))));
   const can = node.can;
-  show('edit-button', can.write && node.data_base64 !== null);
+  // data that is not UTF-8 would not survive a round trip through the text box: no edit for it
+  show('edit-button', can.write && node.data_base64 !== null && isUtf8(bytesOf(node.data_base64)));
   show('create-button', can.create);
   show('delete-button', can.delete && node.path !== '/');
   show('node-readonly', !can.write && !can.create && !can.delete);
@@ -335,7 +340,7 @@ async function loadEnsemble() {
       el('td', { text: m.epoch === null ? '?' : String(m.epoch) }), el('td', { text: m.lag === null ? '?' : String(m.lag) }),
       el('td', { text: (m.voting ? '' : 'observer ') + (m.error || '') }))));
     $('ensemble-summary').textContent = 'This server: ' + answer.mode + (answer.leader_id !== null ? ', leader ' + answer.leader_id : '')
-      + (answer.zab_state ? ', ' + answer.zab_state : '') + '; fsync avg ' + answer.fsync_avg_ms.toFixed(2) + ' ms, max '
+      + (answer.zab_state ? ', ' + answer.zab_state : '') + '; fsync avg ' + Number(answer.fsync_avg_ms || 0).toFixed(2) + ' ms, max '
       + answer.fsync_max_ms + ' ms. Lag is in zxids behind the most advanced member.';
   } catch (e) {
     $('ensemble-summary').textContent = e.message;

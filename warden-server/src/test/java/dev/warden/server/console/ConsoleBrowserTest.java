@@ -86,6 +86,8 @@ class ConsoleBrowserTest {
                     ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT));
         }
         client.multi(ops);
+        client.create("/app/binary", new byte[] {(byte) 0xff, (byte) 0xfe, 0, 'A'}, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.PERSISTENT);
         List<ACL> readOnly = new ArrayList<>(List.of(new ACL(ZooDefs.Perms.READ, new Id("world", "anyone"))));
         client.create("/app/readonly", null, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         client.create("/app/readonly/doc", "look, don't touch".getBytes(), readOnly, CreateMode.PERSISTENT);
@@ -141,6 +143,15 @@ class ConsoleBrowserTest {
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-data"), "theirs"));
             assertArrayEquals("theirs".getBytes(), client.getData("/app/config", false, null));
             shot("stale-edit");
+
+            // binary data: shown in hex, not offered for a text edit
+            browser.get(base + "/console/#/tree?path=%2Fapp%2Fbinary");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-path"), "/app/binary"));
+            browser.findElement(By.cssSelector("#data-tabs button[data-format=hex]")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("node-data"), "00000000  ff fe 00 41"));
+            assertFalse(browser.findElement(By.id("edit-button")).isDisplayed());
+            assertTrue(browser.findElement(By.id("delete-button")).isDisplayed());
+            browser.findElement(By.cssSelector("#data-tabs button[data-format=text]")).click();
 
             // a delete, confirmed
             browser.get(base + "/console/#/tree?path=%2Fapp%2Fitems%2Fitem-007");
