@@ -14,8 +14,8 @@ import java.util.TreeMap;
 
 /**
  * The sessions this server knows (with the client address of those connected to it, their
- * timeout, ephemeral nodes and watches) and the watches by path. Lists are capped: a page shows
- * at most {@code limit} entries and says how many there are.
+ * timeout, ephemeral nodes and watches) and the watches by path, a page at a time: at most
+ * {@code limit} entries after a cursor, with how many there are and the cursor of the next page.
  */
 final class ActivityApi {
     /** Paths listed per session for its ephemerals and its watches (the counts are always whole). */
@@ -28,8 +28,16 @@ final class ActivityApi {
         this.server = server;
     }
 
-    Map<String, Object> sessions(int limit) throws ConsoleException {
+    /** Sessions in id order after {@code after} (an id as the page shows it, 0x...; null for the first page). */
+    Map<String, Object> sessions(String after, int limit) throws ConsoleException {
         checkLimit(limit);
+        long afterId;
+        try {
+            afterId = after == null ? Long.MIN_VALUE : Long.parseUnsignedLong(after.replaceFirst("^0x", ""), 16);
+        } catch (NumberFormatException e) {
+            throw new ConsoleException(400, "BAD_REQUEST", "after must be a session id such as 0x1a2b, not '"
+                    + after + "'");
+        }
         Map<Long, ClientConnection> connected = new HashMap<>();
         for (ClientConnection connection : server.registry().connections()) {
             if (connection.sessionId() != 0) {
@@ -46,8 +54,11 @@ final class ActivityApi {
         Map<Long, List<String>> ephemerals = server.stateMachine().tree().ephemeralsBySession();
         List<SessionTracker.Session> all = server.stateMachine().sessions().sessions();
         all.sort(Comparator.comparingLong(SessionTracker.Session::id));
+        List<SessionTracker.Session> following = after == null ? all
+                : all.stream().filter(session -> session.id() > afterId).toList();
+        List<SessionTracker.Session> page = following.subList(0, Math.min(limit, following.size()));
         List<Map<String, Object>> list = new ArrayList<>();
-        for (SessionTracker.Session session : all.subList(0, Math.min(limit, all.size()))) {
+        for (SessionTracker.Session session : page) {
             ClientConnection connection = connected.get(session.id());
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("session_id", TreeApi.hex(session.id()));
@@ -64,6 +75,7 @@ final class ActivityApi {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("total", all.size());
         out.put("sessions", list);
+        out.put("next", following.size() > page.size() ? TreeApi.hex(page.get(page.size() - 1).id()) : null);
         return out;
     }
 

@@ -102,7 +102,7 @@ final class ConsoleApi {
             }
             case "sessions" -> {
                 requireMethod(call, "GET");
-                return Answer.ok(activity.sessions(number(p, "limit", 500)));
+                return Answer.ok(activity.sessions(optional(p, "after"), number(p, "limit", 500)));
             }
             case "watches" -> {
                 requireMethod(call, "GET");

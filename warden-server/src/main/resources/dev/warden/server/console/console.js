@@ -4,7 +4,7 @@
 
 const state = {
   path: '/', prefix: '', after: null, next: null, node: null, format: 'text',
-  pendingOk: null, chartTimer: null, samples: [], lastStats: null, watchAfter: null, watchNext: null,
+  pendingOk: null, chartTimer: null, samples: [], lastStats: null, watchAfter: null, watchNext: null, sessionAfter: null, sessionNext: null,
 };
 
 // ---- helpers -------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ function route() {
   document.querySelectorAll('.view').forEach((v) => { v.hidden = true; });
   document.querySelectorAll('#nav a').forEach((a) => a.classList.toggle('active', a.dataset.view === view));
   switch (view) {
-    case 'sessions': show('view-sessions', true); loadSessions(); break;
+    case 'sessions': show('view-sessions', true); loadSessions(true); break;
     case 'watches': show('view-watches', true); loadWatches(true); break;
     case 'ensemble': show('view-ensemble', true); loadEnsemble(); break;
     case 'charts': show('view-charts', true); startCharts(); break;
@@ -296,10 +296,11 @@ function pathsCell(count, paths) {
   return el('td', { class: 'paths', text: count + (count ? ': ' + paths.join(', ') + more : '') });
 }
 
-async function loadSessions() {
+async function loadSessions(reset) {
+  if (reset !== false) state.sessionAfter = null;
   const body = $('sessions-table').tBodies[0];
   try {
-    const answer = await api('GET', 'sessions', { limit: 500 });
+    const answer = await api('GET', 'sessions', { after: state.sessionAfter, limit: 500 });
     body.replaceChildren();
     answer.sessions.forEach((s) => body.append(el('tr', { 'data-session': s.session_id },
       el('td', { text: s.session_id }),
@@ -307,8 +308,10 @@ async function loadSessions() {
       el('td', { text: s.timeout_ms + ' ms' }),
       pathsCell(s.ephemeral_count, s.ephemerals),
       pathsCell(s.watch_count, s.watches))));
+    state.sessionNext = answer.next;
+    $('sessions-more').disabled = !answer.next;
     $('sessions-count').textContent = answer.total + ' sessions' + (answer.total > answer.sessions.length
-      ? ', showing the first ' + answer.sessions.length : '');
+      ? ', showing ' + answer.sessions.length + (state.sessionAfter ? ' after ' + state.sessionAfter : '') : '');
   } catch (e) {
     $('sessions-count').textContent = e.message;
   }
@@ -451,7 +454,8 @@ document.addEventListener('DOMContentLoaded', () => {
   $('create-button').addEventListener('click', () => { show('create-box', true); $('create-name').focus(); });
   $('create-cancel').addEventListener('click', () => show('create-box', false));
   $('create-box').addEventListener('submit', createChild);
-  $('sessions-refresh').addEventListener('click', loadSessions);
+  $('sessions-refresh').addEventListener('click', () => loadSessions(true));
+  $('sessions-more').addEventListener('click', () => { state.sessionAfter = state.sessionNext; loadSessions(false); });
   $('watches-refresh').addEventListener('click', () => loadWatches(true));
   $('watches-more').addEventListener('click', () => { state.watchAfter = state.watchNext; loadWatches(false); });
   $('watch-prefix').addEventListener('change', () => loadWatches(true));

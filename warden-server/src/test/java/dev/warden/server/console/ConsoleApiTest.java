@@ -244,6 +244,22 @@ class ConsoleApiTest {
             assertEquals("/lease", mine.path("ephemerals").get(0).asText());
             assertEquals("/watched-by-other", mine.path("watches").get(0).asText());
 
+            // a page at a time: every session once, in id order
+            List<String> paged = new ArrayList<>();
+            String after = null;
+            do {
+                JsonNode page = http.get("sessions", after == null ? params("limit", "1")
+                        : params("limit", "1", "after", after)).json();
+                page.path("sessions").forEach(s -> paged.add(s.path("session_id").asText()));
+                after = page.path("next").isNull() ? null : page.path("next").asText();
+            } while (after != null);
+            assertEquals(sessions.path("total").asInt(), paged.size());
+            assertTrue(paged.contains(id));
+            List<String> sorted = new ArrayList<>(paged);
+            sorted.sort(java.util.Comparator.comparingLong(h -> Long.parseUnsignedLong(h.substring(2), 16)));
+            assertEquals(sorted, paged);
+            assertEquals(400, http.get("sessions", params("after", "zz")).status());
+
             JsonNode watches = http.get("watches", params("prefix", "/watched-by")).json();
             assertEquals(1, watches.path("matching").asInt());
             assertEquals("/watched-by-other", watches.path("watches").get(0).path("path").asText());
