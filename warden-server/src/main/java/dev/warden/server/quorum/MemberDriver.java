@@ -222,7 +222,7 @@ public final class MemberDriver implements AutoCloseable {
         return standing.leaderId();
     }
 
-    /** Role, leader and serving as of one moment, for a reader that needs them to agree. */
+    /** Role, leader, serving and epoch as of one moment, for a reader that needs them to agree. */
     public MemberStanding standing() {
         return standing;
     }
@@ -446,7 +446,8 @@ public final class MemberDriver implements AutoCloseable {
     private void performInOrder(Ready ready) throws IOException {
         if (ready.roleChange() != null) {
             RoleChange change = ready.roleChange();
-            standing = new MemberStanding(change.role(), change.leaderId(), change.serving());
+            standing = standing.after(change.role(), change.leaderId(), change.epoch(), change.serving(),
+                    clock.wallTimeMs());
             long nextZxid = change.role() == Role.LEADING && change.serving() ? core.nextZxid() : -1;
             effects.roleChanged(ready.roleChange(), nextZxid);
         }

@@ -332,6 +332,15 @@ async function loadWatches(reset) {
   }
 }
 
+/** A duration since a wall-clock time, in the largest whole unit: "42 s", "5 min", "3 h", "2 d". */
+function ago(ms) {
+  const seconds = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (seconds < 120) return seconds + ' s';
+  if (seconds < 7200) return Math.floor(seconds / 60) + ' min';
+  if (seconds < 172800) return Math.floor(seconds / 3600) + ' h';
+  return Math.floor(seconds / 86400) + ' d';
+}
+
 async function loadEnsemble() {
   const body = $('ensemble-table').tBodies[0];
   try {
@@ -340,10 +349,18 @@ async function loadEnsemble() {
     answer.members.forEach((m) => body.append(el('tr', { 'data-member': m.id },
       el('td', { text: m.id + (m.self ? ' (this server)' : '') }), el('td', { text: m.address }),
       el('td', { text: m.role || '?' }), el('td', { text: m.zxid || '?' }),
-      el('td', { text: m.epoch === null ? '?' : String(m.epoch) }), el('td', { text: m.lag === null ? '?' : String(m.lag) }),
-      el('td', { text: (m.voting ? '' : 'observer ') + (m.error || '') }))));
+      el('td', { text: m.epoch === null ? '?' : String(m.epoch) + (m.epoch_from === 'zxid' ? ' (from zxid)' : ''),
+        'data-epoch-from': m.epoch_from || '' }),
+      el('td', { text: m.lag === null ? '?' : String(m.lag) }),
+      el('td', { text: m.fsync_avg_ms === null ? '?' : Number(m.fsync_avg_ms).toFixed(2) + ' / ' + m.fsync_max_ms,
+        title: m.fsync_error || '' }),
+      el('td', { text: [m.voting ? '' : 'observer', m.error || '', m.fsync_error ? 'fsync: ' + m.fsync_error : '']
+        .filter((s) => s).join('; ') }))));
     $('ensemble-summary').textContent = 'This server: ' + answer.mode + (answer.leader_id !== null ? ', leader ' + answer.leader_id : '')
-      + (answer.zab_state ? ', ' + answer.zab_state : '') + '; fsync avg ' + Number(answer.fsync_avg_ms || 0).toFixed(2) + ' ms, max '
+      + (answer.zab_state ? ', ' + answer.zab_state : '')
+      + (answer.epoch !== null ? ', epoch ' + answer.epoch + ', elected ' + new Date(answer.elected_at_ms).toLocaleString()
+        + ' (' + ago(answer.elected_at_ms) + ' ago)' : '')
+      + '; fsync avg ' + Number(answer.fsync_avg_ms || 0).toFixed(2) + ' ms, max '
       + answer.fsync_max_ms + ' ms. Lag is in zxids behind the most advanced member.';
   } catch (e) {
     $('ensemble-summary').textContent = e.message;

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -46,12 +47,14 @@ class ConsoleEnsembleTest {
                     clientPort));
         }
         List<WardenServer> servers = new ArrayList<>();
+        long startedAtMs = System.currentTimeMillis();
         try {
             for (long id = 1; id <= 3; id++) {
                 servers.add(WardenServer.start(ServerConfig.builder().dataDir(baseDir.resolve("m" + id))
                         .clientPort(clientPorts.get(id)).clientPortAddress("127.0.0.1").tickTimeMs(200)
                         .serverId((int) id).initLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
                         .syncLimitTicks(EnsembleTestLimits.LIMIT_TICKS).members(members)
+                        .fourLetterWordWhitelist(Set.of("srvr", "mntr"))
                         .adminServer(AdminServerSettings.DEFAULTS.withEnabled(true).withPort(0)).build()));
             }
             List<ConsoleHttp> consoles = new ArrayList<>();
@@ -60,7 +63,16 @@ class ConsoleEnsembleTest {
                 assertEquals(200, console.login("carol", "pw").status());
                 consoles.add(console);
             }
-            awaitAllServing(consoles.get(0));
+            JsonNode beforeWrites = awaitAllServing(consoles.get(0));
+            // no write yet in the new epoch, so the zxids still carry epoch 0: this member's epoch
+            // and the time its election ended come from its state
+            long epoch = beforeWrites.path("epoch").asLong();
+            assertTrue(epoch > 0, beforeWrites.toString());
+            JsonNode self = beforeWrites.path("members").get(0);
+            assertEquals(epoch, self.path("epoch").asLong(), beforeWrites.toString());
+            assertEquals("state", self.path("epoch_from").asText(), beforeWrites.toString());
+            long electedAtMs = beforeWrites.path("elected_at_ms").asLong();
+            assertTrue(electedAtMs >= startedAtMs && electedAtMs <= System.currentTimeMillis(), beforeWrites.toString());
             for (int i = 0; i < 3; i++) {
                 ConsoleHttp.Reply created = consoles.get(i).post("create", params("path", "/from-" + (i + 1),
                         "data_base64", base64("member " + (i + 1))));
@@ -91,6 +103,10 @@ class ConsoleEnsembleTest {
                 // every member has applied this epoch's writes by now (waited for above)
                 assertTrue(member.path("epoch").asLong() > 0, member.toString());
                 assertEquals(ensemble.path("members").get(0).path("epoch").asLong(), member.path("epoch").asLong());
+                // every member's fsync times: its own, and the others' from their mntr
+                assertTrue(member.path("fsync_avg_ms").isNumber() && member.path("fsync_max_ms").isNumber(),
+                        member.toString());
+                assertTrue(member.path("fsync_error").isNull(), member.toString());
             }
             roles.sort(null);
             assertEquals(List.of("follower", "follower", "leader"), roles, ensemble.toString());
