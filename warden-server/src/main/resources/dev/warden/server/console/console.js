@@ -323,7 +323,7 @@ async function loadWatches(reset) {
   try {
     const answer = await api('GET', 'watches', { prefix: $('watch-prefix').value, after: state.watchAfter, limit: 200 });
     body.replaceChildren();
-    answer.watches.forEach((w) => body.append(el('tr', {}, el('td', { text: w.path }), el('td', { text: w.sessions.join(', ') }))));
+    answer.watches.forEach((w) => body.append(el('tr', { 'data-path': w.path }, el('td', { text: w.path }), el('td', { text: w.sessions.join(', ') }))));
     state.watchNext = answer.next;
     $('watches-more').disabled = !answer.next;
     $('watches-count').textContent = answer.total + ' watched paths, ' + answer.matching + ' matching';

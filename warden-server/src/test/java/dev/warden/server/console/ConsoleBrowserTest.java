@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -173,6 +174,21 @@ class ConsoleBrowserTest {
             assertTrue(row.getText().contains("/app/lock-0000000"), row.getText());
             assertTrue(row.getText().contains("1: /app/readonly"), row.getText());
             shot("sessions");
+
+            // watches: each watched path with the sessions watching it, filtered by a prefix
+            worker.getData("/app/config", true, null);
+            browser.findElement(By.cssSelector("#nav a[data-view=watches]")).click();
+            WebElement watched = wait.until(ExpectedConditions.visibilityOfElementLocated(
+                    By.cssSelector("#watches-table tr[data-path='/app/readonly']")));
+            assertEquals("/app/readonly " + session, watched.getText());
+            wait.until(ExpectedConditions.textToBe(By.id("watches-count"), "2 watched paths, 2 matching"));
+            type("watch-prefix", "/app/c");
+            browser.findElement(By.id("watch-prefix")).sendKeys(Keys.ENTER);
+            wait.until(ExpectedConditions.textToBe(By.id("watches-count"), "2 watched paths, 1 matching"));
+            List<WebElement> rows = browser.findElements(By.cssSelector("#watches-table tbody tr"));
+            assertEquals(1, rows.size());
+            assertEquals("/app/config " + session, rows.get(0).getText());
+            shot("watches");
 
             browser.findElement(By.cssSelector("#nav a[data-view=ensemble]")).click();
             wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("ensemble-table"), "standalone"));
