@@ -49,7 +49,7 @@ public final class ConfigLoader {
         }
     }
 
-    private static final List<Setting> SETTINGS = List.of(
+    private static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             Setting.of((b, k, v, w) -> b.tickTimeMs(asInt(ServerConfig.Range.TICK_TIME, k, v)), "tickTime"),
             Setting.of((b, k, v, w) -> b.dataDir(asPath(k, v)), "dataDir"),
             Setting.of((b, k, v, w) -> b.dataLogDir(asPath(k, v)), "dataLogDir"),
@@ -109,7 +109,10 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpPort(asInt(ServerConfig.Range.METRICS_PORT, k, v))),
                     "metricsProvider.httpPort"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withExportJvmInfo(asBoolean(k, v))),
-                    "metricsProvider.exportJvmInfo"));
+                    "metricsProvider.exportJvmInfo")),
+            // the AdminServer's HTTPS and client-certificate keys, each as written and with "zookeeper."
+            AdminTlsSettings.KEYS.stream().map(key -> Setting.of((b, k, v, w) -> b.adminServer(
+                    b.adminServer().withTls(b.adminServer().tls().with(key, v))), key, "zookeeper." + key))).toList();
 
     private ConfigLoader() {
     }

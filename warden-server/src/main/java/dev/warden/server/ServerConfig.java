@@ -191,6 +191,9 @@ public record ServerConfig(
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
         adminServer = Objects.requireNonNullElse(adminServer, AdminServerSettings.DEFAULTS);
+        if (adminServer.enabled()) {
+            adminServer.tls().check();
+        }
         metrics = Objects.requireNonNullElse(metrics, MetricsSettings.DEFAULTS);
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"

@@ -39,8 +39,9 @@ final class UnimplementedZooKeeperKeys {
     private static final String WATCH_TUNING = "tunes ZooKeeper's optional watch manager; Warden has one watch table";
     private static final String FORMAT = "a detail of ZooKeeper's log and snapshot format; Warden writes its own"
             + " formats (docs/STORAGE.md)";
-    private static final String TLS_DETAIL = "a TLS setting; Warden has no TLS (secureClientPort, sslQuorum and port"
-            + " unification are refused), so it has no effect here";
+    private static final String TLS_DETAIL = "a TLS setting; Warden has no TLS on its client and peer ports"
+            + " (secureClientPort, sslQuorum and port unification are refused; the AdminServer's HTTPS reads only"
+            + " the ssl.quorum key and trust stores), so it has no effect here";
     private static final String SASL_DETAIL = "a SASL/Kerberos setting; Warden has no SASL (authProvider.N,"
             + " quorum.auth.enableSasl and sessionRequireClientSASLAuth are refused), so it has no effect here";
     private static final String METRICS = "Warden keeps no per-path statistics; mntr, the AdminServer and"
@@ -219,11 +220,11 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which needs an"
                 + " authProvider.N line (refused)"));
         r.add(warn("superUser", SASL_DETAIL));
-        r.add(warn("X509AuthenticationProvider.superUser", TLS_DETAIL));
         r.add(warn("IPAuthenticationProvider.usexforwardedfor", "the ip scheme of Warden's AdminServer takes the"
                 + " address the connection comes from; ZooKeeper's X-Forwarded-For option is not read"));
-        r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves plain HTTP on"
-                + " admin.serverAddress:admin.serverPort; no HTTPS, port unification or custom headers)"));
+        r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves HTTP/1.1, or HTTPS with"
+                + " admin.forceHttps or admin.portUnification, on admin.serverAddress:admin.serverPort; no custom"
+                + " headers, HTTP versions or rate limits)"));
         r.add(warnPrefix("metricsProvider.", "a setting of ZooKeeper's metrics providers Warden does not have (its"
                 + " Prometheus endpoint takes className, httpHost, httpPort and exportJvmInfo)"));
         r.add(warnPrefix("pathStats.", METRICS));

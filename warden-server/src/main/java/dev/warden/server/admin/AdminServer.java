@@ -12,6 +12,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
@@ -21,10 +22,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * ZooKeeper's AdminServer on Netty's HTTP codec: the admin commands as JSON on
  * {@code admin.serverAddress:admin.serverPort} under {@code admin.commandURL}, and the web
- * console under {@code /console} ({@link Console}). One event loop
+ * console under {@code /console} ({@link Console}), over HTTP, HTTPS ({@code admin.forceHttps})
+ * or both on the one port ({@code admin.portUnification}); see {@link AdminTls}. One event loop
  * thread: the commands are cheap and rare, and the client port's threads stay free.
  */
 public final class AdminServer implements AutoCloseable {
+    /** The name of the TLS handler in an HTTPS connection's pipeline (where the console looks for the client's certificate). */
+    public static final String TLS_HANDLER = "tls";
+
     private final EventLoopGroup group;
     private final Channel channel;
     private final Console console;
@@ -42,6 +47,8 @@ public final class AdminServer implements AutoCloseable {
     public static AdminServer start(AdminServerSettings settings, ServerContext server, SnapshotStore snapshots,
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
+        // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)
+        SslContext tls = settings.tls().httpsOn() ? AdminTls.serverContext(settings.tls()) : null;
         Console console = new Console(server); // the web console, at /console
         EventLoopGroup group = new NioEventLoopGroup(1, runnable -> {
             Thread thread = new Thread(runnable, "warden-admin-" + settings.port());
@@ -55,6 +62,11 @@ public final class AdminServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new IdleStateHandler(0, 0, settings.idleTimeoutMs(),
                                     TimeUnit.MILLISECONDS));
+                            if (settings.tls().forceHttps()) {
+                                ch.pipeline().addLast(TLS_HANDLER, tls.newHandler(ch.alloc()));
+                            } else if (settings.tls().portUnification()) {
+                                ch.pipeline().addLast(new HttpsOrHttp(tls));
+                            }
                             ch.pipeline().addLast(new HttpServerCodec());
                             ch.pipeline().addLast(new ChunkedWriteHandler());
                             ch.pipeline().addLast(console.newHandler());

@@ -75,6 +75,13 @@ public final class AclChecker {
                     }
                     result.add(entry);
                 }
+                case "x509" -> {
+                    // the identity a verified client certificate gives (the console's certificate login)
+                    if (id.id() == null || id.id().isEmpty()) {
+                        return null;
+                    }
+                    result.add(entry);
+                }
                 case "ip" -> {
                     if (!IpMatcher.isValidId(id.id())) {
                         return null;

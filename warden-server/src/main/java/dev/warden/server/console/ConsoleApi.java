@@ -1,6 +1,8 @@
 package dev.warden.server.console;
 
+import dev.warden.server.auth.X509IdRule;
 import dev.warden.server.net.ServerContext;
+import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,18 +10,23 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 
 /**
- * The console's JSON endpoints under {@code /console/api/}: login and logout, the tree (node,
+ * The console's JSON endpoints under {@code /console/api/}: login (digest, or the x509 identity
+ * of the browser's client certificate over HTTPS) and logout, tls, the tree (node,
  * children, create, set, delete), sessions, watches, ensemble and stats. Every endpoint but
- * login needs a login's cookie; every POST also needs the {@code X-Warden-Console} header, which
+ * login and tls needs a login's cookie; every POST also needs the {@code X-Warden-Console} header, which
  * a page of another site cannot send, so a link elsewhere cannot make a logged-in browser write.
  */
 final class ConsoleApi {
     static final String COOKIE = "warden_console";
     static final String WRITE_HEADER = "X-Warden-Console";
 
-    /** One API call as the HTTP layer decoded it; {@code parameters} are the query's, or the form body's for a POST. */
+    /**
+     * One API call as the HTTP layer decoded it; {@code parameters} are the query's, or the form
+     * body's for a POST. {@code secure} is true over HTTPS; {@code certificate} is the client
+     * certificate the TLS handshake verified, or null.
+     */
     record Call(String method, String endpoint, Map<String, String> parameters, String token, String address,
-                boolean hasWriteHeader) {
+                boolean hasWriteHeader, boolean secure, X509Certificate certificate) {
     }
 
     /** The answer: status, JSON body, and a Set-Cookie value when the login changed. */
@@ -30,6 +37,7 @@ final class ConsoleApi {
     }
 
     private final ConsoleLogins logins;
+    private final X509IdRule idRule;
     private final TreeApi tree;
     private final ActivityApi activity;
     private final EnsembleApi ensemble;
@@ -37,6 +45,7 @@ final class ConsoleApi {
 
     ConsoleApi(ServerContext server, ConsoleLogins logins, ExecutorService probes, LatencyWindow latencies) {
         this.logins = logins;
+        this.idRule = server.config().adminServer().tls().idRule();
         this.tree = new TreeApi(server, new ConsoleWriter(server));
         this.activity = new ActivityApi(server);
         this.ensemble = new EnsembleApi(server, probes);
@@ -62,7 +71,11 @@ final class ConsoleApi {
         }
         if (call.endpoint().equals("login")) {
             requireMethod(call, "POST");
-            return login(call);
+            return "x509".equals(call.parameters().get("method")) ? certificateLogin(call) : login(call);
+        }
+        if (call.endpoint().equals("tls")) {
+            requireMethod(call, "GET");
+            return Answer.ok(tls(call));
         }
         ConsoleLogins.Login login = logins.find(call.token()).orElseThrow(() -> new ConsoleException(401,
                 "LOGIN_REQUIRED", "log in first: POST /console/api/login with user and password"));
@@ -72,7 +85,7 @@ final class ConsoleApi {
                 requireMethod(call, "POST");
                 logins.end(call.token());
                 return new Answer(200, Map.of("logged_out", true), COOKIE + "=; Path=/console; Max-Age=0; HttpOnly;"
-                        + " SameSite=Strict");
+                        + " SameSite=Strict" + (call.secure() ? "; Secure" : ""));
             }
             case "whoami" -> {
                 requireMethod(call, "GET");
@@ -128,13 +141,51 @@ final class ConsoleApi {
             throw new ConsoleException(400, "BAD_REQUEST", "log in with a digest user (no ':') and its password,"
                     + " as for addauth digest user:password");
         }
-        ConsoleLogins.Login login = logins.identify(user, password, call.address());
+        return started(logins.identify(user, password, call.address()), call);
+    }
+
+    /** A login as the x509 identity of the certificate the browser presented in the TLS handshake. */
+    private Answer certificateLogin(Call call) throws ConsoleException {
+        if (call.certificate() == null) {
+            throw new ConsoleException(401, "CERTIFICATE_REQUIRED", call.secure()
+                    ? "this connection presented no client certificate (the browser offers one when the AdminServer"
+                    + " has ssl.quorum.trustStore.location set and the certificate chains to it); log in with a"
+                    + " digest user and password instead"
+                    : "a certificate login needs HTTPS (admin.forceHttps or admin.portUnification) and a client"
+                    + " certificate; log in with a digest user and password instead");
+        }
+        String id = idRule.idOf(call.certificate()).orElseThrow(() -> new ConsoleException(403, "NO_IDENTITY",
+                "the certificate of " + call.certificate().getSubjectX500Principal().getName() + " gives no x509"
+                + " identity under ssl.clientCertIdType=SAN: no subject alternative name of type "
+                + idRule.sanType() + " matches ssl.clientCertIdSanMatchRegex and ssl.clientCertIdSanExtractRegex"));
+        return started(logins.identifyCertificate(id, call.address()), call);
+    }
+
+    private Answer started(ConsoleLogins.Login login, Call call) {
         String token = logins.start(login);
-        return new Answer(200, describe(login), COOKIE + "=" + token + "; Path=/console; HttpOnly; SameSite=Strict");
+        // Secure over HTTPS: a browser must not send a login made there on a plain-HTTP connection (admin.portUnification)
+        return new Answer(200, describe(login), COOKIE + "=" + token + "; Path=/console; HttpOnly; SameSite=Strict"
+                + (call.secure() ? "; Secure" : ""));
+    }
+
+    /** What the login page needs to offer a certificate login: the connection's TLS and certificate, without a login. */
+    private Map<String, Object> tls(Call call) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("https", call.secure());
+        if (call.certificate() == null) {
+            out.put("certificate", null);
+            return out;
+        }
+        Map<String, Object> certificate = new LinkedHashMap<>();
+        certificate.put("subject", call.certificate().getSubjectX500Principal().getName());
+        certificate.put("x509", idRule.idOf(call.certificate()).orElse(null));
+        out.put("certificate", certificate);
+        return out;
     }
 
     private static Map<String, Object> describe(ConsoleLogins.Login login) {
         Map<String, Object> out = new LinkedHashMap<>();
+        out.put("scheme", login.scheme());
         out.put("user", login.user());
         out.put("super", login.superUser());
         List<String> ids = login.identities().ids().stream().map(id -> id.scheme() + ":" + id.id()).toList();

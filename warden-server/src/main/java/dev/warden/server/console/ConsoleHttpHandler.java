@@ -1,5 +1,6 @@
 package dev.warden.server.console;
 
+import dev.warden.server.admin.AdminServer;
 import dev.warden.server.admin.Json;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -20,13 +21,17 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.cookie.Cookie;
 import io.netty.handler.codec.http.cookie.ServerCookieDecoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * Takes the requests under {@code /console} off an admin connection (everything else goes on to
@@ -131,8 +136,10 @@ final class ConsoleHttpHandler extends ChannelInboundHandlerAdapter {
             }
         }
         String address = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
+        SslHandler tls = (SslHandler) ctx.pipeline().get(AdminServer.TLS_HANDLER);
         ConsoleApi.Call call = new ConsoleApi.Call(head.method().name(), path.substring(API.length()), parameters,
-                token, address, head.headers().contains(ConsoleApi.WRITE_HEADER));
+                token, address, head.headers().contains(ConsoleApi.WRITE_HEADER), tls != null,
+                tls == null ? null : clientCertificate(tls));
         try {
             console.workers().execute(() -> {
                 ConsoleApi.Answer answer = console.api().handle(call);
@@ -140,6 +147,16 @@ final class ConsoleHttpHandler extends ChannelInboundHandlerAdapter {
             });
         } catch (RejectedExecutionException closing) {
             sendJson(ctx, 503, Map.of("error", "NOT_SERVING", "message", "the server is stopping"), null, false);
+        }
+    }
+
+    /** The certificate the client presented in the handshake (its chain checked against the trust store then), or null. */
+    private static X509Certificate clientCertificate(SslHandler tls) {
+        try {
+            Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+            return chain.length > 0 && chain[0] instanceof X509Certificate leaf ? leaf : null;
+        } catch (SSLPeerUnverifiedException none) {
+            return null;
         }
     }
 

@@ -4,6 +4,7 @@ import dev.warden.protocol.Id;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
+import dev.warden.server.auth.X509IdRule;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
@@ -15,15 +16,19 @@ import java.util.function.LongSupplier;
  * Who is logged in to the console: a random token (the browser keeps it in an HttpOnly cookie)
  * for each login, holding the identities a ZooKeeper client would have after
  * {@code addauth digest user:password} from the browser's address (and super when the
- * credentials match {@code superDigest}). A login unused for {@link #IDLE_LIMIT_MS} is forgotten.
+ * credentials match {@code superDigest}), or that a TLS client presenting the browser's
+ * certificate would have ({@code x509}). A login unused for {@link #IDLE_LIMIT_MS} is forgotten.
  */
 final class ConsoleLogins {
     static final long IDLE_LIMIT_MS = 30 * 60_000;
     /** Logins kept at once; the oldest idle ones go first when it is reached. */
     static final int MAX_LOGINS = 1_000;
 
-    /** A logged-in user: the digest user name, whether it is the super user, its identities. */
-    record Login(String user, boolean superUser, AuthIdentities identities) {
+    /**
+     * A logged-in user: how it logged in ("digest" or "x509"), the digest user name or the
+     * certificate's x509 identity, whether it is the super user, its identities.
+     */
+    record Login(String scheme, String user, boolean superUser, AuthIdentities identities) {
     }
 
     private record Entry(Login login, long lastUsedMs) {
@@ -51,7 +56,25 @@ final class ConsoleLogins {
         if (superUser) {
             identities.add(new Id(AuthIdentities.SUPER_SCHEME, ""));
         }
-        return new Login(user, superUser, identities);
+        return new Login("digest", user, superUser, identities);
+    }
+
+    /**
+     * The identities of a client certificate whose x509 identity is {@code x509Id}, from
+     * {@code address}: those the client port gives a TLS client with that certificate, super
+     * too when it is {@code X509AuthenticationProvider.superUser}.
+     */
+    Login identifyCertificate(String x509Id, String address) {
+        AuthIdentities identities = new AuthIdentities(address);
+        if (config.skipAcl()) {
+            identities.skipAclChecks();
+        }
+        identities.add(new Id(X509IdRule.SCHEME, x509Id));
+        boolean superUser = config.adminServer().tls().idRule().isSuper(x509Id);
+        if (superUser) {
+            identities.add(new Id(AuthIdentities.SUPER_SCHEME, x509Id));
+        }
+        return new Login(X509IdRule.SCHEME, x509Id, superUser, identities);
     }
 
     /** Remembers the login; returns its token. */

@@ -95,6 +95,21 @@ function showLogin() {
   stopCharts();
   document.querySelectorAll('.view').forEach((v) => { v.hidden = true; });
   show('nav', false); show('who', false); show('view-login', true);
+  offerCertificateLogin();
+}
+
+/** Over HTTPS with a client certificate that gives an x509 identity, the login page offers it. */
+async function offerCertificateLogin() {
+  show('certificate-login', false);
+  try {
+    const tls = await api('GET', 'tls');
+    if (tls.certificate && tls.certificate.x509) {
+      $('certificate-id').textContent = tls.certificate.x509;
+      show('certificate-login', true);
+    }
+  } catch (e) {
+    // no certificate login on offer; the password form still works
+  }
 }
 
 async function start() {
@@ -438,6 +453,15 @@ document.addEventListener('DOMContentLoaded', () => {
       const me = await api('POST', 'login', { user: $('login-user').value, password: $('login-password').value });
       $('login-password').value = '';
       loggedIn(me);
+    } catch (e) {
+      $('login-error').textContent = e.message;
+      show('login-error', true);
+    }
+  });
+  $('certificate-submit').addEventListener('click', async () => {
+    show('login-error', false);
+    try {
+      loggedIn(await api('POST', 'login', { method: 'x509' }));
     } catch (e) {
       $('login-error').textContent = e.message;
       show('login-error', true);

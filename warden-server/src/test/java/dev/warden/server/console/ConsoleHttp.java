@@ -24,19 +24,46 @@ final class ConsoleHttp {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http;
     private final String base;
     private String cookie;
+    /** The Set-Cookie header of the last login, whole. */
+    private String loginCookieHeader;
 
     ConsoleHttp(int adminPort) {
-        this.base = "http://127.0.0.1:" + adminPort + "/console/api/";
+        this("http://127.0.0.1:" + adminPort, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+    }
+
+    /** A client of the console at {@code origin} ("https://127.0.0.1:port"), through {@code http} (its TLS set up). */
+    ConsoleHttp(String origin, HttpClient http) {
+        this.base = origin + "/console/api/";
+        this.http = http;
+    }
+
+    /** A login as the x509 identity of the client certificate this client's TLS presents. */
+    Reply loginWithCertificate() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + "login"))
+                .header("X-Warden-Console", "1").header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("method=x509")));
+        response.headers().firstValue("Set-Cookie").ifPresent(c -> {
+            cookie = c.split(";", 2)[0];
+            loginCookieHeader = c;
+        });
+        return reply(response);
+    }
+
+    String loginCookieHeader() {
+        return loginCookieHeader;
     }
 
     Reply login(String user, String password) throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + "login"))
                 .header("X-Warden-Console", "1").header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("user", user, "password", password)))));
-        response.headers().firstValue("Set-Cookie").ifPresent(c -> cookie = c.split(";", 2)[0]);
+        response.headers().firstValue("Set-Cookie").ifPresent(c -> {
+            cookie = c.split(";", 2)[0];
+            loginCookieHeader = c;
+        });
         return reply(response);
     }
 
