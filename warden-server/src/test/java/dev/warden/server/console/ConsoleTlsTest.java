@@ -185,6 +185,20 @@ class ConsoleTlsTest {
     }
 
     @Test
+    void pemStoresServeHttpsAndCheckTheClientCertificate() throws Exception {
+        TestCertificates make = new TestCertificates(certificates);
+        AdminTlsSettings pem = AdminTlsSettings.DEFAULTS.with("admin.forceHttps", "true")
+                .with("ssl.quorum.keyStore.location", make.pem("server", serverStore, true).toString())
+                .with("ssl.quorum.trustStore.location", make.pem("trusted-alice", aliceStore, false).toString());
+        try (WardenServer server = start(pem)) {
+            ConsoleHttp alice = new ConsoleHttp(https(server), TestCertificates.client(serverStore, aliceStore));
+            ConsoleHttp.Reply login = alice.loginWithCertificate();
+            assertEquals(200, login.status(), login.json().toString());
+            assertEquals(ALICE, login.text("user"));
+        }
+    }
+
+    @Test
     void needClientAuthRequiresACertificateAndTheSuperUserCertificateReadsEverything() throws Exception {
         try (WardenServer server = start(tls("admin.forceHttps", "true", "admin.needClientAuth", "true",
                 "X509AuthenticationProvider.superUser", ALICE))) {

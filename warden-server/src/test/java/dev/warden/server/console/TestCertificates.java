@@ -10,6 +10,7 @@ import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.net.Socket;
@@ -76,6 +77,27 @@ final class TestCertificates {
             trust.store(out, PASSWORD.toCharArray());
         }
         return file;
+    }
+
+    /**
+     * {@code keyStore}'s private key (PKCS8) and certificate in one PEM file {@code name}.pem, as
+     * ZooKeeper's PEM key stores hold them; with {@code withKey} false, the certificate alone
+     * (a PEM trust store).
+     */
+    Path pem(String name, Path keyStore, boolean withKey) throws Exception {
+        KeyStore store = load(keyStore);
+        String alias = store.aliases().nextElement();
+        StringBuilder text = new StringBuilder();
+        if (withKey) {
+            text.append(pemBlock("PRIVATE KEY", store.getKey(alias, PASSWORD.toCharArray()).getEncoded()));
+        }
+        text.append(pemBlock("CERTIFICATE", store.getCertificate(alias).getEncoded()));
+        return Files.writeString(dir.resolve(name + ".pem"), text, StandardCharsets.US_ASCII);
+    }
+
+    private static String pemBlock(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
     }
 
     static X509Certificate certificate(Path keyStore) throws Exception {
