@@ -18,8 +18,20 @@ public final class Main implements Callable<Integer> {
     private CommandSpec spec;
 
     public static void main(String[] args) {
+        if (isVersionRequest(args)) {
+            // Answered before the command tree is built: picocli and the classes of every
+            // command would otherwise be loaded and reflected on for one line, most of the
+            // command's start-up time. The line is the one the version command prints.
+            System.out.println(WardenVersion.describe());
+            System.exit(0);
+        }
         LogSetup.prepare(System.getProperties(), System.getenv());
         System.exit(commandLine(ServerLauncher.warden(), StopSignal.jvmShutdown()).execute(args));
+    }
+
+    /** {@code warden version}, {@code warden --version} or {@code warden -V}, with nothing else. */
+    static boolean isVersionRequest(String[] args) {
+        return args.length == 1 && (args[0].equals("version") || args[0].equals("--version") || args[0].equals("-V"));
     }
 
     /** The command tree. Subcommands are instances so their collaborators can be passed in. */
@@ -29,6 +41,7 @@ public final class Main implements Callable<Integer> {
         cli.addSubcommand(new VersionCommand());
         cli.addSubcommand(dev.warden.cli.shell.ShellCommand.commandLine(dev.warden.cli.shell.ShellIo.system()));
         cli.addSubcommand(new dev.warden.cli.cluster.ClusterCommand(stopSignal));
+        dev.warden.cli.data.DataTools.register(cli);
         // further subcommands (tools) are registered here, one class each
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;

@@ -99,7 +99,7 @@ class ServerRefusalProcessTest {
         assertTrue(lines.get(0).startsWith("dataDir=" + dataDir + " holds Apache ZooKeeper data (" + version2),
                 exit.stderr());
         assertTrue(lines.get(0).contains("Warden does not read ZooKeeper's format"), exit.stderr());
-        assertTrue(lines.get(0).contains("warden import --from-zookeeper DIR"), exit.stderr());
+        assertTrue(lines.get(0).contains("warden import --from-zookeeper " + dataDir + " --data-dir NEW_DIR"), exit.stderr());
         assertEquals(before, listFiles(dataDir), "nothing created or written in ZooKeeper's directory");
     }
 

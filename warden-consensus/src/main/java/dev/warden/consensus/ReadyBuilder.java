@@ -61,8 +61,20 @@ final class ReadyBuilder {
         snapshot = data;
     }
 
+    /**
+     * The history is given up, and with it whatever this batch still meant to do with it: log
+     * writes, the acknowledgements that would promise them (and what was queued behind those to
+     * the same peers), commits and syncs. The driver empties the state before it would get to
+     * them, so applying them would apply entries to a state that no longer holds their past.
+     */
     void abandonHistory() {
-        Invariants.check(canResetLog(), "history abandoned after other log writes in one batch");
+        truncateAfterZxid = -1;
+        snapshot = null;
+        entriesToPersist.clear();
+        sendAfterPersist.clear();
+        peersWaitingForPersist.clear();
+        committed.clear();
+        syncsDone.clear();
         abandonHistory = true;
     }
 

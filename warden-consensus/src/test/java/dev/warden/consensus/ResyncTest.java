@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +110,56 @@ class ResyncTest {
         cluster.propose("after");
         cluster.deliverAll();
         assertEquals(leader.log.lastZxid(), follower.log.lastZxid());
+    }
+
+    /**
+     * A follower whose batch already holds a proposal to log and a commit to apply when it gives
+     * up its history: the driver empties the state first, so the batch must not still ask it to
+     * log, acknowledge or apply anything of the history it gave up.
+     */
+    @Test
+    void abandoningDropsTheBatchsWritesAcknowledgementsAndCommits() {
+        TestCluster cluster = new TestCluster(Set.of(1L, 2L, 3L), Set.of());
+        for (long id = 1; id <= 3; id++) {
+            cluster.add(id, new MemoryLog(), EpochState.INITIAL);
+        }
+        cluster.runUntil(TestCluster::allServing, 10_000);
+        TestCluster.Member leader = cluster.leader();
+        TestCluster.Member follower = cluster.members.values().stream().filter(m -> m != leader).findFirst()
+                .orElseThrow();
+        cluster.propose("first");
+        cluster.deliverAll();
+        long logged = follower.log.lastZxid();
+
+        // the next write reaches the follower, then its commit, before the follower runs a batch
+        List<TestCluster.InFlight> toFollower = new ArrayList<>();
+        cluster.propose("second");
+        while (!cluster.queue.isEmpty()) {
+            TestCluster.InFlight next = cluster.queue.peek();
+            if (next.to() == follower.id) {
+                toFollower.add(cluster.queue.poll());
+            } else {
+                cluster.deliverOne();
+            }
+        }
+        assertTrue(toFollower.stream().anyMatch(m -> m.message() instanceof ZabMessage.Propose));
+        for (TestCluster.InFlight message : toFollower) {
+            follower.peer.receive(message.from(), message.message());
+        }
+        follower.peer.abandonHistory();
+        Ready abandoned = follower.peer.ready();
+        assertTrue(abandoned.abandonHistory());
+        assertTrue(abandoned.entriesToPersist().isEmpty(), "nothing of the old history is logged");
+        assertTrue(abandoned.sendAfterPersist().isEmpty(), "nor acknowledged");
+        assertTrue(abandoned.committed().isEmpty(), "nor applied to the emptied state");
+        assertTrue(logged > 0);
+        follower.peer.advance(abandoned);
+        follower.readies.add(abandoned);
+        follower.resyncMarker = true;
+        follower.log.forgetEverything();
+
+        cluster.runUntil(c -> c.allServing() && follower.log.lastZxid() == leader.log.lastZxid(), 10_000);
+        assertEquals(leader.log.appliedView(), follower.log.appliedView());
     }
 
     @Test

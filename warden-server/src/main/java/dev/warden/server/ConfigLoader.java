@@ -103,6 +103,9 @@ public final class ConfigLoader {
                     ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"),
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
             Setting.of(ConfigLoader::applySkipAcl, "skipACL", "zookeeper.skipACL"),
+            Setting.of(ConfigLoader::applyLeaderServes, "leaderServes", "zookeeper.leaderServes"),
+            Setting.of(ConfigLoader::applySnapshotCompression, "snapshot.compression.method",
+                    "zookeeper.snapshot.compression.method"),
             Setting.of((b, k, v, w) -> b.auditEnabled(asBoolean(k, v)), "audit.enable", "zookeeper.audit.enable"),
             Setting.of(ConfigLoader::applyMetricsProvider, "metricsProvider.className"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpHost(v)), "metricsProvider.httpHost"),
@@ -219,6 +222,10 @@ public final class ConfigLoader {
                 setting.apply().apply(builder, chosenKey, chosenValue, warnings);
             }
         }
+        // The JVM's ZooKeeper properties are already among the merged keys. The JAAS file is a
+        // JVM-wide setting the JDK's own login code reads from the system property, so the server
+        // takes it from there when neither the file nor the given properties name it.
+        builder.security(securityKeys(properties, jvmProperties, recognised, fromJvm));
         // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
         // error it would cause in the member lines (a multi-address line, say)
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
@@ -242,6 +249,38 @@ public final class ConfigLoader {
             }
         }
         return builder.build();
+    }
+
+    /**
+     * The security keys (docs/SECURITY.md). The JVM's ZooKeeper properties are already among the
+     * merged keys; an error about one of them names it as the operator wrote it
+     * ({@code -Dzookeeper.sslQuorum}). The JAAS file is a JVM-wide setting the JDK's own login
+     * code reads from the system property, so it comes from there when the file does not name it.
+     */
+    private static dev.warden.server.security.SecurityConfig securityKeys(Properties merged, Properties jvmProperties,
+                                                                      Set<String> recognised, Set<String> fromJvm) {
+        // ZooKeeper reads the members' SASL keys only from zoo.cfg: as properties they stay unread
+        // (and are warned about as such), so a stray -D cannot turn authentication between members on.
+        Properties readable = new Properties();
+        merged.forEach((key, value) -> {
+            if (!(fromJvm.contains((String) key) && SecurityKeys.isFileOnly(bareKey((String) key)))) {
+                readable.put(key, value);
+            }
+        });
+        try {
+            return SecurityKeys.apply(readable, recognised, name -> name.equals(SecurityKeys.JAAS_KEY)
+                    ? jvmProperties.getProperty(name, System.getProperty(name)) : null);
+        } catch (ConfigException bad) {
+            String key = bad.key();
+            String property = key == null ? null : fromJvm.contains(key) ? key
+                    : fromJvm.contains(ZooKeeperSystemProperties.PREFIX + key) ? ZooKeeperSystemProperties.PREFIX + key
+                    : null;
+            if (property == null || !bad.getMessage().startsWith(key)) {
+                throw bad;
+            }
+            throw new ConfigException(property, ZooKeeperSystemProperties.spelled(property)
+                    + bad.getMessage().substring(key.length()), bad);
+        }
     }
 
     /**
@@ -283,11 +322,16 @@ public final class ConfigLoader {
         return fromJvm.contains(key) ? ZooKeeperSystemProperties.spelled(key) : key;
     }
 
+    private static String bareKey(String propertyName) {
+        return propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()) : propertyName;
+    }
+
     /** A "zookeeper." property naming a key that ZooKeeper, and so Warden, reads only from the file. */
     private static boolean isFileOnlySetting(String propertyName) {
-        String bare = propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
-                ? propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()) : propertyName;
+        String bare = bareKey(propertyName);
         return SETTINGS.stream().anyMatch(setting -> setting.names().get(0).equals(bare))
+                || SecurityKeys.isFileOnly(bare)
                 || STANDALONE_IGNORED_KEYS.contains(bare) || bare.equals("dynamicConfigFile")
                 || MemberLines.isServerKey(bare) || MemberLines.isHierarchicalQuorumKey(bare);
     }
@@ -311,6 +355,40 @@ public final class ConfigLoader {
             case "no" -> b.skipAcl(false);
             default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper skips ACL checks only"
                     + " for yes and checks them for any other value, so '" + value + "' would not mean what it seems");
+        }
+    }
+
+    /**
+     * ZooKeeper's leader stops taking clients for "no" exactly and takes them for any other
+     * value; as for skipACL, a value that reads as "no" elsewhere ("false") would mean the
+     * opposite there, so only yes and no pass.
+     */
+    private static void applyLeaderServes(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
+        switch (value) {
+            case "yes" -> b.leaderServes(true);
+            case "no" -> b.leaderServes(false);
+            default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper's leader refuses clients"
+                    + " only for no and serves them for any other value, so '" + value + "' would not mean what it"
+                    + " seems");
+        }
+    }
+
+    /**
+     * ZooKeeper's methods: gz, snappy, or none (empty). Warden writes gz; snappy, which needs a
+     * native library, is written uncompressed with a warning (only disk space differs).
+     */
+    private static void applySnapshotCompression(ServerConfig.Builder b, String key, String value,
+                                                 Consumer<String> warnings) {
+        switch (value) {
+            case "" -> b.snapshotCompression(dev.warden.storage.SnapshotCompression.NONE);
+            case "gz" -> b.snapshotCompression(dev.warden.storage.SnapshotCompression.GZIP);
+            case "snappy" -> {
+                b.snapshotCompression(dev.warden.storage.SnapshotCompression.NONE);
+                warnings.accept("ignoring '" + key + "': Warden compresses snapshots with gz only; with snappy they"
+                        + " are written uncompressed (set gz to compress them)");
+            }
+            default -> throw ConfigException.invalid(key, value, "must be gz, snappy or empty (no compression), as"
+                    + " in ZooKeeper");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.warden.server;
 
 import dev.warden.server.quorum.QuorumMember;
+import dev.warden.server.security.SecurityConfig;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -63,7 +64,10 @@ public record ServerConfig(
         boolean enforceQuota,
         boolean skipAcl,
         boolean quorumListenOnAllIPs,
-        boolean auditEnabled) {
+        boolean leaderServes,
+        dev.warden.storage.SnapshotCompression snapshotCompression,
+        boolean auditEnabled,
+        SecurityConfig security) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -195,6 +199,8 @@ public record ServerConfig(
             adminServer.tls().check();
         }
         metrics = Objects.requireNonNullElse(metrics, MetricsSettings.DEFAULTS);
+        security = Objects.requireNonNullElse(security, SecurityConfig.NONE);
+        checkSecurity(security, clientPort, clientPortAddress);
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -254,7 +260,9 @@ public record ServerConfig(
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
-                .quorumListenOnAllIPs(quorumListenOnAllIPs).auditEnabled(auditEnabled);
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
+                .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
+                .security(security);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -286,7 +294,8 @@ public record ServerConfig(
     public String describe() {
         StringBuilder out = new StringBuilder();
         settings().forEach((key, value) -> out.append(key).append('=')
-                .append(key.equals("superDigest") && value != null ? "<hidden>" : value).append('\n'));
+                .append((key.equals("superDigest") || SecurityConfig.isSecretKey(key)) && value != null
+                        ? dev.warden.protocol.tls.Secret.HIDDEN : value).append('\n'));
         return out.toString();
     }
 
@@ -321,6 +330,8 @@ public record ServerConfig(
         s.put("enforceQuota", Boolean.toString(enforceQuota));
         s.put("skipACL", skipAcl ? "yes" : "no");
         s.put("audit.enable", Boolean.toString(auditEnabled));
+        s.put("snapshot.compression.method",
+                snapshotCompression == dev.warden.storage.SnapshotCompression.GZIP ? "gz" : "");
         s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
         s.put("admin.serverAddress", adminServer.address());
         s.put("admin.serverPort", Integer.toString(adminServer.port()));
@@ -332,12 +343,14 @@ public record ServerConfig(
             s.put("metricsProvider.httpPort", Integer.toString(metrics.httpPort()));
             s.put("metricsProvider.exportJvmInfo", Boolean.toString(metrics.exportJvmInfo()));
         }
+        s.putAll(security.settings());
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
+            s.put("leaderServes", leaderServes ? "yes" : "no");
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
             // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
@@ -380,6 +393,16 @@ public record ServerConfig(
         if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
             throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
                     + serverId);
+        }
+    }
+
+    private static void checkSecurity(SecurityConfig security, int clientPort, String clientPortAddress) {
+        int securePort = security.secureClientPort();
+        String secureAddress = Objects.requireNonNullElse(security.secureClientPortAddress(), clientPortAddress);
+        if (securePort > 0 && securePort == clientPort && secureAddress.equals(clientPortAddress)) {
+            throw new ConfigException("secureClientPort", "secureClientPort=" + securePort + " is also clientPort:"
+                    + " give TLS its own port, or set client.portUnification=true to take TLS and plaintext"
+                    + " clients on clientPort");
         }
     }
 
@@ -484,9 +507,12 @@ public record ServerConfig(
         private boolean enforceQuota;
         private boolean skipAcl;
         private boolean quorumListenOnAllIPs;
+        private boolean leaderServes = true;
+        private dev.warden.storage.SnapshotCompression snapshotCompression = dev.warden.storage.SnapshotCompression.NONE;
         private boolean auditEnabled;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
+        private SecurityConfig security = SecurityConfig.NONE;
 
         private Builder() {
         }
@@ -540,7 +566,13 @@ public record ServerConfig(
         public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
         public Builder skipAcl(boolean v) { skipAcl = v; return this; }
         public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
+        /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
+        public Builder leaderServes(boolean v) { leaderServes = v; return this; }
+        /** How snapshots are written (ZooKeeper's snapshot.compression.method); uncompressed by default. */
+        public Builder snapshotCompression(dev.warden.storage.SnapshotCompression v) { snapshotCompression = v; return this; }
         public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
+        /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
+        public Builder security(SecurityConfig v) { security = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -555,7 +587,7 @@ public record ServerConfig(
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, auditEnabled);
+                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -39,26 +39,24 @@ final class UnimplementedZooKeeperKeys {
     private static final String WATCH_TUNING = "tunes ZooKeeper's optional watch manager; Warden has one watch table";
     private static final String FORMAT = "a detail of ZooKeeper's log and snapshot format; Warden writes its own"
             + " formats (docs/STORAGE.md)";
-    private static final String TLS_DETAIL = "a TLS setting; Warden has no TLS on its client and peer ports"
-            + " (secureClientPort, sslQuorum and port unification are refused; the AdminServer's HTTPS reads only"
-            + " the ssl.quorum key and trust stores), so it has no effect here";
-    private static final String SASL_DETAIL = "a SASL/Kerberos setting; Warden has no SASL (authProvider.N,"
-            + " quorum.auth.enableSasl and sessionRequireClientSASLAuth are refused), so it has no effect here";
     private static final String METRICS = "Warden keeps no per-path statistics; mntr, the AdminServer and"
             + " /metrics give its figures";
-    private static final String DIAGNOSTICS = "ZooKeeper diagnostics (JVM pause monitor, JMX, message tracking)"
-            + " Warden does not have";
+    private static final String TLS_DETAIL = "a ZooKeeper TLS setting Warden does not read (docs/SECURITY.md lists"
+            + " the ones it does); it has no effect here";
+    private static final String SASL_DETAIL = "a ZooKeeper SASL/Kerberos setting Warden does not read"
+            + " (docs/SECURITY.md lists the ones it does); it has no effect here";
+    private static final String QUORUM_TLS = "a setting of TLS between members, read only with sslQuorum=true or"
+            + " portUnification=true (docs/SECURITY.md; the AdminServer's HTTPS reads only the ssl.quorum key and"
+            + " trust stores); neither is set, so it has no effect here";
+    private static final String QUORUM_SASL = "a setting of SASL between members, read only with"
+            + " quorum.auth.enableSasl=true (docs/SECURITY.md); it is not set, so this has no effect here";
+    private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"
+            + " always on and logs every pause of the whole process of half a second or more";
+    private static final String MESSAGE_TRACKER = "ZooKeeper's tracking of recent peer messages, which Warden does not"
+            + " have";
+    private static final String LOG4J_JMX = "ZooKeeper's log4j JMX beans; Warden logs through Logback and registers"
+            + " no logging beans (its server beans are always registered)";
     private static final String TEST_HOOK = "a ZooKeeper test hook";
-
-    // What Warden does instead of a refused feature, and the way out.
-    private static final String NO_TLS_CLIENTS = "ZooKeeper would serve TLS clients; Warden does not support TLS yet"
-            + " and serves plaintext clients on clientPort only. Remove secureClientPort and secureClientPortAddress"
-            + " to run without TLS.";
-    private static final String NO_SASL_QUORUM = "ZooKeeper would make members authenticate each other with SASL;"
-            + " Warden's members do not authenticate their peers. Remove the quorum.auth lines (or set them to"
-            + " false) to run the ensemble without peer authentication, on a network only the members can reach.";
-    private static final String UNAUTHENTICATED_CLIENTS = "Warden has no SASL and no authentication enforcement yet:"
-            + " it serves clients that have not authenticated (ACLs still apply).";
 
     /**
      * One key, or a family of keys sharing a prefix.
@@ -142,30 +140,9 @@ final class UnimplementedZooKeeperKeys {
     private static List<Rule> rules() {
         List<Rule> r = new ArrayList<>();
         // ---- refused: ignoring them would change security, safety or meaning ----
-        r.add(refuse("secureClientPort", is("0"), NO_TLS_CLIENTS));
-        r.add(refuse("secureClientPortAddress", never(), NO_TLS_CLIENTS));
-        r.add(refuse("client.portUnification", off(), "ZooKeeper would accept TLS clients on clientPort; Warden"
-                + " does not support TLS yet, so clients that use it could not connect. Remove it (or set false)."));
-        r.add(refuse("sslQuorum", off(), "ZooKeeper would encrypt the traffic between members; Warden's peer"
-                + " connections are plaintext (no TLS yet). Remove it (or set false) to run the ensemble"
-                + " unencrypted, on a network only the members can reach."));
-        r.add(refuse("portUnification", off(), "ZooKeeper would accept TLS on the quorum ports; Warden's peer"
-                + " connections are plaintext only (no TLS yet). Remove it (or set false)."));
-        r.add(refusePrefix("authProvider.", UnimplementedZooKeeperKeys::builtInProvider, "ZooKeeper would"
-                + " authenticate clients with that provider; Warden knows only its built-in digest and ip schemes"
-                + " (no SASL, x509 or custom providers yet), so clients using the provider's scheme are refused and"
-                + " ACLs naming it can never be satisfied. Remove the line if no client or ACL uses that scheme."));
-        r.add(refuse("enforce.auth.enabled", off(), "ZooKeeper would refuse requests from clients that have not"
-                + " authenticated; " + UNAUTHENTICATED_CLIENTS + " Remove it (or set false) and protect nodes with"
-                + " ACLs."));
-        r.add(refuse("sessionRequireClientSASLAuth", off(), "ZooKeeper would accept only clients authenticated with"
-                + " SASL; " + UNAUTHENTICATED_CLIENTS + " Remove it (or set false)."));
-        r.add(refuse("requireClientAuthScheme", never(), "it is written to require authenticated clients (ZooKeeper"
-                + " 3.9 does not read it: enforce.auth.enabled does that there); " + UNAUTHENTICATED_CLIENTS
-                + " Remove the line."));
-        r.add(refuse("quorum.auth.enableSasl", off(), NO_SASL_QUORUM));
-        r.add(refuse("quorum.auth.learnerRequireSasl", off(), NO_SASL_QUORUM));
-        r.add(refuse("quorum.auth.serverRequireSasl", off(), NO_SASL_QUORUM));
+        r.add(refuse("requireClientAuthScheme", never(), "it is written to require authenticated clients, but"
+                + " ZooKeeper 3.9 does not read it; enforce.auth.enabled with enforce.auth.schemes (or"
+                + " sessionRequireClientSASLAuth) does that, in ZooKeeper and in Warden. Replace the line with those."));
         r.add(refuse("DigestAuthenticationProvider.enabled", on(), "ZooKeeper would turn the digest scheme off;"
                 + " Warden always accepts digest credentials, so digest ACLs could be satisfied. Remove it (or set"
                 + " true)."));
@@ -190,7 +167,6 @@ final class UnimplementedZooKeeperKeys {
                 + " Remove it (or set true)."));
 
         // ---- warned: ignoring them is harmless ----
-        r.add(warn("leaderServes", "Warden's leader always serves clients"));
         r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
         r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
                 + " default)"));
@@ -206,20 +182,14 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("clientPortListenBacklog", "Warden uses the operating system's listen backlog"));
         r.add(warn("snapshot.trust.empty", "Warden never starts from a log whose snapshot is missing, whatever"
                 + " this says"));
-        r.add(warn("snapshot.compression.method", "Warden writes its own checksummed snapshots, uncompressed"));
         r.add(warn("znode.container.maxPerMinute", "Warden does not rate-limit container deletion"));
         r.add(warn("znode.container.maxNeverUsedIntervalMs", "Warden never deletes a container that never had"
                 + " children (ZooKeeper's default)"));
         r.add(warn("emulate353TTLNodes", "Warden encodes TTL nodes as ZooKeeper 3.5.4 and later do"));
         r.add(warn("enableEagerACLCheck", "an early ACL check on the member a write arrives at; Warden checks every"
                 + " request's ACLs once, which refuses the same requests"));
-        r.add(warn("enforce.auth.schemes", "ZooKeeper reads it only with enforce.auth.enabled=true, which Warden"
-                + " refuses"));
         r.add(warn("audit.impl.class", "Warden writes its audit log through its logging (logger dev.warden.audit)"
                 + " and loads no audit logger class"));
-        r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which needs an"
-                + " authProvider.N line (refused)"));
-        r.add(warn("superUser", SASL_DETAIL));
         r.add(warn("IPAuthenticationProvider.usexforwardedfor", "the ip scheme of Warden's AdminServer takes the"
                 + " address the connection comes from; ZooKeeper's X-Forwarded-For option is not read"));
         r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves HTTP/1.1, or HTTPS with"
@@ -227,24 +197,28 @@ final class UnimplementedZooKeeperKeys {
                 + " headers, HTTP versions or rate limits)"));
         r.add(warnPrefix("metricsProvider.", "a setting of ZooKeeper's metrics providers Warden does not have (its"
                 + " Prometheus endpoint takes className, httpHost, httpPort and exportJvmInfo)"));
+        r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which Warden"
+                + " cannot load"));
         r.add(warnPrefix("pathStats.", METRICS));
-        r.add(warnPrefix("jvm.pause.", DIAGNOSTICS));
-        r.add(warnPrefix("messageTracker.", DIAGNOSTICS));
-        r.add(warnPrefix("jmx.", DIAGNOSTICS));
+        r.add(warnPrefix("jvm.pause.", PAUSE_MONITOR));
+        r.add(warnPrefix("messageTracker.", MESSAGE_TRACKER));
+        r.add(warnPrefix("jmx.", LOG4J_JMX));
         r.add(warnPrefix("multiAddress.", "applies only with multiAddress.enabled=true, which Warden refuses"));
         r.add(warnPrefix("ssl.", TLS_DETAIL));
-        for (String key : List.of("sslQuorumReloadCertFiles", "client.certReload", "fips-mode",
+        r.add(warnPrefix("ssl.quorum.", QUORUM_TLS));
+        r.add(warn("sslQuorumReloadCertFiles", QUORUM_TLS));
+        for (String key : List.of("fips-mode",
                 "netty.server.outstandingHandshake.limit", "netty.server.earlyDropSecureConnectionHandshakes")) {
             r.add(warn(key, TLS_DETAIL));
         }
-        r.add(warnPrefix("quorum.auth.", SASL_DETAIL));
+        r.add(warnPrefix("quorum.auth.", QUORUM_SASL));
         r.add(warnPrefix("kerberos.", SASL_DETAIL));
-        for (String key : List.of("allowSaslFailedClients", "letAnySaslUserDoX", "SASLAuthenticationProvider.superPassword",
-                "sasl.serverconfig", "kinit", "security.auth_to_local", "requireKerberosConfig", "jaasLoginRenew")) {
+        for (String key : List.of("letAnySaslUserDoX", "SASLAuthenticationProvider.superPassword", "kinit",
+                "security.auth_to_local", "requireKerberosConfig", "jaasLoginRenew")) {
             r.add(warn(key, SASL_DETAIL));
         }
         for (String key : List.of("cnxTimeout", "quorumCnxnTimeoutMs", "electionPortBindRetry", "tcpKeepAlive",
-                "quorum.cnxn.threads.size", "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
+                "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
                 "observer.election.DelayMs", "maxTimeToWaitForEpoch")) {
             r.add(warn(key, PEER_TUNING));
         }
@@ -328,11 +302,5 @@ final class UnimplementedZooKeeperKeys {
     private static boolean sha1(String algorithm) {
         String a = algorithm.toUpperCase(Locale.ROOT);
         return a.equals("SHA1") || a.equals("SHA-1");
-    }
-
-    /** ZooKeeper's digest and ip providers, which Warden has built in. */
-    private static boolean builtInProvider(String className) {
-        return className.equals("org.apache.zookeeper.server.auth.DigestAuthenticationProvider")
-                || className.equals("org.apache.zookeeper.server.auth.IPAuthenticationProvider");
     }
 }

@@ -1,15 +1,18 @@
 package dev.warden.server;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.protocol.DeleteContainerRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.admin.AdminServer;
+import dev.warden.server.jmx.MemberBeans;
 import dev.warden.server.jmx.ServerBeans;
 import dev.warden.server.metrics.MetricsServer;
 import dev.warden.server.net.AuditLog;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
+import dev.warden.server.net.TraceMask;
 import dev.warden.server.net.MemberStatus;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Pipeline;
@@ -30,6 +33,7 @@ import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
+import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.recovery.ResyncMarker;
@@ -41,7 +45,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.concurrent.Executors;
+import java.util.Objects;
+import dev.warden.server.security.SaslServers;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,6 +61,8 @@ public final class WardenServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
     /** Where the AdminServer writes a snapshot while it streams it (removed afterwards). */
     static final String ADMIN_SCRATCH_DIR = "admin-snapshot.tmp";
+    /** How long close waits for a snapshot being written (a large tree's takes seconds). */
+    private static final long SNAPSHOT_FINISH_WAIT_SECONDS = 120;
 
     private final ServerConfig config;
     private final Clock clock;
@@ -72,17 +79,25 @@ public final class WardenServer implements AutoCloseable {
     private final java.util.concurrent.ExecutorService snapshotter;
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held from start to close, so no tool and no second server uses the data directory meanwhile. */
+    private final DataDirLock dataDirLock;
     private ClientTransport transport;
     /** Null unless admin.enableServer=true and its port could be bound. */
     private volatile AdminServer adminServer;
     /** Null unless metricsProvider.className names ZooKeeper's Prometheus provider and its port could be bound. */
     private volatile MetricsServer metricsServer;
-    /** A standalone server's JMX beans under ZooKeeper's names; null for a member. */
-    private ServerBeans jmxBeans;
+    /** The JMX beans under ZooKeeper's names (a standalone server's, or a member's). */
+    private AutoCloseable jmxBeans;
+    /** The bound TLS client port, 0 without one. */
+    private int secureClientPort;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
-                         ConsensusFactory.Provider consensusProvider) throws IOException {
-        ZooKeeperDataCheck.refuseZooKeeperData(config);
+                         ConsensusFactory.Provider consensusProvider, DataDirLock dataDirLock) throws IOException {
+        this.dataDirLock = dataDirLock;
+        // the key and trust stores are read first: a bad one stops the server before it touches its data
+        ClientPorts ports = ClientPorts.of(config.security());
+        SaslServers saslServers = ClientSasl.serversFor(config.security().sasl(),
+                config.security().enforcement().requiredSchemes().contains("sasl"));
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -102,7 +117,8 @@ public final class WardenServer implements AutoCloseable {
                 clock.wallTimeMs());
         long dbInitMs = (System.nanoTime() - recoveryStartNs) / 1_000_000;
         this.txnLog = recovered.log();
-        this.snapshots = new SnapshotStore(layout.snapshotsDir());
+        this.snapshots = new SnapshotStore(layout.snapshotsDir(), dev.warden.storage.FileChannelFactory.DEFAULT,
+                config.snapshotCompression());
         WatchManager watches = new WatchManager(config.maxWatchesPerSession());
         tree.setEvents(watches::trigger);
         this.registry = new ConnectionRegistry(config.maxClientCnxns());
@@ -118,16 +134,8 @@ public final class WardenServer implements AutoCloseable {
             log.warn("ACL checks are off (skipACL=yes): every client may read, change and delete every node");
         }
         ReadProcessor reads = new ReadProcessor(tree, watches);
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "warden-timers-" + config.clientPort());
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.snapshotter = Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, "warden-snapshot-" + config.clientPort());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.timers = ServerThreads.timer("warden-timers-" + config.clientPort());
+        this.snapshotter = ServerThreads.single("warden-snapshot-" + config.clientPort());
         if (config.isEnsemble()) {
             try {
                 tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -157,19 +165,29 @@ public final class WardenServer implements AutoCloseable {
             this.pipeline = standalone;
         }
         ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats(), txnLog.batchRecords(),
-                snapshots.writeTimes(), dbInitMs);
+                snapshots.writeTimes(), new ServerStats.Startup(dbInitMs, recovered.snapshotLoadMs(), recovered.replayMs(),
+                recovered.replayed()));
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
-                member != null ? member.status() : MemberStatus.STANDALONE);
+                member != null ? member.status() : MemberStatus.STANDALONE, new TraceMask(), saslServers);
         try {
             if (member != null) {
                 member.start(timers);
             }
             int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads);
+            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads,
+                    ports.plainPort());
+            if (ports.securePort() != null) {
+                secureClientPort = transport.bind(Objects.requireNonNullElse(
+                        config.security().secureClientPortAddress(), config.clientPortAddress()),
+                        config.security().secureClientPort(), ports.securePort());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding the client port", e);
         } catch (IOException | RuntimeException e) {
+            if (transport != null) {
+                transport.close();
+            }
             if (member != null) {
                 member.close();
             }
@@ -187,6 +205,17 @@ public final class WardenServer implements AutoCloseable {
         startMetricsServer(context);
         if (member == null) {
             jmxBeans = ServerBeans.registerStandalone(context, transport.port());
+        } else {
+            MemberBeans beans = MemberBeans.register(context, transport.port());
+            member.onRoleChange(() -> {
+                try {
+                    timers.execute(beans::roleChanged);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // the server is stopping; its beans go with it
+                }
+            });
+            beans.roleChanged(); // a change before the listener was set
+            jmxBeans = beans;
         }
     }
 
@@ -292,7 +321,21 @@ public final class WardenServer implements AutoCloseable {
     /** As above; an ensemble member's core and peer links come from {@code consensus} (tests substitute them). */
     public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                                      ConsensusFactory.Provider consensus) throws IOException {
-        WardenServer server = new WardenServer(config, clock, logChannels, consensus);
+        // Refused before the lock file is made: nothing may be written into ZooKeeper's directory.
+        ZooKeeperDataCheck.refuseZooKeeperData(config);
+        DataDirLock lock;
+        try {
+            lock = DataDirLock.acquire(config.dataDir(), "a Warden server");
+        } catch (DataDirLock.InUseException inUse) {
+            throw new ConfigException("dataDir", "dataDir=" + config.dataDir() + ": " + inUse.getMessage(), inUse);
+        }
+        WardenServer server;
+        try {
+            server = new WardenServer(config, clock, logChannels, consensus, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
         if (config.isEnsemble()) {
             // a member serves only once it has joined a leader; the member logs when it does
             log.info("member {} listening for clients on {}:{} (served once it has joined a leader), data in {}",
@@ -412,6 +455,11 @@ public final class WardenServer implements AutoCloseable {
         return transport.port();
     }
 
+    /** The bound TLS-only client port ({@code secureClientPort}), 0 if there is none. */
+    public int secureClientPort() {
+        return secureClientPort;
+    }
+
     /** The request pipeline, for tests in this package. */
     RequestPipeline pipeline() {
         return pipeline;
@@ -449,8 +497,26 @@ public final class WardenServer implements AutoCloseable {
             metrics.close();
         }
         if (jmxBeans != null) {
-            jmxBeans.close();
+            try {
+                jmxBeans.close();
+            } catch (Exception e) {
+                log.warn("unregistering the JMX beans failed: {}", e.toString());
+            }
         }
+        try {
+            stopAndCloseFiles();
+        } finally {
+            // last, and whatever failed before: the directory is free for the next server or tool
+            try {
+                dataDirLock.close();
+            } catch (IOException e) {
+                log.warn("releasing the lock on {} failed: {}", config.dataDir(), e.toString());
+            }
+        }
+        log.info("stopped server on port {}", transport.port());
+    }
+
+    private void stopAndCloseFiles() {
         transport.stopAccepting();
         timers.shutdownNow();
         snapshotter.shutdown();
@@ -460,12 +526,27 @@ public final class WardenServer implements AutoCloseable {
         pipeline.close();
         registry.closeAll();
         transport.close();
+        awaitSnapshotWriter();
         try {
             txnLog.close();
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
         }
-        log.info("stopped server on port {}", transport.port());
+    }
+
+    /**
+     * A snapshot still being written finishes before the server lets its directory go, so the
+     * next server or tool on it never finds a snapshot appearing under its feet.
+     */
+    private void awaitSnapshotWriter() {
+        try {
+            if (!snapshotter.awaitTermination(SNAPSHOT_FINISH_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                log.warn("a snapshot was still being written {} s after the server stopped; leaving it",
+                        SNAPSHOT_FINISH_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private final class Listener implements PipelineListener {

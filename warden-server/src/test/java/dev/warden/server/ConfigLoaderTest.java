@@ -314,8 +314,8 @@ class ConfigLoaderTest {
     @Test
     void aRefusedSystemPropertyIsNamedAsTheOperatorWroteIt() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> parseWithJvm(new Properties(), "zookeeper.sslQuorum", "true"));
-        assertTrue(e.getMessage().startsWith("-Dzookeeper.sslQuorum=true: "), e.getMessage());
+                () -> parseWithJvm(new Properties(), "zookeeper.DigestAuthenticationProvider.enabled", "false"));
+        assertTrue(e.getMessage().startsWith("-Dzookeeper.DigestAuthenticationProvider.enabled=false: "), e.getMessage());
     }
 
     @Test

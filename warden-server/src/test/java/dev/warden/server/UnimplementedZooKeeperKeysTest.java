@@ -28,22 +28,7 @@ class UnimplementedZooKeeperKeysTest {
     /** key | a value that is refused | the value meaning "off", accepted silently | what the refusal says Warden does. */
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
-            "secureClientPort|2281|0|serves plaintext clients on clientPort only",
-            "secureClientPortAddress|0.0.0.0||serves plaintext clients on clientPort only",
-            "client.portUnification|true|false|does not support TLS yet",
-            "sslQuorum|true|false|peer connections are plaintext",
-            "sslQuorum|yes|no|peer connections are plaintext",
-            "portUnification|TRUE|FALSE|peer connections are plaintext only",
-            "authProvider.1|org.apache.zookeeper.server.auth.SASLAuthenticationProvider"
-                    + "|org.apache.zookeeper.server.auth.DigestAuthenticationProvider|built-in digest and ip schemes",
-            "authProvider.x509|org.apache.zookeeper.server.auth.X509AuthenticationProvider"
-                    + "|org.apache.zookeeper.server.auth.IPAuthenticationProvider|built-in digest and ip schemes",
-            "enforce.auth.enabled|true|false|serves clients that have not authenticated",
-            "sessionRequireClientSASLAuth|true|false|serves clients that have not authenticated",
-            "requireClientAuthScheme|sasl||serves clients that have not authenticated",
-            "quorum.auth.enableSasl|true|false|members do not authenticate their peers",
-            "quorum.auth.learnerRequireSasl|true|false|members do not authenticate their peers",
-            "quorum.auth.serverRequireSasl|true|false|members do not authenticate their peers",
+            "requireClientAuthScheme|sasl||enforce.auth.enabled with enforce.auth.schemes",
             "DigestAuthenticationProvider.enabled|false|true|always accepts digest credentials",
             "DigestAuthenticationProvider.digestAlg|SHA3-256|SHA-1|uses SHA-1",
             "reconfigEnabled|true|false|does not support dynamic reconfiguration",
@@ -69,8 +54,6 @@ class UnimplementedZooKeeperKeysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "leaderServes|no|Warden's leader always serves clients",
-            "zookeeper.leaderServes|no|Warden's leader always serves clients",
             "syncEnabled|false|always log and snapshot",
             "cnxTimeout|5000|election and peer-connection tuning",
             "fastleader.maxNotificationInterval|60000|election and peer-connection tuning",
@@ -83,15 +66,10 @@ class UnimplementedZooKeeperKeysTest {
             "jvm.pause.monitor|true|JVM pause monitor",
             "localSessionsEnabled|true|global session",
             "readonlymode.enabled|true|no read-only mode",
-            "ssl.keyStore.location|/etc/ks.jks|Warden has no TLS",
-            "ssl.clientAuth|need|Warden has no TLS",
-            "sslQuorumReloadCertFiles|true|Warden has no TLS",
-            "quorum.auth.kerberos.servicePrincipal|zk/host|Warden has no SASL",
-            "kerberos.removeHostFromPrincipal|true|Warden has no SASL",
-            "jaasLoginRenew|3600000|Warden has no SASL",
-            "superUser|admin|Warden has no SASL",
-            "enforce.auth.schemes|sasl|only with enforce.auth.enabled=true",
             "audit.impl.class|org.example.Audit|loads no audit logger class",
+            "jaasLoginRenew|3600000|SASL/Kerberos setting Warden does not read",
+            "ssl.context.supplier.class|org.example.Supplier|TLS setting Warden does not read",
+            "fips-mode|false|TLS setting Warden does not read",
             "multiAddress.reachabilityCheckTimeoutMs|1000|only with multiAddress.enabled=true",
             "connection_throttle_tokens|100|throttling",
             "requestThrottleLimit|100|throttling",

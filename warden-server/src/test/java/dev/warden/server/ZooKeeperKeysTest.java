@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,8 +41,17 @@ class ZooKeeperKeysTest {
 
     enum Kind { WORKS, WARNED, REFUSED }
 
-    /** One line of the key list. */
-    record ZkKey(String key, String property, String value, Kind expected, boolean ensemble) {
+    /**
+     * One line of the key list. {@code changesConfig} is false for a key that works but whose
+     * value to try is what Warden does anyway; {@code with} holds the settings it takes effect
+     * with (secureClientPort for an ssl.* key, say), present in the base it is compared with.
+     */
+    record ZkKey(String key, String property, String value, Kind expected, boolean changesConfig, String context,
+                 Map<String, String> with) {
+        boolean ensemble() {
+            return context.equals("e");
+        }
+
         @Override
         public String toString() {
             return key;
@@ -65,8 +76,17 @@ class ZooKeeperKeysTest {
                     continue;
                 }
                 String[] f = line.split("\\|", -1);
+                boolean asDefault = f[3].equals("default");
+                Map<String, String> with = new LinkedHashMap<>();
+                if (f.length > 5 && !f[5].isBlank()) {
+                    for (String setting : f[5].split(";")) {
+                        String[] kv = setting.split("=", 2);
+                        with.put(kv[0].trim(), kv[1].trim());
+                    }
+                }
                 keys.add(new ZkKey(f[0], f[1].equals("-") ? null : f[1], f[2],
-                        Kind.valueOf(f[3].toUpperCase(java.util.Locale.ROOT)), f[4].equals("e")));
+                        asDefault ? Kind.WORKS : Kind.valueOf(f[3].toUpperCase(java.util.Locale.ROOT)), !asDefault,
+                        f[4], with));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -83,8 +103,8 @@ class ZooKeeperKeysTest {
     void inTheConfigFileEachKeyIsTreatedAsListed(ZkKey zk) {
         Outcome outcome = tryKey(zk, false);
         assertEquals(zk.expected(), outcome.kind(), zk.key() + "=" + zk.value() + ": " + outcome.message());
-        if (zk.expected() == Kind.WORKS) {
-            assertNotEquals(base(zk.ensemble()), outcome.config(), zk.key() + " changed nothing");
+        if (zk.expected() == Kind.WORKS && zk.changesConfig()) {
+            assertNotEquals(base(zk), outcome.config(), zk.key() + " changed nothing");
         }
     }
 
@@ -96,7 +116,7 @@ class ZooKeeperKeysTest {
             // ZooKeeper reads this one only from zoo.cfg; Warden says so instead of using it
             assertEquals(Kind.WARNED, outcome.kind(), outcome.message());
             assertTrue(outcome.message().contains("only from the config file"), outcome.message());
-            assertEquals(base(zk.ensemble()), outcome.config());
+            assertEquals(base(zk), outcome.config());
             return;
         }
         assertEquals(zk.expected(), outcome.kind(), propertyOf(zk) + "=" + zk.value() + ": " + outcome.message());
@@ -148,9 +168,12 @@ class ZooKeeperKeysTest {
                 case WARNED -> "ignored, with a warning";
                 case REFUSED -> "refused (`" + zk.key() + "=" + zk.value() + "`)";
             };
-            String why = outcome.kind() == Kind.WORKS
-                    ? (zk.ensemble() ? "see [Ensembles](#ensembles)" : "see [Keys](#keys)")
-                    : outcome.message().replace("|", "\\|");
+            String why = outcome.kind() != Kind.WORKS ? outcome.message().replace("|", "\\|")
+                    : switch (zk.context()) {
+                        case "e" -> "see [Ensembles](#ensembles)";
+                        case "security" -> "see [Security](#security) and [SECURITY.md](SECURITY.md)";
+                        default -> "see [Keys](#keys)";
+                    };
             out.append("| `").append(zk.key()).append("` | ")
                     .append(zk.property() == null ? "none" : "`" + zk.property() + "`").append(" | ")
                     .append(what).append(" | ").append(why).append(" |\n");
@@ -170,9 +193,10 @@ class ZooKeeperKeysTest {
         return zk.property() != null ? zk.property() : ZooKeeperSystemProperties.PREFIX + zk.key();
     }
 
-    private static Properties baseProperties(boolean ensemble) {
+    private static Properties baseProperties(ZkKey zk) {
         Properties p = new Properties();
-        if (ensemble) {
+        zk.with().forEach(p::setProperty);
+        if (zk.ensemble()) {
             p.setProperty("dataDir", memberDir.toString());
             for (int id = 1; id <= 3; id++) {
                 p.setProperty("server." + id, "127.0.0.1:" + (2890 + id) + ":" + (3890 + id));
@@ -181,13 +205,16 @@ class ZooKeeperKeysTest {
         return p;
     }
 
-    private static ServerConfig base(boolean ensemble) {
-        return ConfigLoader.fromProperties(baseProperties(ensemble), new Properties(), warning -> { });
+    private static ServerConfig base(ZkKey zk) {
+        return ConfigLoader.fromProperties(baseProperties(zk), new Properties(), warning -> { });
     }
 
     /** Loads the base configuration with the key in the file, or with its system property set. */
     private static Outcome tryKey(ZkKey zk, boolean asProperty) {
-        Properties file = baseProperties(zk.ensemble());
+        Properties file = baseProperties(zk);
+        if (asProperty) {
+            file.remove(zk.key()); // a companion setting of the key itself gives way to the property
+        }
         Properties jvm = new Properties();
         String name = asProperty ? propertyOf(zk) : zk.key();
         (asProperty ? jvm : file).setProperty(name, zk.value());

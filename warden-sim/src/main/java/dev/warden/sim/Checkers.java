@@ -26,7 +26,8 @@ public final class Checkers {
 
     private final Map<Long, Long> leaderOfEpoch = new HashMap<>();
     private final List<long[]> history = new ArrayList<>();
-    private final Map<TreeMachine, Integer> verified = new IdentityHashMap<>();
+    /** How far each applied history has been checked (a member's history is replaced when it rebuilds). */
+    private final Map<AppliedHistory, Integer> verified = new IdentityHashMap<>();
     private final List<SimClient.Op> ackedWrites = new ArrayList<>();
     private final Map<Long, Long> valueOfVersion = new HashMap<>();
 
@@ -41,14 +42,14 @@ public final class Checkers {
     }
 
     /** Every member's committed prefix must agree with the global committed history. */
-    void checkPrefixes(List<SimMember> members) {
-        for (SimMember member : members) {
+    void checkPrefixes(List<SimServer> members) {
+        for (SimServer member : members) {
             if (!member.isUp()) {
                 continue;
             }
             TreeMachine machine = member.machine();
             int committed = machine.countUpTo(member.peer().committedZxid());
-            int from = verified.getOrDefault(machine, 0);
+            int from = verified.getOrDefault(machine.history(), 0);
             for (int i = from; i < committed; i++) {
                 long zxid = machine.zxidAt(i);
                 int hash = machine.hashAt(i);
@@ -66,10 +67,10 @@ public final class Checkers {
                     history.add(new long[]{zxid, hash});
                 }
             }
-            verified.put(machine, Math.max(from, committed));
+            verified.put(machine.history(), Math.max(from, committed));
         }
         if (verified.size() > 64) {
-            verified.keySet().removeIf(m -> members.stream().noneMatch(member -> member.machine() == m));
+            verified.keySet().removeIf(h -> members.stream().noneMatch(member -> member.machine().history() == h));
         }
     }
 
@@ -77,13 +78,13 @@ public final class Checkers {
      * Members that applied the same history hold the same tree: equal last zxids (the prefixes are
      * checked to agree) must mean equal rolling digests of the DataTree.
      */
-    void checkDigests(List<SimMember> members) {
-        Map<Long, SimMember> byLastZxid = new HashMap<>();
-        for (SimMember member : members) {
+    void checkDigests(List<SimServer> members) {
+        Map<Long, SimServer> byLastZxid = new HashMap<>();
+        for (SimServer member : members) {
             if (!member.isUp()) {
                 continue;
             }
-            SimMember same = byLastZxid.putIfAbsent(member.machine().lastZxid(), member);
+            SimServer same = byLastZxid.putIfAbsent(member.machine().lastZxid(), member);
             if (same != null && same.machine().digest() != member.machine().digest()) {
                 throw new Violation("members " + same.id() + " and " + member.id() + " applied up to "
                         + Zxid.hex(member.machine().lastZxid()) + " but their tree digests differ");
@@ -155,7 +156,7 @@ public final class Checkers {
     }
 
     /** Every write a client saw succeed is in this member's applied history, with the same zxid. */
-    void checkAckedWritesSurvive(SimMember member) {
+    void checkAckedWritesSurvive(SimServer member) {
         TreeMachine machine = member.machine();
         for (SimClient.Op op : ackedWrites) {
             int index = machine.countUpTo(op.zxid()) - 1;

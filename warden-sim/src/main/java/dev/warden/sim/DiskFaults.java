@@ -33,7 +33,7 @@ final class DiskFaults {
             return;
         }
         sim.crash(id);
-        SimMember member = sim.member(id);
+        SimServer member = sim.member(id);
         List<SnapshotFile> snapshots = member.disk.snapshots();
         int segments = member.disk.segments().size();
         int pick = random.nextInt(8);
@@ -83,7 +83,7 @@ final class DiskFaults {
     }
 
     /** Damaged since it last started, or bound to take a copy of a leader's history first. */
-    private boolean unvouched(SimMember member) {
+    private boolean unvouched(SimServer member) {
         return sim.damagedSinceStart(member.id()) || member.disk.hasResyncMarker()
                 || member.isUp() && member.peer().isResyncRequired();
     }

@@ -11,8 +11,8 @@ import java.util.function.Consumer;
  * One seeded run: a safety phase with crashes, restarts, partitions (symmetric, one-way and a
  * rotating "swizzle" ring), message loss and duplication, slow disks, snapshots and autopurges,
  * files damaged or lost at rest and restarts on them, and histories given up ({@link DiskFaults})
- * while clients write and read, each member driven either as the server drives it (fsyncs in
- * flight while it goes on) or one batch at a time; then a liveness phase without faults in which
+ * while clients write and read, each member's log writer finishing an instant fsync either
+ * before the member's next cycle or only in the next step; then a liveness phase without faults in which
  * the ensemble must elect a leader, converge and serve a new write within a bounded simulated time.
  */
 public final class RandomRun {
@@ -107,7 +107,7 @@ public final class RandomRun {
 
     private static void safetyPhase(Simulation sim, Options options) {
         SplittableRandom random = sim.random().split();
-        List<Long> ids = sim.members().stream().map(SimMember::id).toList();
+        List<Long> ids = sim.members().stream().map(SimServer::id).toList();
         sim.network().setFaults(new SimNetwork.Faults(0.002, 0.3, 1, 20));
         for (long id : ids) {
             if (options.brokenDriver()) {
@@ -117,7 +117,7 @@ public final class RandomRun {
             } else if (random.nextInt(3) == 0) {
                 sim.setSlowDisk(id, 1 + random.nextInt(40));
             }
-            // as the server's driver does; the synchronous one stays in the mix (scripted scenarios use it)
+            // how soon an instant fsync finishes: before the member's next cycle, or in the next step
             sim.setPipelined(id, random.nextBoolean());
             sim.setTrustingRecovery(id, options.trustingRecovery());
         }
@@ -186,14 +186,14 @@ public final class RandomRun {
     private static void livenessPhase(Simulation sim) {
         sim.heal();
         sim.network().setFaults(SimNetwork.Faults.NONE);
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             sim.setSlowDisk(member.id(), 0);
             sim.restart(member.id());
         }
         long startMs = sim.nowMs();
         sim.runUntil(Simulation::converged, LIVENESS_LIMIT_MS);
         SimClient client = sim.clients().get(0);
-        List<Long> ids = new ArrayList<>(sim.members().stream().map(SimMember::id).toList());
+        List<Long> ids = new ArrayList<>(sim.members().stream().map(SimServer::id).toList());
         int before = client.history().size();
         sim.runUntil(s -> !client.busy() && client.history().size() > before
                 || !client.busy() && tryWrite(s, client, ids), LIVENESS_LIMIT_MS);

@@ -34,6 +34,8 @@ public final class SimClient {
     private long memberId;
     private int nextXid = 1;
     private boolean sessionCreated;
+    /** The member the session is attached to (the leader routes its requests from there only), or -1. */
+    private long attachedTo = -1;
     /** Set once this client knows the node exists (created it, or was told NODE_EXISTS), whatever its member has applied. */
     private boolean registerExists;
     private boolean sequenceParentExists;
@@ -127,14 +129,14 @@ public final class SimClient {
     }
 
     /** A local getData of the register; null if the member refused (behind this session, or not serving). */
-    Op read(SimMember member, long nowMs, Checkers checkers) {
+    Op read(SimServer member, long nowMs, Checkers checkers) {
         if (member == null || !member.isServing() || member.machine().lastZxid() < lastSeenZxid) {
             return null;
         }
         return recordRead(member, Kind.READ, nextXid++, nowMs, nowMs, checkers);
     }
 
-    private Op recordRead(SimMember member, Kind kind, long requestId, long invokeMs, long nowMs, Checkers checkers) {
+    private Op recordRead(SimServer member, Kind kind, long requestId, long invokeMs, long nowMs, Checkers checkers) {
         TreeMachine.RegisterRead read = member.machine().readRegister();
         Op op = new Op(id, requestId, kind, invokeMs, nowMs, true, read.version(), read.value(), -1, read.zxid());
         checkers.checkSessionRead(this, op, lastSeenVersion, lastSeenZxid);
@@ -148,7 +150,7 @@ public final class SimClient {
     }
 
     /** Starts a linearizable read: a sync, then a local read once the member reports it done. */
-    boolean syncRead(SimMember member, long nowMs) {
+    boolean syncRead(SimServer member, long nowMs) {
         if (member == null || busy()) {
             return false;
         }
@@ -167,7 +169,7 @@ public final class SimClient {
     }
 
     /** The member finished a sync; if it is ours, read now. Returns the read, or null. */
-    Op syncDone(SimMember member, long token, long nowMs, Checkers checkers) {
+    Op syncDone(SimServer member, long token, long nowMs, Checkers checkers) {
         if (outstandingSyncXid == 0 || token != syncToken(outstandingSyncXid) || member.id() != memberId) {
             return null;
         }
@@ -177,7 +179,7 @@ public final class SimClient {
     }
 
     /** Starts a write (after whatever setup it needs); false if the member would not take it. */
-    boolean write(SimMember member, Kind kind, long nowMs) {
+    boolean write(SimServer member, Kind kind, long nowMs) {
         if (member == null || busy() || !member.isServing()) {
             return false;
         }
@@ -188,7 +190,7 @@ public final class SimClient {
     }
 
     /** Sends the next request toward the intended write: session first, then the parent node, then the write. */
-    private boolean submitNext(SimMember member) {
+    private boolean submitNext(SimServer member) {
         SimRequest request;
         TreeMachine machine = member.machine();
         if (!sessionCreated) {
@@ -210,6 +212,11 @@ public final class SimClient {
             request = new SimRequest(SimRequest.Kind.CREATE, member.id(), sessionId, nextXid++, 0,
                     random.nextLong(1_000_000), null);
         }
+        if (sessionCreated && attachedTo != member.id()) {
+            // a client that reconnects elsewhere: the member tells the leader, as a server does on reconnect
+            member.attach(sessionId);
+            attachedTo = member.id();
+        }
         if (!member.submit(request)) {
             abandon();
             return false;
@@ -218,13 +225,13 @@ public final class SimClient {
         return true;
     }
 
-    private boolean awaits(SimMember member, int xid) {
+    private boolean awaits(SimServer member, int xid) {
         return outstanding != null && member.id() == memberId && outstanding.xid() == xid
                 && outstanding.origin() == memberId;
     }
 
     /** Our member applied a transaction of this session; returns the completed write, or null. */
-    Op onApplied(SimMember member, TreeMachine.Applied applied, long nowMs) {
+    Op onApplied(SimServer member, TreeMachine.Applied applied, long nowMs) {
         if (!awaits(member, applied.txn().cxid())) {
             return null;
         }
@@ -232,7 +239,10 @@ public final class SimClient {
         outstanding = null;
         lastSeenZxid = Math.max(lastSeenZxid, applied.txn().zxid());
         switch (done.kind()) {
-            case CREATE_SESSION -> sessionCreated = true;
+            case CREATE_SESSION -> {
+                sessionCreated = true;
+                attachedTo = member.id();
+            }
             case SETUP_REGISTER -> registerExists = true;
             case SETUP_SEQUENCE -> sequenceParentExists = true;
             case CAS -> {
@@ -264,7 +274,7 @@ public final class SimClient {
     }
 
     /** The leader's prep refused our request; returns the failed write if that ends the operation. */
-    Op onRefused(SimMember member, SimRequest.Refusal refusal, long nowMs) {
+    Op onRefused(SimServer member, SimRequest.Refusal refusal, long nowMs) {
         if (!awaits(member, refusal.xid())) {
             return null;
         }
@@ -286,7 +296,7 @@ public final class SimClient {
                 done.value(), -1, 0));
     }
 
-    private void continueIntent(SimMember member) {
+    private void continueIntent(SimServer member) {
         if (intent != null && member.isServing()) {
             submitNext(member);
         } else {

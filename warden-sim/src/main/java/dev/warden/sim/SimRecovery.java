@@ -1,6 +1,5 @@
 package dev.warden.sim;
 
-import dev.warden.server.Clock;
 import dev.warden.server.recovery.RecoveryPlan;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +13,11 @@ import java.util.List;
  */
 final class SimRecovery {
     /**
-     * How a member came up: its rebuilt state, whether it must take a copy of a leader's history
-     * before it counts toward any quorum, what was decided (for the trace), and whether this was
-     * the case the trusting rule gets wrong: every snapshot damaged and the log's start gone.
+     * How a member came up (its state rebuilt in place): whether it must take a copy of a leader's
+     * history before it counts toward any quorum, what was decided (for the trace), and whether
+     * this was the case the trusting rule gets wrong: every snapshot damaged and the log's start gone.
      */
-    record Outcome(TreeMachine machine, boolean resyncRequired, String description, boolean startLost) { }
+    record Outcome(boolean resyncRequired, String description, boolean startLost) { }
 
     private SimRecovery() {
     }
@@ -28,14 +27,14 @@ final class SimRecovery {
      * whole history is set aside behind the marker and the member starts empty; otherwise the
      * plan's snapshot plus the log after it, with what the plan does not use set aside.
      */
-    static Outcome atStart(SimDisk disk, SnapshotLedger ledger, Clock clock, long memberId) {
+    static Outcome atStart(SimDisk disk, TreeMachine machine, SnapshotLedger ledger) {
         boolean startLost = startLost(disk);
         if (disk.hasResyncMarker()) {
-            return startOver(disk, clock, memberId, "resync marker present: starts over empty", startLost);
+            return startOver(disk, machine, "resync marker present: starts over empty", startLost);
         }
         RecoveryPlan.Decision decision = decide(disk);
         if (decision instanceof RecoveryPlan.Unprovable unprovable) {
-            return startOver(disk, clock, memberId, "unprovable (" + String.join("; ", unprovable.problems())
+            return startOver(disk, machine, "unprovable (" + String.join("; ", unprovable.problems())
                     + "): history set aside, resync required", startLost);
         }
         RecoveryPlan.Recover plan = (RecoveryPlan.Recover) decision;
@@ -45,10 +44,10 @@ final class SimRecovery {
             disk.setAside(segments, snapshots);
             disk.fsync();
         }
-        TreeMachine machine = rebuild(disk, plan, ledger, clock, memberId);
+        rebuild(disk, machine, plan, ledger);
         String setAside = segments.isEmpty() && snapshots.isEmpty() ? ""
                 : ", set aside " + segments.size() + " segments and " + snapshots.size() + " snapshots";
-        return new Outcome(machine, false, "recovered from " + plan.describe() + setAside, startLost);
+        return new Outcome(false, "recovered from " + plan.describe() + setAside, startLost);
     }
 
     /**
@@ -56,13 +55,13 @@ final class SimRecovery {
      * truncated log (nothing is moved), replayed to its end. A running member's data always
      * proves its state, so anything else is an error in the simulation or the rule.
      */
-    static TreeMachine afterTruncation(SimDisk disk, SnapshotLedger ledger, Clock clock, long memberId) {
+    static void afterTruncation(SimDisk disk, TreeMachine machine, SnapshotLedger ledger) {
         RecoveryPlan.Decision decision = decide(disk);
         if (decision instanceof RecoveryPlan.Unprovable unprovable) {
-            throw new IllegalStateException("member " + memberId + " cannot rebuild its state after a TRUNC: "
+            throw new IllegalStateException("a member cannot rebuild its state after a TRUNC: "
                     + String.join("; ", unprovable.problems()));
         }
-        return rebuild(disk, (RecoveryPlan.Recover) decision, ledger, clock, memberId);
+        rebuild(disk, machine, (RecoveryPlan.Recover) decision, ledger);
     }
 
     /**
@@ -71,20 +70,20 @@ final class SimRecovery {
      * A member whose snapshots were all damaged and whose log lost its start comes up with the
      * empty tree plus a late part of the log.
      */
-    static Outcome trusting(SimDisk disk, long upToZxid, SnapshotLedger ledger, Clock clock, long memberId) {
+    static Outcome trusting(SimDisk disk, TreeMachine machine, long upToZxid, SnapshotLedger ledger) {
         SnapshotFile newestValid = null;
         for (SnapshotFile file : disk.snapshots()) {
             if (!file.damaged()) {
                 newestValid = file;
             }
         }
-        TreeMachine machine = TreeMachine.rebuild(newestValid == null ? null : newestValid.data(),
-                disk.entriesAfter(newestValid == null ? 0 : newestValid.zxid()), upToZxid, ledger, clock, memberId);
+        machine.rebuild(newestValid == null ? null : newestValid.data(),
+                disk.entriesAfter(newestValid == null ? 0 : newestValid.zxid()), upToZxid, ledger);
         String from = newestValid == null ? "the empty tree" : newestValid.name();
         boolean startLost = startLost(disk);
         String hazard = startLost ? " (every snapshot damaged, the log's records start after 0x"
                 + Long.toHexString(disk.firstReadableZxid()) + ")" : "";
-        return new Outcome(machine, false, "trusted " + from + " and the log after it" + hazard, startLost);
+        return new Outcome(false, "trusted " + from + " and the log after it" + hazard, startLost);
     }
 
     /** The facts of the disk, decided by the production rule. */
@@ -105,28 +104,27 @@ final class SimRecovery {
     }
 
     /** The plan's snapshot (or the empty tree) and the log after it up to the plan's end. */
-    private static TreeMachine rebuild(SimDisk disk, RecoveryPlan.Recover plan, SnapshotLedger ledger, Clock clock,
-                                       long memberId) {
+    private static void rebuild(SimDisk disk, TreeMachine machine, RecoveryPlan.Recover plan, SnapshotLedger ledger) {
         SnapshotFile snapshot = null;
         if (plan.snapshot() != null) {
             snapshot = disk.snapshots().stream().filter(f -> f.zxid() == plan.snapshot().zxid()).findFirst()
                     .orElseThrow();
         }
-        TreeMachine machine = TreeMachine.rebuild(snapshot == null ? null : snapshot.data(),
-                disk.entriesAfter(plan.fromZxid()), plan.logEndZxid(), ledger, clock, memberId);
+        machine.rebuild(snapshot == null ? null : snapshot.data(), disk.entriesAfter(plan.fromZxid()),
+                plan.logEndZxid(), ledger);
         long expectedZxid = Math.max(plan.fromZxid(), plan.logEndZxid());
         if (machine.lastZxid() != expectedZxid) {
-            throw new IllegalStateException("member " + memberId + " replayed to " + Long.toHexString(machine.lastZxid())
+            throw new IllegalStateException("a member replayed to " + Long.toHexString(machine.lastZxid())
                     + ", not to the end of the log " + Long.toHexString(expectedZxid));
         }
-        return machine;
     }
 
     /** The marker first (durably), then the whole history aside; the member starts empty. */
-    private static Outcome startOver(SimDisk disk, Clock clock, long memberId, String why, boolean startLost) {
+    private static Outcome startOver(SimDisk disk, TreeMachine machine, String why, boolean startLost) {
         disk.setAsideHistory();
         disk.fsync();
-        return new Outcome(TreeMachine.empty(clock, memberId), true, why, startLost);
+        machine.clear();
+        return new Outcome(true, why, startLost);
     }
 
     /** Every snapshot damaged and the log's records starting after 0: what the trusting rule gets wrong. */

@@ -1,11 +1,21 @@
 package dev.warden.sim;
 
+import dev.warden.protocol.CreateMode;
+import dev.warden.protocol.CreateRequest;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.Perms;
+import dev.warden.protocol.Record;
+import dev.warden.protocol.SetDataRequest;
+import dev.warden.server.quorum.AppMessage;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
- * A client request on its way from the member that took it to the leader's prep (in AppData),
- * as the sim's stand-in for a forwarded wire request. {@code origin} is the member to answer;
- * {@code xid} is the client's request number, which the transaction carries as its cxid.
+ * A simulated client's request, as the client means it. It reaches the leader as the server's
+ * own forwarded request ({@link #forward}: an {@code AppMessage.Forward} with the request body in
+ * jute, as a member forwards a client's write), and the leader's production prep validates it.
+ * {@code origin} is the member the client talks to; {@code xid} is the client's request number,
+ * which the transaction carries as its cxid.
  */
 record SimRequest(Kind kind, long origin, long sessionId, int xid, int expectedVersion, long value, byte[] password) {
     /**
@@ -18,59 +28,46 @@ record SimRequest(Kind kind, long origin, long sessionId, int xid, int expectedV
     static final String REGISTER = "/reg";
     static final String SEQUENCE_PARENT = "/seq";
     static final String SEQUENCE_PREFIX = "/seq/n-";
+    /** The address a forwarded request carries for ACL checks (every node here is open). */
+    private static final String CLIENT_ADDRESS = "127.0.0.1:0";
 
     /** The ephemeral node a session may own. */
     static String ephemeralPath(long sessionId) {
         return "/eph-" + Long.toHexString(sessionId);
     }
 
-    private static final byte TAG_REQUEST = 1;
-    private static final byte TAG_REFUSAL = 2;
-
     SimRequest {
         password = password == null ? new byte[0] : password.clone();
     }
 
-    /** The leader's answer to a request prep rejected: the error code it would send the member. */
+    /** The leader's answer to a request prep rejected: the error code the member delivers. */
     record Refusal(long sessionId, int xid, int errorCode) {
+        static Refusal of(AppMessage.Failed failed) {
+            return new Refusal(failed.sessionId(), failed.xid(), failed.errorCode());
+        }
     }
 
-    byte[] encode() {
-        return ByteBuffer.allocate(1 + 1 + 8 + 8 + 4 + 4 + 8 + 4 + password.length).put(TAG_REQUEST)
-                .put((byte) kind.ordinal()).putLong(origin).putLong(sessionId).putInt(xid).putInt(expectedVersion)
-                .putLong(value).putInt(password.length).put(password).array();
+    /** The request as a member forwards it to the leader, encoded. */
+    byte[] forward() {
+        return AppMessage.encode(switch (kind) {
+            case CREATE_SESSION -> new AppMessage.Forward(origin, sessionId, xid, OpCode.CREATE_SESSION, new byte[0],
+                    CLIENT_ADDRESS, List.of(), SimClient.SESSION_TIMEOUT_MS, password);
+            case SETUP_REGISTER -> create(REGISTER, CreateMode.PERSISTENT);
+            case SETUP_SEQUENCE -> create(SEQUENCE_PARENT, CreateMode.PERSISTENT);
+            case CREATE -> create(SEQUENCE_PREFIX, CreateMode.PERSISTENT_SEQUENTIAL);
+            case EPHEMERAL -> create(ephemeralPath(sessionId), CreateMode.EPHEMERAL);
+            case CLOSE_SESSION -> forward(OpCode.CLOSE_SESSION, null);
+            case CAS -> forward(OpCode.SET_DATA, new SetDataRequest(REGISTER, valueBytes(value), expectedVersion));
+        });
     }
 
-    static byte[] encode(Refusal refusal) {
-        return ByteBuffer.allocate(1 + 8 + 4 + 4).put(TAG_REFUSAL).putLong(refusal.sessionId()).putInt(refusal.xid())
-                .putInt(refusal.errorCode()).array();
+    private AppMessage.Forward create(String path, CreateMode mode) {
+        return forward(OpCode.CREATE, new CreateRequest(path, valueBytes(value), Perms.OPEN_ACL_UNSAFE, mode.flags()));
     }
 
-    /** Decodes AppData: a {@link SimRequest} or a {@link Refusal}. */
-    static Object decode(byte[] bytes) {
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        if (bytes.length == 0) {
-            throw new IllegalArgumentException("empty sim message");
-        }
-        byte tag = in.get();
-        if (tag == TAG_REFUSAL) {
-            return new Refusal(in.getLong(), in.getInt(), in.getInt());
-        }
-        if (tag != TAG_REQUEST) {
-            throw new IllegalArgumentException("unknown sim message tag " + tag);
-        }
-        int kind = in.get();
-        if (kind < 0 || kind >= Kind.values().length) {
-            throw new IllegalArgumentException("unknown request kind " + kind);
-        }
-        long origin = in.getLong();
-        long sessionId = in.getLong();
-        int xid = in.getInt();
-        int expectedVersion = in.getInt();
-        long value = in.getLong();
-        byte[] password = new byte[in.getInt()];
-        in.get(password);
-        return new SimRequest(Kind.values()[kind], origin, sessionId, xid, expectedVersion, value, password);
+    private AppMessage.Forward forward(int opcode, Record body) {
+        return new AppMessage.Forward(origin, sessionId, xid, opcode, body == null ? new byte[0] : body.toBytes(),
+                CLIENT_ADDRESS, List.of(), 0, new byte[0]);
     }
 
     static byte[] valueBytes(long value) {

@@ -20,13 +20,13 @@ import java.util.function.Predicate;
  * scenarios use the controls (crash, restart, partition, drop rules, runUntil); {@link RandomRun}
  * drives the same controls from the seed. Checkers run after every step.
  */
-public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
+public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     public static final long STEP_MS = 5;
 
     private final long seed;
     private final SplittableRandom random;
     private final SimNetwork network;
-    private final Map<Long, SimMember> members = new LinkedHashMap<>();
+    private final Map<Long, SimServer> members = new LinkedHashMap<>();
     private final Map<Long, SimClient> clients = new LinkedHashMap<>();
     private final Checkers checkers = new Checkers();
     private final Set<Long> voters;
@@ -69,7 +69,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         Set<Long> observers = Set.copyOf(ids.subList(voterCount, memberCount));
         for (long id : ids) {
             ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50, syncDiffBytes(seed));
-            SimMember member = new SimMember(id, config, this, random.split(), clock, ledger);
+            SimServer member = new SimServer(id, config, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);
         }
@@ -108,15 +108,15 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         return checkers;
     }
 
-    public SimMember member(long id) {
-        SimMember member = members.get(id);
+    public SimServer member(long id) {
+        SimServer member = members.get(id);
         if (member == null) {
             throw new IllegalArgumentException("no member " + id);
         }
         return member;
     }
 
-    public List<SimMember> members() {
+    public List<SimServer> members() {
         return List.copyOf(members.values());
     }
 
@@ -141,7 +141,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     /** Crashes a member; with {@code tornTail} false every write it had not synced is lost. */
     public void crash(long id, boolean tornTail) {
-        SimMember member = member(id);
+        SimServer member = member(id);
         if (member.isUp()) {
             trace(1, id, nowMs);
             log("crash " + id);
@@ -152,7 +152,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     public void restart(long id) {
-        SimMember member = member(id);
+        SimServer member = member(id);
         if (!member.isUp()) {
             trace(2, id, nowMs);
             log("restart " + id + " epochs " + member.disk.epochs() + " last " + Long.toHexString(member.disk.lastZxid()));
@@ -172,8 +172,8 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     private long segmentsLost;
     private long damagedRestarts;
 
-    private SimMember downMember(long id, String what) {
-        SimMember member = member(id);
+    private SimServer downMember(long id, String what) {
+        SimServer member = member(id);
         if (member.isUp()) {
             throw new IllegalStateException("cannot " + what + " of member " + id + " while it runs: crash it first");
         }
@@ -182,7 +182,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     /** The snapshot file at {@code zxid} of a member that is down no longer verifies. */
     public void damageSnapshot(long id, long zxid) {
-        SimMember member = downMember(id, "damage a snapshot");
+        SimServer member = downMember(id, "damage a snapshot");
         trace(7, id, zxid);
         log("damage snapshot " + Long.toHexString(zxid) + " of " + id);
         member.disk.damageSnapshot(zxid);
@@ -192,7 +192,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     /** Segment {@code index} (0 the oldest; never the newest) of a member that is down is gone. */
     public void loseLogSegment(long id, int index) {
-        SimMember member = downMember(id, "lose a log segment");
+        SimServer member = downMember(id, "lose a log segment");
         trace(8, id, index);
         log("lose log segment " + member.disk.segments().get(index).name() + " (" + index + " of "
                 + member.disk.segments().size() + ") of " + id);
@@ -208,7 +208,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     /** A running member's core gives up its history (as on a digest that differs from the leader's). */
     public void abandonHistory(long id) {
-        SimMember member = member(id);
+        SimServer member = member(id);
         if (member.isUp()) {
             trace(9, id, nowMs);
             log("member " + id + " abandons its history");
@@ -305,19 +305,26 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         member(id).slowDiskMaxMs = maxFsyncMs;
     }
 
-    /** Drive this member as the server does, with its fsyncs in flight while it goes on (see SimMember). */
+    /** Drive this member as the server does, with its fsyncs in flight while it goes on (see SimServer). */
     public void setPipelined(long id, boolean pipelined) {
         member(id).pipelined = pipelined;
     }
 
-    /** A broken driver for checker tests: acknowledgements leave before their writes are durable. */
+    /**
+     * A broken member loop for checker tests: acknowledgements leave before their writes are
+     * durable. A member already up restarts with it (a process restart: its disk keeps everything).
+     */
     public void breakDriverAckBeforePersist(long id) {
-        member(id).ackBeforePersist = true;
+        SimServer member = member(id);
+        member.ackBeforePersist = true;
+        if (member.isUp()) {
+            member.start(nowMs);
+        }
     }
 
     /** The serving leader, or null. */
-    public SimMember leader() {
-        for (SimMember member : members.values()) {
+    public SimServer leader() {
+        for (SimServer member : members.values()) {
             if (member.isServingLeader()) {
                 return member;
             }
@@ -363,14 +370,14 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         steps++;
         nowMs += STEP_MS;
         network.deliverDue(nowMs, this);
-        for (SimMember member : members.values()) {
+        for (SimServer member : members.values()) {
             member.pump(nowMs);
         }
         List<Long> ids = List.copyOf(members.keySet());
         for (SimClient client : clients.values()) {
             client.checkTimeout(nowMs, ids);
         }
-        List<SimMember> all = members();
+        List<SimServer> all = members();
         checkers.checkPrefixes(all);
         checkers.checkDigests(all);
     }
@@ -383,7 +390,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
                 continue;
             }
             int pick = random.nextInt(20);
-            SimMember member = members.get(client.memberId());
+            SimServer member = members.get(client.memberId());
             if (pick < 6) {
                 if (client.read(member, nowMs, checkers) == null) {
                     client.failOver(ids);
@@ -408,7 +415,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         return pick == 18 ? SimClient.Kind.EPHEMERAL : SimClient.Kind.CLOSE;
     }
 
-    // --- SimMember.World ---
+    // --- SimServer.World ---
 
     @Override
     public void send(long from, long to, ZabMessage message) {
@@ -416,7 +423,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void applied(SimMember member, TreeMachine.Applied applied) {
+    public void applied(SimServer member, TreeMachine.Applied applied) {
         SimClient client = clientOfSession(applied.txn().sessionId());
         if (client != null && client.memberId() == member.id()) {
             SimClient.Op op = client.onApplied(member, applied, nowMs);
@@ -433,7 +440,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void syncDone(SimMember member, long token) {
+    public void syncDone(SimServer member, long token) {
         SimClient client = clients.get(token >>> 32);
         if (client != null) {
             client.syncDone(member, token, nowMs, checkers);
@@ -441,7 +448,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void refused(SimMember member, SimRequest.Refusal refusal) {
+    public void refused(SimServer member, SimRequest.Refusal refusal) {
         SimClient client = clientOfSession(refusal.sessionId());
         if (client != null && client.memberId() == member.id()) {
             client.onRefused(member, refusal, nowMs);
@@ -449,7 +456,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
     }
 
     @Override
-    public void roleChanged(SimMember member, RoleChange change) {
+    public void roleChanged(SimServer member, RoleChange change) {
         trace(5, member.id(), change.role().ordinal() * 1000L + change.epoch());
         log("member " + member.id() + " " + change + " last " + Long.toHexString(member.disk.lastZxid())
                 + " committed " + Long.toHexString(member.peer() == null ? -1 : member.peer().committedZxid()));
@@ -489,11 +496,11 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     /** True when every member is up, serving, and has applied the same history as the leader. */
     public boolean converged() {
-        SimMember leader = leader();
+        SimServer leader = leader();
         if (leader == null) {
             return false;
         }
-        for (SimMember member : members.values()) {
+        for (SimServer member : members.values()) {
             if (!member.isServing() || member.machine().lastZxid() != leader.machine().lastZxid()
                     || member.peer().committedZxid() != leader.peer().committedZxid()) {
                 return false;
@@ -504,8 +511,8 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
 
     /** The final checks once converged: equal digests, acknowledged writes everywhere, linearizable writes. */
     public void checkConverged() {
-        SimMember leader = leader();
-        for (SimMember member : members.values()) {
+        SimServer leader = leader();
+        for (SimServer member : members.values()) {
             if (member.machine().digest() != leader.machine().digest()) {
                 throw new Checkers.Violation("member " + member.id() + " digest differs from leader " + leader.id());
             }
@@ -521,7 +528,7 @@ public final class Simulation implements SimMember.World, SimNetwork.Endpoint {
         long resyncStarts = 0;
         long startLost = 0;
         long abandoned = 0;
-        for (SimMember member : members.values()) {
+        for (SimServer member : members.values()) {
             lostWrites += member.disk.lostWriteCount();
             torn += member.disk.tornTailCount();
             slow += member.slowFsyncs;

@@ -18,8 +18,11 @@ import java.util.List;
 /**
  * One member's replicated state: the server's own {@link StateMachine} (a {@link DataTree} and a
  * {@link SessionTracker}) applying decoded {@link Txn}s, plus the checkers' {@link AppliedHistory}.
- * Applying also checks that each register write and sequential create meets exactly the state
- * the leader prepped it against (a prep/apply mismatch would mean replicas had diverged).
+ * As on a server, the state objects stay the same for the member's whole life (the leader's prep
+ * holds them): a restart, a TRUNC or a SNAP rebuilds them in place, and only the history the
+ * checkers follow is replaced. Applying also checks that each register write and sequential
+ * create meets exactly the state the leader prepped it against (a prep/apply mismatch would mean
+ * replicas had diverged).
  */
 public final class TreeMachine {
     /** What applying one entry did: the transaction and, per op, the node's Stat after it (or null). */
@@ -32,50 +35,47 @@ public final class TreeMachine {
     private static final long SESSION_TICK_MS = 100;
 
     private final StateMachine state;
-    private final AppliedHistory history;
+    private AppliedHistory history = new AppliedHistory();
 
-    private TreeMachine(StateMachine state, AppliedHistory history) {
-        this.state = state;
-        this.history = history;
+    TreeMachine(Clock clock, long memberId) {
+        this.state = new StateMachine(new DataTree(), new SessionTracker(clock, SESSION_TICK_MS, (int) memberId));
     }
 
-    static TreeMachine empty(Clock clock, long memberId) {
-        return new TreeMachine(new StateMachine(new DataTree(), new SessionTracker(clock, SESSION_TICK_MS,
-                (int) memberId)), new AppliedHistory());
+    /** Back to the empty tree, with an empty history. */
+    void clear() {
+        state.clear();
+        history = new AppliedHistory();
     }
 
-    /** Replaces the state with a snapshot (SNAP, or a restart; null: the empty tree): the production snapshot format. */
-    static TreeMachine restore(SnapshotData snapshot, SnapshotLedger ledger, Clock clock, long memberId) {
+    /** Replaces the state with a snapshot (null: the empty tree), in place: the production snapshot format. */
+    void restore(SnapshotData snapshot, SnapshotLedger ledger) {
+        clear();
         if (snapshot == null) {
-            return empty(clock, memberId);
+            return;
         }
-        TreeMachine machine = new TreeMachine(new StateMachine(new DataTree(), new SessionTracker(clock,
-                SESSION_TICK_MS, (int) memberId)), ledger.historyOf(snapshot));
+        history = ledger.historyOf(snapshot);
         try {
-            StateSnapshots.load(snapshot, machine.state);
+            StateSnapshots.load(snapshot, state);
         } catch (IOException e) {
             throw new UncheckedIOException("snapshot at " + Long.toHexString(snapshot.zxid()) + " does not load", e);
         }
-        if (machine.history.lastZxid() != snapshot.zxid()) {
+        if (history.lastZxid() != snapshot.zxid()) {
             throw new IllegalStateException("snapshot at " + Long.toHexString(snapshot.zxid())
-                    + " has a history ending at " + Long.toHexString(machine.history.lastZxid()));
+                    + " has a history ending at " + Long.toHexString(history.lastZxid()));
         }
-        return machine;
     }
 
     /**
-     * A snapshot (null: the empty tree) plus the logged entries after it up to {@code upToZxid}:
-     * what a restart or a TRUNC rebuilds.
+     * A snapshot (null: the empty tree) plus the logged entries after it up to {@code upToZxid},
+     * in place: what a restart or a TRUNC rebuilds.
      */
-    static TreeMachine rebuild(SnapshotData snapshot, List<Entry> log, long upToZxid, SnapshotLedger ledger,
-                               Clock clock, long memberId) {
-        TreeMachine machine = restore(snapshot, ledger, clock, memberId);
+    void rebuild(SnapshotData snapshot, List<Entry> log, long upToZxid, SnapshotLedger ledger) {
+        restore(snapshot, ledger);
         for (Entry entry : log) {
-            if (entry.zxid() > machine.lastZxid() && entry.zxid() <= upToZxid) {
-                machine.replay(entry);
+            if (entry.zxid() > lastZxid() && entry.zxid() <= upToZxid) {
+                replay(entry);
             }
         }
-        return machine;
     }
 
     /** Takes an exact snapshot of this state (the sim is single-threaded, so nothing is fuzzy). */

@@ -16,24 +16,27 @@ import org.junit.jupiter.api.Test;
  */
 class CheckersCatchBrokenDriverTest {
 
-    /** Followers ack a write they have not synced, then crash with it; the leader crashes too. Returns the writes acknowledged meanwhile. */
+    /**
+     * The followers' disks hang, so whatever they ack of the next write they have not synced; they
+     * crash with it and the leader crashes too. Returns the writes acknowledged meanwhile.
+     */
     private static int loseUnsyncedAcks(Simulation sim) {
         ScenarioSupport.warmUp(sim);
-        SimMember leader = sim.leader();
-        List<SimMember> followers = sim.members().stream().filter(m -> m != leader).toList();
-        for (SimMember follower : followers) {
-            sim.setSlowDisk(follower.id(), 2_000);
+        SimServer leader = sim.leader();
+        List<SimServer> followers = sim.members().stream().filter(m -> m != leader).toList();
+        for (SimServer follower : followers) {
+            sim.stallDisk(follower.id(), true);
         }
         int ackedBefore = sim.checkers().ackedWriteCount();
         SimClient client = sim.clients().stream().filter(c -> c.memberId() == leader.id()).findFirst().orElseThrow();
         assertTrue(sim.clientWrite(client.id(), SimClient.Kind.CREATE));
         sim.runFor(300);
-        for (SimMember follower : followers) {
+        for (SimServer follower : followers) {
             sim.crash(follower.id());
         }
         sim.crash(leader.id());
-        for (SimMember follower : followers) {
-            sim.setSlowDisk(follower.id(), 0);
+        for (SimServer follower : followers) {
+            sim.stallDisk(follower.id(), false);
             sim.restart(follower.id());
         }
         sim.runUntil(s -> s.leader() != null, 20_000);
@@ -45,7 +48,7 @@ class CheckersCatchBrokenDriverTest {
 
     /** Breaks every member's driver to acknowledge before its fsync; the checkers must object. */
     private static void assertEarlyAcksAreCaught(Simulation sim) {
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             sim.breakDriverAckBeforePersist(member.id());
         }
         Checkers.Violation violation = assertThrows(Checkers.Violation.class, () -> loseUnsyncedAcks(sim));
@@ -64,10 +67,10 @@ class CheckersCatchBrokenDriverTest {
         assertEquals(0, loseUnsyncedAcks(sim), "no client was told the write succeeded");
     }
 
-    /** The server's way of driving the core: fsyncs in flight while the member goes on. */
+    /** Every fsync finishes only in a later step, while the member goes on. */
     private static Simulation pipelined(long seed) {
         Simulation sim = new Simulation(seed, 3, 3);
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             sim.setPipelined(member.id(), true);
         }
         return sim;
@@ -87,7 +90,7 @@ class CheckersCatchBrokenDriverTest {
     void aTreeChangedOutsideTheLogIsCaughtByTheDigestCheck() {
         Simulation sim = new Simulation(8, 3, 3);
         ScenarioSupport.warmUp(sim);
-        SimMember follower = ScenarioSupport.followers(sim).get(0);
+        SimServer follower = ScenarioSupport.followers(sim).get(0);
         // a write that bypasses consensus: the member's history is unchanged, its tree is not
         follower.machine().state().apply(new Txn(0, 0, follower.machine().lastZxid(), 0,
                 new TxnBody.SetData(SimRequest.REGISTER, SimRequest.valueBytes(42), 99)));

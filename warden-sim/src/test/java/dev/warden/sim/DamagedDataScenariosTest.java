@@ -26,7 +26,7 @@ class DamagedDataScenariosTest {
      * Writes through the leader and has {@code member} take a local snapshot after each, so its
      * log is cut into several segments; one more write leaves a record after the last snapshot.
      */
-    private static void snapshotsOn(Simulation sim, SimMember member, int count) {
+    private static void snapshotsOn(Simulation sim, SimServer member, int count) {
         for (int i = 0; i < count; i++) {
             write(sim, sim.leader());
             sim.runUntil(Simulation::converged, 5_000);
@@ -39,7 +39,7 @@ class DamagedDataScenariosTest {
     }
 
     /** An ensemble whose leader is down, a member restarted on damaged data, and one that is behind. */
-    private record EmptyTreeCase(Simulation sim, SimMember leader, SimMember damaged, SimMember behind) { }
+    private record EmptyTreeCase(Simulation sim, SimServer leader, SimServer damaged, SimServer behind) { }
 
     /**
      * Member {@code damaged} has every write; the other follower misses the last one, then the
@@ -49,13 +49,13 @@ class DamagedDataScenariosTest {
      */
     private static EmptyTreeCase emptyTreeCandidate(long seed, boolean trusting, boolean pipelined) {
         Simulation sim = settledEnsemble(seed);
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             sim.setTrustingRecovery(member.id(), trusting);
             sim.setPipelined(member.id(), pipelined);
         }
-        SimMember leader = sim.leader();
-        SimMember damaged = followers(sim).get(0);
-        SimMember behind = followers(sim).get(1);
+        SimServer leader = sim.leader();
+        SimServer damaged = followers(sim).get(0);
+        SimServer behind = followers(sim).get(1);
         snapshotsOn(sim, damaged, 3);
         sim.crash(behind.id());
         write(sim, leader);
@@ -75,7 +75,7 @@ class DamagedDataScenariosTest {
     private static void theDamagedMemberResyncsAndNeverHelpsElect(boolean pipelined) {
         EmptyTreeCase setUp = emptyTreeCandidate(61, false, pipelined);
         Simulation sim = setUp.sim();
-        SimMember damaged = setUp.damaged();
+        SimServer damaged = setUp.damaged();
         assertTrue(damaged.peer().isResyncRequired() && damaged.disk.hasResyncMarker());
         assertEquals(0, damaged.machine().lastZxid());
         assertEquals(0, damaged.disk.lastZxid(), "its whole history was set aside");
@@ -108,7 +108,7 @@ class DamagedDataScenariosTest {
     void theTrustingRuleLetsTheEmptyTreeMemberLeadAndTheCheckersObject() {
         EmptyTreeCase setUp = emptyTreeCandidate(61, true, false);
         Simulation sim = setUp.sim();
-        SimMember damaged = setUp.damaged();
+        SimServer damaged = setUp.damaged();
         assertFalse(damaged.peer().isResyncRequired());
         assertTrue(damaged.machine().lastZxid() > 0 && !damaged.machine().hasNode(SimRequest.REGISTER),
                 "the empty tree plus a late part of the log");
@@ -123,7 +123,7 @@ class DamagedDataScenariosTest {
     @Test
     void aDamagedNewestSnapshotIsSetAsideAndAnOlderOneStillProvesTheState() {
         Simulation sim = settledEnsemble(62);
-        SimMember member = followers(sim).get(0);
+        SimServer member = followers(sim).get(0);
         snapshotsOn(sim, member, 2);
         List<SnapshotFile> snapshots = member.disk.snapshots();
         sim.crash(member.id());
@@ -138,12 +138,12 @@ class DamagedDataScenariosTest {
 
     private static void aRunningMemberGivesUpItsHistory(boolean pipelined, boolean crashBeforeItHasACopy) {
         Simulation sim = settledEnsemble(63);
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             sim.setPipelined(member.id(), pipelined);
         }
-        SimMember member = followers(sim).get(0);
+        SimServer member = followers(sim).get(0);
         snapshotsOn(sim, member, 1);
-        SimMember leader = sim.leader();
+        SimServer leader = sim.leader();
         if (crashBeforeItHasACopy) {
             // the leader is down, so no copy comes before the crash
             sim.crash(leader.id());

@@ -30,7 +30,7 @@ class DeposedLeaderScenarioTest {
         Simulation sim = settledEnsemble(seed);
         // each seed cuts at another point of the leader's heartbeat cycle (every tick / 2)
         sim.runFor(seed * Simulation.STEP_MS);
-        SimMember old = sim.leader();
+        SimServer old = sim.leader();
         long loggedAtCut = old.disk.lastZxid();
         long cutAtMs = sim.nowMs();
         sim.hold(p -> (p.from() == old.id()) != (p.to() == old.id()));
@@ -57,7 +57,7 @@ class DeposedLeaderScenarioTest {
                 .map(Entry::zxid).toList();
         assertFalse(proposedCutOff.isEmpty(), "the old leader proposed its clients' writes while cut off");
         sim.discardHeld();
-        for (SimMember other : sim.members()) {
+        for (SimServer other : sim.members()) {
             if (other != old) {
                 // the partition ends the way TCP ends it: the connections reset
                 sim.network().breakConnection(old.id(), other.id());
@@ -65,7 +65,7 @@ class DeposedLeaderScenarioTest {
         }
         recoverAndCheck(sim);
         for (long zxid : proposedCutOff) {
-            for (SimMember member : sim.members()) {
+            for (SimServer member : sim.members()) {
                 assertFalse(applied(member, zxid), "member " + member.id() + " applied 0x" + Long.toHexString(zxid)
                         + ", which the old leader proposed while cut off");
             }
@@ -73,7 +73,7 @@ class DeposedLeaderScenarioTest {
     }
 
     /** Steps until the old leader stopped serving and another serves, or 10 × syncLimit passed. */
-    private static Timeline watch(Simulation sim, SimMember old, long cutAtMs) {
+    private static Timeline watch(Simulation sim, SimServer old, long cutAtMs) {
         long stepDownAtMs = -1;
         long newLeaderAtMs = -1;
         long bothLeadingMs = 0;

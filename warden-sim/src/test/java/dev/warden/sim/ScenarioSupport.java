@@ -41,12 +41,12 @@ final class ScenarioSupport {
     }
 
     /** Writes through {@code member} with client 1 and waits for the reply; returns the zxid the write got. */
-    static long write(Simulation sim, SimMember member) {
+    static long write(Simulation sim, SimServer member) {
         return write(sim, member, 1, SimClient.Kind.CREATE);
     }
 
     /** A write of this kind by client {@code clientId} through {@code member}; waits for success, returns its zxid. */
-    static long write(Simulation sim, SimMember member, long clientId, SimClient.Kind kind) {
+    static long write(Simulation sim, SimServer member, long clientId, SimClient.Kind kind) {
         SimClient client = sim.client(clientId);
         client.connectTo(member.id());
         int before = client.history().size();
@@ -62,7 +62,7 @@ final class ScenarioSupport {
      * newest three snapshots and the log needed to replay the oldest) has deleted the first
      * segment of the member's log; returns the zxid of the last write.
      */
-    static long purgeLogStart(Simulation sim, SimMember member) {
+    static long purgeLogStart(Simulation sim, SimServer member) {
         long lastWrite = 0;
         for (int i = 0; i < 10 && member.disk.firstReadableZxid() == 0; i++) {
             lastWrite = write(sim, member);
@@ -74,17 +74,17 @@ final class ScenarioSupport {
     }
 
     /** Starts a write from client {@code clientId} (not 1) through {@code member} without waiting for it. */
-    static void startWrite(Simulation sim, long clientId, SimMember member) {
+    static void startWrite(Simulation sim, long clientId, SimServer member) {
         startWrite(sim, clientId, member, SimClient.Kind.CREATE);
     }
 
-    static void startWrite(Simulation sim, long clientId, SimMember member, SimClient.Kind kind) {
+    static void startWrite(Simulation sim, long clientId, SimServer member, SimClient.Kind kind) {
         sim.client(clientId).connectTo(member.id());
         assertTrue(sim.clientWrite(clientId, kind));
     }
 
-    static List<SimMember> followers(Simulation sim) {
-        SimMember leader = sim.leader();
+    static List<SimServer> followers(Simulation sim) {
+        SimServer leader = sim.leader();
         return sim.members().stream().filter(m -> m != leader).toList();
     }
 
@@ -92,7 +92,7 @@ final class ScenarioSupport {
     static void recoverAndCheck(Simulation sim) {
         sim.heal();
         sim.discardHeld();
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             sim.setSlowDisk(member.id(), 0);
             sim.restart(member.id());
         }
@@ -103,20 +103,20 @@ final class ScenarioSupport {
     }
 
     /** The transaction logged at {@code zxid} on this member's disk, or null if it has none there. */
-    static Txn loggedTxn(SimMember member, long zxid) {
+    static Txn loggedTxn(SimServer member, long zxid) {
         List<Entry> entries = member.disk.read(zxid - 1, zxid, 1);
         return entries.isEmpty() || entries.get(0).zxid() != zxid ? null : Txn.decode(entries.get(0).payload());
     }
 
     /** The path a logged create made (the scenarios strand sequential creates). */
-    static String createdPath(SimMember member, long zxid) {
+    static String createdPath(SimServer member, long zxid) {
         Txn txn = loggedTxn(member, zxid);
         assertTrue(txn != null && txn.body() instanceof TxnBody.Create, "a create is logged at " + Long.toHexString(zxid));
         return ((TxnBody.Create) txn.body()).path();
     }
 
     /** True if the member's tree has the node at path, created by the txn at {@code zxid} (not a later namesake). */
-    static boolean hasNodeFrom(SimMember member, String path, long zxid) {
+    static boolean hasNodeFrom(SimServer member, String path, long zxid) {
         DataNode node = member.machine().tree().node(path);
         return node != null && node.czxid() == zxid;
     }
@@ -124,12 +124,12 @@ final class ScenarioSupport {
     /** Every member serves the same tree: equal rolling digests (the checkers compare them too). */
     static void assertSameTrees(Simulation sim) {
         long digest = sim.leader().machine().digest();
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             assertEquals(digest, member.machine().digest(), "member " + member.id() + " tree differs from the leader's");
         }
     }
 
-    static boolean applied(SimMember member, long zxid) {
+    static boolean applied(SimServer member, long zxid) {
         return member.machine().applied(zxid);
     }
 }

@@ -16,9 +16,9 @@ class SyncReadTest {
     @Test
     void syncReadThroughALaggingFollowerSeesTheLatestWrite() {
         Simulation sim = settledEnsemble(77);
-        SimMember leader = sim.leader();
-        SimMember lagging = followers(sim).get(0);
-        SimMember other = followers(sim).get(1);
+        SimServer leader = sim.leader();
+        SimServer lagging = followers(sim).get(0);
+        SimServer other = followers(sim).get(1);
         // the lagging follower hears of new commits only late: neither the COMMIT nor what is on
         // the leader's disk (from which it could tell the write committed) reaches it yet
         sim.hold(Simulation.message(ZabMessage.Commit.class, leader.id(), lagging.id()));

@@ -25,35 +25,35 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The checkers (committed prefixes agree, acknowledged writes survive) judge every step, and each
  * test also asserts that the client got no answer and the follower applied nothing.
  *
- * <p>Each runs with both ways the simulator drives a member: one batch at a time, and pipelined as
- * the server's MemberDriver does (fsyncs in flight while the member takes more messages). The
- * follower's own-disk half is enforced twice: by the core's rule, and by the driver, which applies
- * a commit only once every batch before it is durable. Dropping that half from the core alone
- * loses no write (the driver still holds the apply back), so the first test also checks the
- * core's committed zxid, which the pipelined run would move. Dropping the leader's half loses an
- * answered write, and the second test fails on it.
+ * <p>Each runs with both timings of the member's log writer: an instant fsync finishing before
+ * the member's next cycle, and only in a later step (the member goes on with the fsync in flight).
+ * The follower's own-disk half is enforced twice: by the core's rule, and by the member loop,
+ * which applies a commit only once every batch before it is durable. Dropping that half from the
+ * core alone loses no write (the loop still holds the apply back), so the first test also checks
+ * the core's committed zxid, which would move. Dropping the leader's half loses an answered
+ * write, and the second test fails on it.
  */
 class TwoDiskCommitScenariosTest {
 
     private static final long CLIENT = 2;
 
-    /** Three voters, one client each, settled and serving; every member driven the same way. */
+    /** Three voters, one client each, settled and serving; every member's log writer with the same timing. */
     private static Simulation settledEnsemble(long seed, boolean pipelined) {
         Simulation sim = new Simulation(seed, 3, 3);
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             sim.setPipelined(member.id(), pipelined);
         }
         warmUp(sim);
         return sim;
     }
 
-    /** A one-batch driver appends before the fsync, the pipelined one at its end: either way not durable yet. */
-    private static boolean notDurableOn(SimMember member, long zxid) {
+    /** The log writer appends at once and is durable only at the fsync: not there, or there unsynced. */
+    private static boolean notDurableOn(SimServer member, long zxid) {
         return !member.disk.contains(zxid) || member.disk.hasUnsynced();
     }
 
     /** The leader, the follower the client writes through, and the member the proposal never reaches. */
-    private record Roles(SimMember leader, SimMember viaFollower, SimMember other) {
+    private record Roles(SimServer leader, SimServer viaFollower, SimServer other) {
         static Roles of(Simulation sim) {
             return new Roles(sim.leader(), followers(sim).get(0), followers(sim).get(1));
         }
@@ -63,7 +63,7 @@ class TwoDiskCommitScenariosTest {
      * Hangs {@code hung}'s disk, keeps the proposal from the third member and sends a write through
      * the follower, then lets the run go on for 200 ms; the follower must have got the proposal.
      */
-    private static void writeWhileOneDiskHangs(Simulation sim, Roles roles, SimMember hung) {
+    private static void writeWhileOneDiskHangs(Simulation sim, Roles roles, SimServer hung) {
         AtomicBoolean proposalArrived = new AtomicBoolean();
         sim.stallDisk(hung.id(), true);
         sim.hold(Simulation.message(ZabMessage.Propose.class, roles.leader().id(), roles.other().id()));
@@ -82,8 +82,8 @@ class TwoDiskCommitScenariosTest {
      * and loses it, comes back, and elects a leader with the third member. That leader takes a
      * write, everyone recovers, and the write nobody answered is on no disk.
      */
-    private static void crashBothCopiesAndElectWithout(Simulation sim, Roles roles, SimMember durableCopy,
-                                                        SimMember unsyncedCopy, long written) {
+    private static void crashBothCopiesAndElectWithout(Simulation sim, Roles roles, SimServer durableCopy,
+                                                        SimServer unsyncedCopy, long written) {
         sim.crash(durableCopy.id());
         sim.crash(unsyncedCopy.id(), false);
         sim.discardHeld();
@@ -93,7 +93,7 @@ class TwoDiskCommitScenariosTest {
         assertFalse(unsyncedCopy.disk.contains(written), "the unsynced copy died in the crash");
         write(sim, sim.leader());
         recoverAndCheck(sim);
-        for (SimMember member : sim.members()) {
+        for (SimServer member : sim.members()) {
             assertFalse(member.disk.contains(written), "the write that was never answered is gone");
         }
     }
@@ -109,8 +109,8 @@ class TwoDiskCommitScenariosTest {
     void aFollowerDoesNotCommitOnTheLeadersDiskAlone(boolean pipelined) {
         Simulation sim = settledEnsemble(2411, pipelined);
         Roles roles = Roles.of(sim);
-        SimMember leader = roles.leader();
-        SimMember viaFollower = roles.viaFollower();
+        SimServer leader = roles.leader();
+        SimServer viaFollower = roles.viaFollower();
         int answersBefore = sim.client(CLIENT).history().size();
         int leaderDurableBefore = sim.deliveredCount(ZabMessage.LeaderDurable.class);
 
@@ -140,8 +140,8 @@ class TwoDiskCommitScenariosTest {
     void aFollowerDoesNotCommitOnItsOwnDiskAlone(boolean pipelined) {
         Simulation sim = settledEnsemble(2412, pipelined);
         Roles roles = Roles.of(sim);
-        SimMember leader = roles.leader();
-        SimMember viaFollower = roles.viaFollower();
+        SimServer leader = roles.leader();
+        SimServer viaFollower = roles.viaFollower();
         int answersBefore = sim.client(CLIENT).history().size();
 
         writeWhileOneDiskHangs(sim, roles, leader);

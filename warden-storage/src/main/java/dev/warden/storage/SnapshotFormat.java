@@ -19,16 +19,19 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  * snapshot = header body trailer
- * header   = int magic "WSNP", int version (2), long zxid          (16 bytes)
+ * header   = int magic "WSNP", int version (2 or 3), long zxid     (16 bytes)
  * trailer  = long bodyLength, int crc32c(header + body)             (12 bytes)
  * </pre>
  * The body is the server's; version 2 is the body that ends with the zxid the fuzzy snapshot
- * had reached when it was finished. Files of other versions are not read.
+ * had reached when it was finished, version 3 the same body compressed with gzip
+ * ({@code snapshot.compression.method=gz}; length and checksum are of the stored bytes). Files of
+ * other versions are not read.
  */
 final class SnapshotFormat {
 
     static final int MAGIC = 0x57534E50; // "WSNP"
     static final int VERSION = 2;
+    static final int VERSION_GZIP = 3;
     static final int HEADER_BYTES = 16;
     static final int TRAILER_BYTES = 12;
     static final String TEMP_SUFFIX = ".tmp";
@@ -51,7 +54,18 @@ final class SnapshotFormat {
     }
 
     static byte[] header(long zxid) {
-        return ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(VERSION).putLong(zxid).array();
+        return header(zxid, VERSION);
+    }
+
+    static byte[] header(long zxid, int version) {
+        return ByteBuffer.allocate(HEADER_BYTES).putInt(MAGIC).putInt(version).putLong(zxid).array();
+    }
+
+    /** The format version in the header of an open snapshot file. */
+    static int version(FileChannel channel) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+        readFully(channel, header, 0);
+        return header.getInt(4);
     }
 
     /** Why the file fails verification, or empty if header, length and checksum all agree. */
@@ -73,9 +87,9 @@ final class SnapshotFormat {
             if (header.getInt(0) != MAGIC) {
                 return Optional.of("not a snapshot (bad magic)");
             }
-            if (header.getInt(4) != VERSION) {
-                return Optional.of("snapshot format version " + header.getInt(4) + "; this Warden reads only version "
-                        + VERSION);
+            if (header.getInt(4) != VERSION && header.getInt(4) != VERSION_GZIP) {
+                return Optional.of("snapshot format version " + header.getInt(4) + "; this Warden reads only versions "
+                        + VERSION + " and " + VERSION_GZIP);
             }
             if (header.getLong(8) != zxid) {
                 return Optional.of("header names zxid 0x" + Long.toHexString(header.getLong(8))

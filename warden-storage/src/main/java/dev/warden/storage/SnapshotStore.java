@@ -40,14 +40,21 @@ public final class SnapshotStore {
 
     private final Path dir;
     private final FileChannelFactory channels;
+    /** How this store writes bodies; it reads either kind. */
+    private final SnapshotCompression compression;
 
     public SnapshotStore(Path dir) throws IOException {
         this(dir, FileChannelFactory.DEFAULT);
     }
 
     public SnapshotStore(Path dir, FileChannelFactory channels) throws IOException {
+        this(dir, channels, SnapshotCompression.NONE);
+    }
+
+    public SnapshotStore(Path dir, FileChannelFactory channels, SnapshotCompression compression) throws IOException {
         this.dir = dir;
         this.channels = channels;
+        this.compression = compression;
         Files.createDirectories(dir);
         deleteLeftoverTempFiles();
     }
@@ -65,8 +72,29 @@ public final class SnapshotStore {
             CRC32C crc = new CRC32C();
             DataOutputStream out = new DataOutputStream(
                     new BufferedOutputStream(new CheckedOutputStream(raw, crc), 64 * 1024));
-            out.write(SnapshotFormat.header(zxid));
-            body.write(out);
+            if (compression == SnapshotCompression.GZIP) {
+                out.write(SnapshotFormat.header(zxid, SnapshotFormat.VERSION_GZIP));
+                // finished, not closed: closing would close the channel before the trailer and the fsync
+                java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(out, 64 * 1024);
+                BufferedOutputStream buffered = new BufferedOutputStream(gzip, 64 * 1024);
+                // a body writer that closes its stream only flushes it: the gzip stream is finished below
+                body.write(new DataOutputStream(new java.io.FilterOutputStream(buffered) {
+                    @Override
+                    public void write(byte[] bytes, int offset, int length) throws IOException {
+                        this.out.write(bytes, offset, length);
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        flush();
+                    }
+                }));
+                buffered.flush();
+                gzip.finish();
+            } else {
+                out.write(SnapshotFormat.header(zxid));
+                body.write(out);
+            }
             out.flush();
             long bodyBytes = raw.countBytes - SnapshotFormat.HEADER_BYTES;
             ByteBuffer trailer = ByteBuffer.allocate(SnapshotFormat.TRAILER_BYTES)
@@ -106,6 +134,21 @@ public final class SnapshotStore {
             }
             return new Snapshot(zxid, file);
         }
+    }
+
+    /**
+     * Verifies one snapshot file wherever it lies (a copy, a backup): its name must be
+     * {@code snapshot.<16 hex digits>}, and header, length and checksum must agree. Reads only.
+     */
+    public static SnapshotFile verifyFile(Path file) throws IOException {
+        OptionalLong zxid = SnapshotFormat.zxidOf(file);
+        if (zxid.isEmpty()) {
+            return new SnapshotFile(-1, file, Optional.of("not named snapshot.<16 hex digits>"));
+        }
+        if (!Files.isRegularFile(file)) {
+            return new SnapshotFile(zxid.getAsLong(), file, Optional.of("no such file"));
+        }
+        return new SnapshotFile(zxid.getAsLong(), file, SnapshotFormat.verify(file, zxid.getAsLong()));
     }
 
     /** Every snapshot file, verified, newest first. Reads each whole file to check its checksum. */

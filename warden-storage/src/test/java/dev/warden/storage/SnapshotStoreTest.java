@@ -143,4 +143,37 @@ class SnapshotStoreTest {
         }
         assertTrue(Files.size(snapshot.file()) > SnapshotFormat.HEADER_BYTES + SnapshotFormat.TRAILER_BYTES);
     }
+
+    @Test
+    void aGzipStoreWritesCompressedBodiesEveryStoreReads() throws IOException {
+        SnapshotStore gzip = new SnapshotStore(dir, FileChannelFactory.DEFAULT, SnapshotCompression.GZIP);
+        byte[] repetitive = new byte[200_000];
+        java.util.Arrays.fill(repetitive, (byte) 'w');
+        gzip.write(9, out -> {
+            out.write(repetitive);
+            out.writeLong(0x1234L); // the tail a body keeps for reading without parsing
+            out.close();
+        });
+        Snapshot snapshot = new SnapshotStore(dir).newestValid().orElseThrow();
+        assertTrue(snapshot.isCompressed());
+        assertTrue(Files.size(snapshot.file()) < 10_000, Files.size(snapshot.file()) + " bytes");
+        try (DataInputStream in = snapshot.openBody()) {
+            byte[] read = new byte[repetitive.length];
+            in.readFully(read);
+            assertTrue(java.util.Arrays.equals(repetitive, read));
+            assertEquals(0x1234L, in.readLong());
+            assertEquals(-1, in.read());
+        }
+        assertEquals(0x1234L, java.nio.ByteBuffer.wrap(snapshot.readBodyTail(Long.BYTES)).getLong());
+    }
+
+    @Test
+    void aDamagedCompressedSnapshotFailsItsChecksum() throws IOException {
+        new SnapshotStore(dir, FileChannelFactory.DEFAULT, SnapshotCompression.GZIP).write(4, out -> out.writeInt(4));
+        Path file = dir.resolve(SnapshotFormat.fileName(4));
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[SnapshotFormat.HEADER_BYTES + 3] ^= 1;
+        Files.write(file, bytes);
+        assertTrue(new SnapshotStore(dir).newestValid().isEmpty());
+    }
 }

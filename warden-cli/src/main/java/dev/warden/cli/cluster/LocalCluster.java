@@ -58,11 +58,25 @@ public final class LocalCluster implements AutoCloseable {
             }
             portsById.put(id, ports);
         }
+        return create(spec, portsById, PeerView.DIRECT);
+    }
+
+    /**
+     * With ports the caller chose (ids 1..memberCount) and each member told to reach the others
+     * where {@code view} says, for a relay between members.
+     */
+    public static LocalCluster create(ClusterSpec spec, Map<Integer, MemberPorts> portsById, PeerView view)
+            throws IOException {
+        for (int id = 1; id <= spec.memberCount(); id++) {
+            if (!portsById.containsKey(id)) {
+                throw new IllegalArgumentException("no ports for member " + id + "; given " + portsById.keySet());
+            }
+        }
         SortedMap<Integer, MemberProcess> members = new TreeMap<>();
         for (int id = 1; id <= spec.memberCount(); id++) {
             Path dir = spec.baseDir().resolve("member-" + id).toAbsolutePath();
             Files.createDirectories(dir);
-            Path config = ZooCfg.write(spec, id, dir, dir.resolve("data"), portsById);
+            Path config = ZooCfg.write(spec, id, dir, dir.resolve("data"), portsById, view);
             members.put(id, new MemberProcess(id, portsById.get(id), dir, config, spec));
         }
         return new LocalCluster(spec, members);

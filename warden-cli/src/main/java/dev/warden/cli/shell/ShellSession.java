@@ -28,14 +28,17 @@ final class ShellSession implements AutoCloseable {
 
     private final PrintStream out;
     private final int sessionTimeoutMs;
+    /** TLS and SASL for every connection of this shell. */
+    private final ShellClientConfig clientConfig;
     private volatile Consumer<String> eventSink;
     private volatile boolean printWatches = true;
     private Link link;
     private String connectString;
 
-    ShellSession(PrintStream out, int sessionTimeoutMs) {
+    ShellSession(PrintStream out, int sessionTimeoutMs, ShellClientConfig clientConfig) {
         this.out = out;
         this.sessionTimeoutMs = sessionTimeoutMs;
+        this.clientConfig = clientConfig;
         this.eventSink = out::println;
     }
 
@@ -80,12 +83,20 @@ final class ShellSession implements AutoCloseable {
                     .sessionTimeout(Duration.ofMillis(sessionTimeoutMs))
                     .maxFrameBytes(maxFrameBytes())
                     .stateListener(candidate)
+                    .tls(clientConfig.tls())
+                    .sasl(clientConfig.sasl())
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ShellException("Invalid connect string " + newConnectString + ": " + e.getMessage());
         }
         try {
-            if (!candidate.connected.await(waitMs, TimeUnit.MILLISECONDS)) {
+            boolean answered = candidate.connected.await(waitMs, TimeUnit.MILLISECONDS);
+            if (candidate.state == ConnectionState.AUTH_FAILED) {
+                candidate.client.close();
+                throw new ShellException("Unable to connect to " + newConnectString
+                        + ": AUTH_FAILED, the server refused this shell's SASL authentication");
+            }
+            if (!answered) {
                 // no session was ever made: the client goes quietly, with no "expired" event for it
                 candidate.client.close();
                 throw new ShellException("Unable to connect to " + newConnectString + ": no server answered within "
@@ -181,7 +192,7 @@ final class ShellSession implements AutoCloseable {
         public void stateChanged(ConnectionState newState) {
             ConnectionState previous = state;
             state = newState;
-            if (newState == ConnectionState.CONNECTED) {
+            if (newState == ConnectionState.CONNECTED || newState == ConnectionState.AUTH_FAILED) {
                 connected.countDown();
             }
             // The first CONNECTED and our own CLOSED are expected, and a link that never connected

@@ -77,7 +77,7 @@ class ClusterCommandTest {
         assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--members", "0"));
         assertTrue(err.toString().contains("at least one participant"), err.toString());
         assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--flavour", "etcd"));
-        assertTrue(err.toString().contains("unknown ensemble flavour 'etcd'"), err.toString());
+        assertTrue(err.toString().contains("unknown server flavour 'etcd'"), err.toString());
         assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--set", "forceSync"));
         assertTrue(err.toString().contains("a zoo.cfg line is key=value, was 'forceSync'"), err.toString());
     }

@@ -21,7 +21,7 @@ class ServerLossTest {
         WardenServer server = WardenServer.start(config);
         int port = server.clientPort();
         ByteArrayOutputStream events = new ByteArrayOutputStream();
-        try (ShellSession session = new ShellSession(new PrintStream(events, true), 20_000)) {
+        try (ShellSession session = new ShellSession(new PrintStream(events, true), 20_000, ShellClientConfig.PLAINTEXT)) {
             session.connect("127.0.0.1:" + port);
             assertTrue(session.describe().endsWith("(CONNECTED)"), session.describe());
             server.close();

@@ -75,8 +75,8 @@ public final class AclChecker {
                     }
                     result.add(entry);
                 }
-                case "x509" -> {
-                    // the identity a verified client certificate gives (the console's certificate login)
+                case "x509", "sasl" -> {
+                    // identities from a verified certificate or a SASL exchange: any non-empty name
                     if (id.id() == null || id.id().isEmpty()) {
                         return null;
                     }

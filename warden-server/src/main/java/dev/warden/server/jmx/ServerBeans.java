@@ -28,7 +28,7 @@ public final class ServerBeans implements AutoCloseable {
     private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     private final List<ObjectName> registered = new ArrayList<>();
 
-    private ServerBeans() {
+    ServerBeans() {
     }
 
     public static ServerBeans registerStandalone(ServerContext context, int port) {
@@ -39,13 +39,28 @@ public final class ServerBeans implements AutoCloseable {
         return beans;
     }
 
-    private void register(String name, Object bean) {
+    void register(String name, Object bean) {
         try {
             ObjectName objectName = new ObjectName(name);
             server.registerMBean(bean, objectName);
             registered.add(objectName);
         } catch (JMException e) {
             log.warn("JMX bean {} not registered: {}", name, e.toString());
+        }
+    }
+
+    /** Unregisters the beans registered under {@code name} and the names below it ({@code name,name1=...}). */
+    void unregisterFrom(String name) {
+        for (ObjectName objectName : new ArrayList<>(registered)) {
+            String canonical = objectName.toString();
+            if (canonical.equals(name) || canonical.startsWith(name + ",")) {
+                try {
+                    server.unregisterMBean(objectName);
+                } catch (JMException gone) {
+                    // unregistered meanwhile: nothing to do
+                }
+                registered.remove(objectName);
+            }
         }
     }
 
@@ -61,7 +76,7 @@ public final class ServerBeans implements AutoCloseable {
         registered.clear();
     }
 
-    private record ServerBean(ServerContext context, int port, String startTime) implements ZooKeeperServerMXBean {
+    record ServerBean(ServerContext context, int port, String startTime) implements ZooKeeperServerMXBean {
         private ServerStats stats() {
             return context.stats();
         }
@@ -198,7 +213,7 @@ public final class ServerBeans implements AutoCloseable {
         }
     }
 
-    private record TreeBean(ServerContext context) implements DataTreeMXBean {
+    record TreeBean(ServerContext context) implements DataTreeMXBean {
         @Override
         public int getNodeCount() {
             return context.stateMachine().tree().nodeCount();

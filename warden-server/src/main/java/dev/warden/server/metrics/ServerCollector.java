@@ -22,10 +22,13 @@ import java.util.Set;
 final class ServerCollector extends Collector {
     /** ZooKeeper's ServerMetrics counters among mntr's keys; its other scalar figures are gauges. */
     static final Set<String> COUNTERS = Set.of("digest_mismatches_count", "bytes_received_count",
-            "connection_request_count", "connection_rejected", "sessionless_connections_expired");
+            "connection_request_count", "connection_rejected", "sessionless_connections_expired", "looking_count",
+            "diff_count", "snap_count", "proposal_count", "commit_count", "learner_proposal_received_count",
+            "learner_commit_received_count");
     /** Summaries with count and sum only (ZooKeeper's BASIC detail level). */
     static final List<String> BASIC_SUMMARIES = List.of("fsynctime", "sync_processor_batch_size", "snapshottime",
-            "dbinittime", "node_created_watch_count", "node_deleted_watch_count", "node_changed_watch_count",
+            "dbinittime", "startup_snap_load_time", "startup_txns_load_time", "startup_txns_loaded",
+            "node_created_watch_count", "node_deleted_watch_count", "node_changed_watch_count",
             "node_children_watch_count");
     /** Summaries with quantiles (ZooKeeper's ADVANCED detail level). */
     static final List<String> ADVANCED_SUMMARIES = List.of("readlatency", "updatelatency");
@@ -69,6 +72,15 @@ final class ServerCollector extends Collector {
                 + " (an ensemble member looking for or synchronizing with a leader)", mode.isPresent() ? 1 : 0));
         families.add(new CounterMetricFamily("warden_fsync_threshold_exceed", "fsyncs of the transaction log that took"
                 + " fsync.warningthresholdms or more", server.stats().fsyncs().slowCount()));
+        GaugeMetricFamily lag = new GaugeMetricFamily("warden_follower_lag_transactions", "on a serving leader, for"
+                + " each synced follower, the transactions it has not acknowledged yet", List.of("follower"));
+        server.memberStatus().followerLag().forEach((id, behind) -> lag.addMetric(List.of(Long.toString(id)), behind));
+        families.add(lag);
+        GaugeMetricFamily queues = new GaugeMetricFamily("warden_queue_depth", "an ensemble member's internal queues:"
+                + " events for its driver thread, batches at its log writer, events for its apply thread",
+                List.of("queue"));
+        server.memberStatus().queueDepths().forEach((queue, depth) -> queues.addMetric(List.of(queue), depth));
+        families.add(queues);
         families.add(new GaugeMetricFamily("warden_last_applied_zxid", "the zxid of the last transaction applied to"
                 + " the tree", server.stateMachine().tree().lastAppliedZxid()));
         return families;

@@ -5,6 +5,8 @@ import dev.warden.protocol.AuthPacket;
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.GetSASLRequest;
+import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.EventType;
 import dev.warden.protocol.Id;
 import dev.warden.protocol.JuteReader;
@@ -21,6 +23,7 @@ import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Reply;
+import dev.warden.server.pipeline.ReplyHeaders;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
@@ -69,6 +72,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile long sessionId;
     private volatile int sessionTimeoutMs;
     private boolean handshakeDone;
+    /** This connection's SASL exchange, from its first SASL request on. */
+    private SaslExchange saslExchange;
     private boolean awaitingSession;
     /** Clients up to 3.3 omit the handshake's readOnly byte and expect none back. */
     private volatile boolean readOnlyBytePresent = true;
@@ -154,6 +159,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (saslExchange != null) {
+            saslExchange.dispose();
+        }
         server.watches().removeWatcher(this);
         server.registry().closed(this, address);
         ByteBuf pending;
@@ -164,8 +172,31 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        if (cause instanceof io.netty.handler.codec.DecoderException
+                && cause.getCause() instanceof io.netty.handler.ssl.NotSslRecordException) {
+            TlsRefusals.notTls(ctx.channel().remoteAddress());
+        } else if (!TlsRefusals.isHandshakeFailure(cause)) {
+            log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        }
         ctx.close();
+    }
+
+    /**
+     * A TLS handshake finished: a verified client certificate becomes this connection's x509
+     * identity (before any frame of the client is read, so its first request already has it).
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof io.netty.handler.ssl.SslHandshakeCompletionEvent done) {
+            if (done.isSuccess()) {
+                io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+                X509Login.identify(tls.engine().getSession(), server.config().security().x509(), identities,
+                        ctx.channel().remoteAddress());
+            } else {
+                TlsRefusals.handshakeFailed(ctx.channel().remoteAddress(), done.cause());
+            }
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override
@@ -216,6 +247,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             closeNow();
             return;
         }
+        if (!server.config().leaderServes() && "leader".equals(server.memberStatus().mode())) {
+            // leaderServes=no: the leader keeps to coordination; clients connect to the others
+            closeNow();
+            return;
+        }
         JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
         server.stats().connectionRequest();
@@ -244,7 +280,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 || !sessions.reattach(connect.sessionId(), timeoutMs)) {
             log.info("session 0x{} from {} is expired or invalid", Long.toHexString(connect.sessionId()),
                     channel.remoteAddress());
-            sendFrame(null, new ConnectResponse(0, 0, 0, NO_PASSWORD, false, readOnlyPresent));
+            sendFrame(null, ReplyHeaders.noSession(readOnlyPresent));
             closeAfterFlush();
             return;
         }
@@ -293,6 +329,18 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             authenticate(header, AuthPacket.read(in));
             return;
         }
+        if (opcode == OpCode.SASL) {
+            sasl(header, GetSASLRequest.read(in));
+            return;
+        }
+        if (!authenticatedEnough(header)) {
+            return;
+        }
+        if (opcode == OpCode.RECONFIG) {
+            // ZooKeeper's answer with reconfigEnabled=false: the request is refused, the session goes on.
+            routeError(new Request(this, sessionId, header.xid(), opcode, null), ErrorCode.RECONFIG_DISABLED, false);
+            return;
+        }
         if (!RequestBodies.isSupported(opcode)) {
             log.info("closing session 0x{}: unsupported opcode {}", Long.toHexString(sessionId), opcode);
             Request request = new Request(this, sessionId, header.xid(), opcode, null);
@@ -326,9 +374,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             Reply reply = server.stateMachine().sessions().isActive(sessionId)
                     ? server.reads().process(request)
                     : Reply.error(ErrorCode.SESSION_EXPIRED);
-            long zxid = server.stateMachine().tree().lastAppliedZxid();
-            int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
-            sendFrame(new ReplyHeader(xid, zxid, reply.error().code()), reply.error() == ErrorCode.OK ? reply.body() : null);
+            sendFrame(ReplyHeaders.of(request, reply.error(), server.stateMachine().tree().lastAppliedZxid()),
+                    reply.error() == ErrorCode.OK ? reply.body() : null);
         } finally {
             treeReadLock.unlock();
         }
@@ -359,8 +406,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
     private void routeError(Request request, ErrorCode error, boolean thenClose) {
         if (inFlight.get() == 0) {
-            long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : server.stateMachine().tree().lastAppliedZxid();
-            sendFrame(new ReplyHeader(request.xid, zxid, error.code()), null);
+            sendFrame(ReplyHeaders.of(request, error, server.stateMachine().tree().lastAppliedZxid()), null);
             if (thenClose) {
                 closeAfterFlush();
             }
@@ -389,6 +435,84 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
             closeAfterFlush();
         }
+    }
+
+    /**
+     * One step of a SASL exchange, answered at once (outside the pipeline) as in ZooKeeper. A
+     * failed step is answered AUTHFAILED (SESSIONCLOSEDREQUIRESASLAUTH where SASL is required)
+     * and the connection closed, unless allowSaslFailedClients lets it go on unauthenticated.
+     */
+    private void sasl(RequestHeader header, GetSASLRequest request) {
+        var security = server.config().security();
+        if (server.sasl() == null) {
+            log.warn("refusing SASL from {} (session 0x{}): SASL is not configured on this server (no JAAS file"
+                    + " with a {} section)", channel.remoteAddress(), Long.toHexString(sessionId),
+                    security.sasl().serverSection());
+            saslFailed(header, false);
+            return;
+        }
+        if (saslExchange == null) {
+            saslExchange = new SaslExchange(server.sasl());
+        }
+        byte[] answer;
+        try {
+            answer = saslExchange.step(request.token());
+        } catch (javax.security.sasl.SaslException failed) {
+            // the mechanism's reason names no secret: a wrong password reads "digest response format violation"
+            log.warn("SASL {} authentication failed for {} (session 0x{}): {}", saslExchange.mechanism(),
+                    channel.remoteAddress(), Long.toHexString(sessionId), failed.getMessage()
+                            + (failed.getCause() != null ? " (" + failed.getCause().getMessage() + ")" : ""));
+            saslFailed(header, security.sasl().allowFailedClients());
+            return;
+        }
+        if (saslExchange.complete()) {
+            String id = saslExchange.authorizedId();
+            identities.add(new Id("sasl", id));
+            if (id.equals(security.sasl().superUser())) {
+                identities.add(new Id(AuthIdentities.SUPER_SCHEME, id));
+            }
+            log.info("session 0x{} from {} authenticated with SASL {} as {}", Long.toHexString(sessionId),
+                    channel.remoteAddress(), saslExchange.mechanism(), id);
+            saslExchange.dispose();
+        }
+        sendFrame(new ReplyHeader(header.xid(), 0, 0), new SetSASLResponse(answer));
+    }
+
+    private void saslFailed(RequestHeader header, boolean mayGoOn) {
+        var enforcement = server.config().security().enforcement();
+        boolean required = enforcement.active() && enforcement.requiredSchemes().contains("sasl");
+        if (mayGoOn && !required) {
+            log.warn("keeping session 0x{} unauthenticated after its failed SASL exchange (allowSaslFailedClients)",
+                    Long.toHexString(sessionId));
+            sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
+            return;
+        }
+        ErrorCode error = required ? ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH : ErrorCode.AUTH_FAILED;
+        sendFrame(new ReplyHeader(header.xid(), 0, error.code()), null);
+        closeAfterFlush();
+    }
+
+    /**
+     * enforce.auth.enabled / sessionRequireClientSASLAuth: a request from a connection holding
+     * no identity of a required scheme is answered SESSIONCLOSEDREQUIRESASLAUTH and the
+     * connection closed.
+     */
+    private boolean authenticatedEnough(RequestHeader header) {
+        var enforcement = server.config().security().enforcement();
+        if (!enforcement.active()) {
+            return true;
+        }
+        for (Id id : identities.ids()) {
+            if (enforcement.requiredSchemes().contains(id.scheme())) {
+                return true;
+            }
+        }
+        log.warn("closing session 0x{} from {}: {} request before authenticating with one of {}",
+                Long.toHexString(sessionId), channel.remoteAddress(), OpCode.name(header.type()),
+                enforcement.requiredSchemes());
+        sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH.code()), null);
+        closeAfterFlush();
+        return false;
     }
 
     // ---- Origin: called from the applier thread -------------------------------------------

@@ -62,6 +62,44 @@ public interface MemberStatus {
     }
 
     /** Figures only a leader has; empty on every other member. */
+    /**
+     * The depths of a member's internal queues by name (driver_inbox, log_batches_in_flight,
+     * apply_queue), for metrics; empty for a standalone server.
+     */
+    default java.util.Map<String, Long> queueDepths() {
+        return java.util.Map.of();
+    }
+
+    /** Transactions this member proposed and committed as leader, and received and committed as learner. */
+    record TransactionCounts(long proposals, long commits, long learnerProposals, long learnerCommits) {
+        public static final TransactionCounts NONE = new TransactionCounts(0, 0, 0, 0);
+    }
+
+    /** ZooKeeper's proposal, commit and learner counts; none for a standalone server. */
+    default TransactionCounts transactionCounts() {
+        return TransactionCounts.NONE;
+    }
+
+    /** Times this member started looking for a leader (ZooKeeper's looking_count); 0 standalone. */
+    default long lookingCount() {
+        return 0;
+    }
+
+    /** Members this one, leading, brought up to date with a diff (ZooKeeper's diff_count); 0 standalone. */
+    default long diffSyncs() {
+        return 0;
+    }
+
+    /** Members this one, leading, brought up to date with a snapshot (ZooKeeper's snap_count); 0 standalone. */
+    default long snapSyncs() {
+        return 0;
+    }
+
+    /** A serving leader's followers (by id) and how many transactions each is behind; empty elsewhere. */
+    default java.util.Map<Long, Long> followerLag() {
+        return java.util.Map.of();
+    }
+
     default Optional<LeaderFigures> leaderFigures() {
         return Optional.empty();
     }

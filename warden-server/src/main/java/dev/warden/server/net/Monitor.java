@@ -54,6 +54,14 @@ public final class Monitor {
         line(out, "zk_approximate_data_size", tree.approximateDataBytes());
         line(out, "zk_tree_digest", String.format("%016x", tree.digest()));
         line(out, "zk_digest_mismatches_count", server.memberStatus().digestMismatches());
+        line(out, "zk_looking_count", server.memberStatus().lookingCount());
+        line(out, "zk_diff_count", server.memberStatus().diffSyncs());
+        line(out, "zk_snap_count", server.memberStatus().snapSyncs());
+        MemberStatus.TransactionCounts transactions = server.memberStatus().transactionCounts();
+        line(out, "zk_proposal_count", transactions.proposals());
+        line(out, "zk_commit_count", transactions.commits());
+        line(out, "zk_learner_proposal_received_count", transactions.learnerProposals());
+        line(out, "zk_learner_commit_received_count", transactions.learnerCommits());
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
         // every Warden session is global (localSessionsEnabled is not supported)
         line(out, "zk_local_sessions", 0);
@@ -69,6 +77,11 @@ public final class Monitor {
         summary(out, "sync_processor_batch_size", stats.logBatchRecords());
         durations(out, "snapshottime", stats.snapshotWrites());
         summary(out, "dbinittime", 1, stats.dbInitMs(), stats.dbInitMs(), stats.dbInitMs());
+        ServerStats.Startup startup = stats.startup();
+        summary(out, "startup_snap_load_time", 1, startup.snapshotLoadMs(), startup.snapshotLoadMs(),
+                startup.snapshotLoadMs());
+        summary(out, "startup_txns_load_time", 1, startup.txnsLoadMs(), startup.txnsLoadMs(), startup.txnsLoadMs());
+        summary(out, "startup_txns_loaded", 1, startup.txnsLoaded(), startup.txnsLoaded(), startup.txnsLoaded());
         latencies(out, "readlatency", stats.readLatency());
         latencies(out, "updatelatency", stats.updateLatency());
         summary(out, "node_created_watch_count", server.watches().firedPerEvent(EventType.NODE_CREATED));

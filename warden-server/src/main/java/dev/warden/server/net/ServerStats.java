@@ -31,25 +31,34 @@ public final class ServerStats {
     private final FsyncStats fsyncs;
     private final ValueSummary logBatchRecords;
     private final DurationSummary snapshotWrites;
-    private final long dbInitMs;
+    private final Startup startup;
 
     /** A server whose log, snapshots and start-up are not measured (tests of the network layer). */
     public ServerStats(long startedAtMs, FsyncStats fsyncs) {
-        this(startedAtMs, fsyncs, new ValueSummary(), new DurationSummary(), 0);
+        this(startedAtMs, fsyncs, new ValueSummary(), new DurationSummary(), Startup.NOT_MEASURED);
+    }
+
+    /**
+     * What start-up took: recovering the data directory as a whole (ZooKeeper's dbinittime), and
+     * within it loading the snapshot and replaying the log after it, with the records replayed
+     * (ZooKeeper's startup_snap_load_time, startup_txns_load_time and startup_txns_loaded), in ms.
+     */
+    public record Startup(long dbInitMs, long snapshotLoadMs, long txnsLoadMs, long txnsLoaded) {
+        public static final Startup NOT_MEASURED = new Startup(0, 0, 0, 0);
     }
 
     /**
      * @param logBatchRecords records per log flush
      * @param snapshotWrites  how long writing each snapshot took
-     * @param dbInitMs        how long recovering the data directory took at start-up
+     * @param startup         what recovering the data directory took at start-up
      */
     public ServerStats(long startedAtMs, FsyncStats fsyncs, ValueSummary logBatchRecords,
-                       DurationSummary snapshotWrites, long dbInitMs) {
+                       DurationSummary snapshotWrites, Startup startup) {
         this.startedAtMs = startedAtMs;
         this.fsyncs = fsyncs;
         this.logBatchRecords = logBatchRecords;
         this.snapshotWrites = snapshotWrites;
-        this.dbInitMs = dbInitMs;
+        this.startup = startup;
     }
 
     /** The transaction log's fsync times. */
@@ -69,7 +78,12 @@ public final class ServerStats {
 
     /** Time to recover the data directory at start-up, in ms (ZooKeeper's dbinittime). */
     public long dbInitMs() {
-        return dbInitMs;
+        return startup.dbInitMs();
+    }
+
+    /** What start-up took, phase by phase. */
+    public Startup startup() {
+        return startup;
     }
 
     void received(int bytes) {

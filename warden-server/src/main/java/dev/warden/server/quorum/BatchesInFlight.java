@@ -27,6 +27,10 @@ final class BatchesInFlight {
         return batches.isEmpty();
     }
 
+    int size() {
+        return batches.size();
+    }
+
     /** A new newest batch for these entries, to hand to the log writer. */
     LogBatch add(List<Entry> entries) {
         LogBatch batch = new LogBatch(entries);
@@ -83,12 +87,5 @@ final class BatchesInFlight {
             heldByPeer.compute(message.to(), (peer, count) -> count == 1 ? null : count - 1);
         }
         return oldest;
-    }
-
-    /** Waits until the log writer has finished every batch handed out so far. */
-    void awaitAll() throws InterruptedException {
-        for (LogBatch batch : batches) {
-            batch.awaitDone();
-        }
     }
 }

@@ -2,16 +2,15 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
-import dev.warden.consensus.Received;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
 import java.io.IOException;
 import java.util.List;
 
 /**
- * What the {@link MemberDriver} asks of the rest of the member while it performs a Ready batch.
- * Every method runs on the driver thread, in the order the batch prescribes, except
- * {@link #persist}, which the driver's log thread may call; the storage methods return only once
+ * What the {@link MemberLoop} asks of the rest of the member while it performs a Ready batch.
+ * Every method runs on the loop's thread, in the order the batch prescribes, except
+ * {@link #persist}, which the server's log thread calls; the storage methods return only once
  * their work is durable.
  */
 public interface DriverEffects {
@@ -48,7 +47,12 @@ public interface DriverEffects {
     /** Entries now committed, in order, for the apply thread. */
     void committed(List<Entry> entries);
 
-    void received(Received message);
+    /**
+     * Member traffic for the rest of the member (a refusal from the leader's prep, session
+     * activity, digests): everything but forwarded requests and session moves, which the loop's
+     * prep takes.
+     */
+    void memberMessage(long from, AppMessage message);
 
     void syncsDone(List<Long> tokens);
 

@@ -1,10 +1,11 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Entry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,15 +31,15 @@ final class LogWriter implements AutoCloseable {
     private final Persist persist;
     /** Told, on the writer's thread, that batches became durable or failed. */
     private final Runnable onProgress;
-    private final LinkedBlockingQueue<LogBatch> queue = new LinkedBlockingQueue<>();
+    /** Never full: the member loop keeps at most this many batches in flight. */
+    private final ArrayBlockingQueue<LogBatch> queue = new ArrayBlockingQueue<>(MemberLoop.MAX_BATCHES_IN_FLIGHT);
     private final Thread thread;
     private volatile boolean running = true;
 
     LogWriter(Persist persist, Runnable onProgress, String threadName) {
         this.persist = persist;
         this.onProgress = onProgress;
-        this.thread = new Thread(this::run, threadName);
-        this.thread.setDaemon(true);
+        this.thread = ServerThreads.newThread(threadName, this::run);
     }
 
     void start() {

@@ -3,16 +3,15 @@ package dev.warden.server.quorum;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.Outbound;
-import dev.warden.consensus.Received;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.OpCode;
-import dev.warden.protocol.ProtocolException;
 import dev.warden.server.Clock;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.net.ConnectionRegistry;
+import dev.warden.server.pipeline.OutstandingRequests;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReadProcessor;
@@ -23,18 +22,19 @@ import java.util.List;
 import dev.warden.server.net.MemberStatus;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One ensemble member's moving parts, wired together: the driver (consensus, log and the
- * leader's prep step), the apply thread and the client-facing {@link MemberPipeline}. It
- * performs the driver's effects and the periodic work that depends on the role: only the
- * leader expires sessions, the others report their sessions' activity to it.
+ * One ensemble member's moving parts, wired together: the driver ({@link MemberDriver}: the
+ * threads around the deterministic {@link MemberLoop}, which owns the consensus core, the
+ * leader's prep and the handling of each Ready batch), the apply thread and the client-facing
+ * {@link MemberPipeline}. It performs the loop's effects on the state, the storage and the
+ * clients, and the periodic work that depends on the role: only the leader expires sessions,
+ * the others report their sessions' activity to it.
  */
-public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Output, AutoCloseable {
+public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Member.class);
     private static final int DRIVER_INBOX_CAPACITY = 65_536;
 
@@ -75,7 +75,6 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private final Storage storage;
     private final ConsensusFactory consensus;
     private final MemberApplier applier;
-    private final LeaderPrep prep;
     private final MemberDriver driver;
     private final MemberPipeline pipeline;
     /** The run-time tree check with the other members; null with digest.enabled=false. */
@@ -84,6 +83,8 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private volatile ScheduledExecutorService timers;
     private volatile boolean leading;
     private final java.util.concurrent.atomic.AtomicLong roleChanges = new java.util.concurrent.atomic.AtomicLong();
+    /** Times this member started looking for a leader, ZooKeeper's looking_count: the core starts out looking. */
+    private final java.util.concurrent.atomic.AtomicLong lookingCount = new java.util.concurrent.atomic.AtomicLong(1);
     /** The last role change acted on (driver thread). */
     private RoleChange lastChange;
     private final Clock clock;
@@ -98,6 +99,10 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
      * cycle's batch is performed, after this check.
      */
     private boolean expiryHeldOutOfTouch;
+    /** The leader's account of its learners, for the lines it logs as they come and go (driver thread). */
+    private final LearnerContact learners;
+    /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
+    private volatile Runnable roleListener = () -> { };
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
                   Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
@@ -111,18 +116,20 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         this.storage = storage;
         this.consensus = consensus;
         String name = "warden-" + myId;
-        AtomicInteger outstanding = new AtomicInteger();
-        this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.globalOutstandingLimit(),
-                config.snapCount(), random, name + "-apply");
-        this.prep = new LeaderPrep(preparer, pending, stateMachine.sessions(), stateMachine.tree(), this);
+        OutstandingRequests outstanding = new OutstandingRequests(config.globalOutstandingLimit(),
+                this::belowOutstandingLimit);
+        this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.snapCount(), random,
+                name + "-apply");
         ConsensusCore core = consensus.core(StateSnapshots.source(() -> storage.take(stateMachine), stateMachine),
                 clock.monotonicMs());
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
-        this.driver = new MemberDriver(core, senderRef, this, clock, idlePollMs,
-                DRIVER_INBOX_CAPACITY, name + "-driver");
-        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
-                config.globalOutstandingLimit());
+        this.driver = new MemberDriver(myId, core, senderRef, this,
+                new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree()),
+                memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
+        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding);
+        this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
+                (long) config.syncLimitTicks() * config.tickTimeMs());
         this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
                 config.voterIds(), stateMachine, driver, this::isLeading, command -> timers.execute(command),
                 this::abandonHistoryBecause);
@@ -170,11 +177,19 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     /** What srvr/stat/mntr report about this member. */
     public MemberStatus status() {
         return new MemberStatusView(config, driver, this::isLeading,
-                () -> treeCheck == null ? 0 : treeCheck.mismatchCount());
+                () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth);
     }
 
     public Role role() {
         return driver.role();
+    }
+
+    /**
+     * {@code listener} runs after each change of role, leader or serving, on the driver thread:
+     * it must only hand the news on (the JMX beans move on another thread).
+     */
+    public void onRoleChange(Runnable listener) {
+        roleListener = listener;
     }
 
     public boolean isServing() {
@@ -231,6 +246,14 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         if (!isLeading()) {
             return;
         }
+        for (LearnerContact.Line line : learners.update(
+                driver.peersHeardWithin((long) config.syncLimitTicks() * config.tickTimeMs()))) {
+            if (line.warning()) {
+                log.warn(line.text());
+            } else {
+                log.info(line.text());
+            }
+        }
         if (!driver.leaderHeardQuorumWithin(contactWindowMs())) {
             if (!expiryHeldOutOfTouch) {
                 log.warn("member {}: no word from a quorum of voters within {} ms; no session is expired until "
@@ -246,7 +269,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         }
         for (long sessionId : stateMachine.sessions().takeExpired()) {
             log.info("expiring session 0x{}", Long.toHexString(sessionId));
-            prep.internal(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
+            driver.prepareHousekeeping(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
         }
     }
 
@@ -267,7 +290,7 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         if (isLeading()) {
             driver.runOnDriverThread(() -> {
                 if (driver.leaderHeardQuorumWithin(contactWindowMs())) {
-                    prep.internal(request);
+                    driver.prepareHousekeeping(request);
                 }
             });
         }
@@ -314,8 +337,14 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         if (treeCheck != null) {
             treeCheck.newTerm();
         }
-        log.info("member {}: {} (leader {}, epoch {}){}", myId, change.role(), change.leaderId(), change.epoch(),
-                change.serving() ? ", serving" : ", not serving");
+        learners.reset();
+        // the core starts out looking (counted at start); count each later return to looking
+        Role previousRole = previous == null ? Role.LOOKING : previous.role();
+        if (change.role() == Role.LOOKING && previousRole != Role.LOOKING) {
+            lookingCount.incrementAndGet();
+        }
+        log.info(MemberLogLines.roleChange(myId, change));
+        roleListener.run();
         if (!change.serving()) {
             stopServing();
             return;
@@ -325,11 +354,9 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         if (change.role() == Role.LEADING) {
             leading = true;
             stateMachine.sessions().recordActivity(false);
-            prep.lead(nextZxid, memberLog.lastZxid());
         } else {
             leading = false;
             stateMachine.sessions().recordActivity(true);
-            prep.follow();
         }
         pipeline.setServing(true);
         if (treeCheck != null) {
@@ -341,7 +368,6 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     private void stopServing() {
         pipeline.setServing(false);
         leading = false;
-        prep.follow();
         // Clients reconnect to a member that serves; their queued requests die with the connections.
         registry.closeAll();
         applier.reset();
@@ -432,30 +458,19 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
     }
 
     @Override
-    public void received(Received message) {
-        AppMessage decoded;
-        try {
-            decoded = AppMessage.decode(message.payload());
-        } catch (ProtocolException e) {
-            log.warn("member {}: undecodable message from member {}: {}", myId, message.from(), e.getMessage());
-            return;
-        }
-        if (decoded instanceof AppMessage.Forward forward) {
-            prep.forwarded(forward);
-        } else if (decoded instanceof AppMessage.Failed failed) {
+    public void memberMessage(long from, AppMessage decoded) {
+        if (decoded instanceof AppMessage.Failed failed) {
             applier.refused(failed);
         } else if (decoded instanceof AppMessage.Activity activity) {
             for (long sessionId : activity.sessionIds()) {
                 stateMachine.sessions().touch(sessionId);
             }
-        } else if (decoded instanceof AppMessage.Attach attach) {
-            prep.attached(attach);
         } else if (treeCheck == null) {
             return; // digest.enabled=false: the tree check is off on this member
         } else if (decoded instanceof AppMessage.Digest digest) {
             applier.run(() -> treeCheck.leaderDigest(digest.zxid(), digest.digest()));
         } else if (decoded instanceof AppMessage.DigestReport report) {
-            treeCheck.report(message.from(), report.zxid(), report.digest());
+            treeCheck.report(from, report.zxid(), report.digest());
         } else if (decoded instanceof AppMessage.Resync resync) {
             treeCheck.resyncOrdered(resync.zxid(), resync.digest());
         }
@@ -495,32 +510,11 @@ public final class Member implements DriverEffects, ApplyHooks, LeaderPrep.Outpu
         });
     }
 
-    // ---- LeaderPrep.Output (driver thread) ----------------------------------------------------
-
-    @Override
-    public void propose(long zxid, byte[] txn) {
-        driver.propose(zxid, txn);
-    }
-
-    @Override
-    public void onDriverThread(Runnable body) {
-        driver.runOnDriverThread(body);
-    }
-
-    @Override
-    public void refuse(long memberId, AppMessage.Failed failure) {
-        if (memberId == myId) {
-            applier.refused(failure);
-        } else if (memberId > 0) {
-            driver.sendTo(memberId, AppMessage.encode(failure));
-        }
-    }
-
     // ---- ApplyHooks (apply thread) ------------------------------------------------------------
 
     @Override
     public void applied(long zxid) {
-        prep.applied(zxid);
+        driver.applied(zxid);
         if (treeCheck != null) {
             treeCheck.applied(zxid);
         }

@@ -14,17 +14,51 @@ final class MemberStatusView implements MemberStatus {
     private final MemberDriver driver;
     private final BooleanSupplier leading;
     private final LongSupplier digestMismatches;
+    private final LongSupplier lookingCount;
+    private final java.util.function.IntSupplier applyQueueDepth;
 
-    MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches) {
+    MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches,
+                     LongSupplier lookingCount, java.util.function.IntSupplier applyQueueDepth) {
         this.config = config;
         this.driver = driver;
         this.leading = leading;
         this.digestMismatches = digestMismatches;
+        this.lookingCount = lookingCount;
+        this.applyQueueDepth = applyQueueDepth;
+    }
+
+    @Override
+    public java.util.Map<String, Long> queueDepths() {
+        java.util.Map<String, Long> depths = new java.util.LinkedHashMap<>();
+        depths.put("driver_inbox", (long) driver.inboxDepth());
+        depths.put("log_batches_in_flight", (long) driver.logBatchesInFlight());
+        depths.put("apply_queue", (long) applyQueueDepth.getAsInt());
+        return depths;
     }
 
     @Override
     public long digestMismatches() {
         return digestMismatches.getAsLong();
+    }
+
+    @Override
+    public long lookingCount() {
+        return lookingCount.getAsLong();
+    }
+
+    @Override
+    public TransactionCounts transactionCounts() {
+        return driver.transactionCounts();
+    }
+
+    @Override
+    public long diffSyncs() {
+        return driver.diffSyncs();
+    }
+
+    @Override
+    public long snapSyncs() {
+        return driver.snapSyncs();
     }
 
     @Override
@@ -74,6 +108,11 @@ final class MemberStatusView implements MemberStatus {
             case OBSERVING -> "observer";
             case LOOKING -> config.observerIds().contains((long) config.serverId()) ? "observer" : "follower";
         };
+    }
+
+    @Override
+    public java.util.Map<Long, Long> followerLag() {
+        return leading.getAsBoolean() ? driver.followerLag() : java.util.Map.of();
     }
 
     /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
@@ -11,7 +12,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -104,6 +104,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private final Map<Long, QuorumMember> members;
     private final PeerHandler handler;
     private final Options options;
+    private final PeerSecurity security;
     private final EventLoopGroup group;
     /** Whether {@link #close} shuts the group down: not when it belongs to the member's driver. */
     private final boolean ownsGroup;
@@ -115,6 +116,8 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
     private final Map<String, Channel> inbound = new HashMap<>();
     private final List<Channel> listeners = new ArrayList<>();
+    /** Where SASL steps run, off the I/O thread; null without quorum SASL. */
+    private final java.util.concurrent.ExecutorService saslSteps;
     /** Why accepted connections were closed, rate limited: anyone who reaches the ports can cause it. */
     private final RefusalLog refusals = RefusalLog.standard();
     private volatile boolean closed;
@@ -123,7 +126,13 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
 
     /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
-        this(myId, members, handler, options, new NioEventLoopGroup(1), true);
+        this(myId, members, handler, options, PeerSecurity.NONE);
+    }
+
+    /** A transport with its own I/O thread, protecting its connections as {@code security} says. */
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                  PeerSecurity security) {
+        this(myId, members, handler, options, security, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
     }
 
     /**
@@ -132,11 +141,19 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
      */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
                          EventLoopGroup group) {
-        this(myId, members, handler, options, group, false);
+        this(myId, members, handler, options, PeerSecurity.NONE, group, false);
+    }
+
+    /** As above, protecting its connections as {@code security} says. */
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                  PeerSecurity security, EventLoopGroup group) {
+        this(myId, members, handler, options, security, group, false);
     }
 
     private PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
-                          EventLoopGroup group, boolean ownsGroup) {
+                          PeerSecurity security, EventLoopGroup group, boolean ownsGroup) {
+        this.security = security;
+        this.saslSteps = security.sasl().enabled() ? ServerThreads.single("warden-quorum-sasl-" + myId) : null;
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.loop = group.next();
@@ -195,6 +212,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        security.tls().installAccepted(ch);
                         PeerFrameDecoder frames = new PeerFrameDecoder(options.maxFrameBytes());
                         ch.pipeline().addLast(frames);
                         ch.pipeline().addLast(new PeerInbound(PeerTransport.this, portName, frames,
@@ -212,7 +230,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                     + (e instanceof java.net.BindException ? "; another process (or another member) holds that port:"
                     + " stop it or change the port on every member's server." + myId + " line" : ""), e));
         }
-        LOG.info("Member {} listening on {} ({})", myId, channel.localAddress(), portName);
+        LOG.info("Member {} listening on {} ({}, {})", myId, channel.localAddress(), portName, describeAccept());
         return channel;
     }
 
@@ -275,8 +293,30 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         link.enqueue(frame);
     }
 
+    private String describeAccept() {
+        return switch (security.tls().accept()) {
+            case PLAINTEXT -> "plaintext";
+            case TLS -> "TLS only, engine " + dev.warden.server.security.NettyTls.engine();
+            case UNIFIED -> "TLS and plaintext, engine " + dev.warden.server.security.NettyTls.engine();
+        };
+    }
+
     long myId() {
         return myId;
+    }
+
+    PeerSecurity security() {
+        return security;
+    }
+
+    /** The thread SASL steps run on; only with quorum SASL. */
+    java.util.concurrent.Executor saslSteps() {
+        return saslSteps;
+    }
+
+    /** The server line of member {@code id}. */
+    QuorumMember member(long id) {
+        return members.get(id);
     }
 
     RefusalLog refusals() {
@@ -303,6 +343,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     void inboundOpened(long from, String portName, Channel channel, PeerInbound state) {
         Channel older = inbound.put(from + "/" + portName, channel);
         LOG.info("Member {} connected from {} ({})", from, channel.remoteAddress(), portName);
+        PeerLink outbound = (ELECTION_PORT.equals(portName) ? electionLinks : peerLinks).get(from);
+        if (outbound != null) {
+            outbound.redialNow();
+        }
         if (older != null && older != channel) {
             PeerInbound olderState = older.pipeline().get(PeerInbound.class);
             if (olderState != null) {
@@ -328,6 +372,9 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         electionLinks.values().forEach(PeerLink::close);
         for (Channel listener : listeners) {
             listener.close();
+        }
+        if (saslSteps != null) {
+            saslSteps.shutdownNow();
         }
         if (ownsGroup) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

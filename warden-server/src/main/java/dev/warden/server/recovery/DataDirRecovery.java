@@ -49,9 +49,19 @@ public final class DataDirRecovery {
      *
      * @param snapshotZxid   the zxid of the snapshot recovery started from (0: the empty tree)
      * @param replayed       log records applied after it
+     * @param snapshotLoadMs how long loading the snapshot took (0 without one)
+     * @param replayMs       how long replaying the log after it took
      * @param historySetAside true when an ensemble member set its history aside and starts empty
      */
-    public record Outcome(TxnLog log, long snapshotZxid, long replayed, boolean historySetAside) {
+    public record Outcome(TxnLog log, long snapshotZxid, long replayed, boolean historySetAside, long snapshotLoadMs,
+                          long replayMs) {
+        public Outcome(TxnLog log, long snapshotZxid, long replayed, boolean historySetAside) {
+            this(log, snapshotZxid, replayed, historySetAside, 0, 0);
+        }
+    }
+
+    /** What loading the state took: the log records replayed, and the two phases' times. */
+    private record Loaded(long replayed, long snapshotLoadMs, long replayMs) {
     }
 
     private DataDirRecovery() {
@@ -143,7 +153,7 @@ public final class DataDirRecovery {
                     + String.join("; ", ((RecoveryPlan.Unprovable) decision).problems()));
         }
         Snapshot snapshot = plan.snapshot() == null ? null : byName.get(plan.snapshot().name()).snapshot();
-        return load(state, snapshot, txnLog, plan.logEndZxid());
+        return load(state, snapshot, txnLog, plan.logEndZxid()).replayed();
     }
 
     /** The snapshots and segments the plan may move aside, and where they go. */
@@ -178,8 +188,9 @@ public final class DataDirRecovery {
         try {
             Snapshot snapshot = plan.snapshot() == null ? null
                     : files.snapshots().get(plan.snapshot().name()).snapshot();
-            long replayed = load(state, snapshot, txnLog, plan.logEndZxid());
-            return new Outcome(txnLog, plan.fromZxid(), replayed, false);
+            Loaded loaded = load(state, snapshot, txnLog, plan.logEndZxid());
+            return new Outcome(txnLog, plan.fromZxid(), loaded.replayed(), false, loaded.snapshotLoadMs(),
+                    loaded.replayMs());
         } catch (IOException | RuntimeException e) {
             txnLog.close();
             throw e;
@@ -187,9 +198,10 @@ public final class DataDirRecovery {
     }
 
     /** Loads the snapshot (if any) into the empty state and replays the log after it to its end. */
-    private static long load(StateMachine state, Snapshot snapshot, TxnLog txnLog, long logEndZxid)
+    private static Loaded load(StateMachine state, Snapshot snapshot, TxnLog txnLog, long logEndZxid)
             throws IOException {
         long fromZxid = 0;
+        long startNs = System.nanoTime();
         if (snapshot != null) {
             fromZxid = snapshot.zxid();
             try (DataInputStream in = snapshot.openBody()) {
@@ -198,6 +210,7 @@ public final class DataDirRecovery {
             log.info("loaded snapshot {} (zxid 0x{}, {} nodes)", snapshot.file(), Long.toHexString(fromZxid),
                     state.tree().nodeCount());
         }
+        long snapshotLoadedNs = System.nanoTime();
         long replayed = 0;
         try (LogIterator records = txnLog.readAfter(fromZxid)) {
             while (records.hasNext()) {
@@ -216,7 +229,8 @@ public final class DataDirRecovery {
         log.info("recovered to zxid 0x{}: {} nodes, {} sessions, {} transactions replayed after {}",
                 Long.toHexString(tree.lastAppliedZxid()), tree.nodeCount(), state.sessions().size(), replayed,
                 snapshot == null ? "the empty tree" : "the snapshot");
-        return replayed;
+        return new Loaded(replayed, (snapshotLoadedNs - startNs) / 1_000_000,
+                (System.nanoTime() - snapshotLoadedNs) / 1_000_000);
     }
 
     /** Sets the whole history aside (the marker is already durable) and opens an empty log. */

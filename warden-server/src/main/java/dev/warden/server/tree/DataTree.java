@@ -429,6 +429,34 @@ public final class DataTree {
         return top == null ? 0 : TreeWalk.descendantCount(top);
     }
 
+    /**
+     * Visits every node with its path, parents before children and siblings in name order, for
+     * tools that print or convert a whole tree. Takes the read lock for the whole walk, so call it
+     * on a tree no applier is changing (a loaded snapshot, a stopped server's recovered state).
+     */
+    public void forEachNodeInOrder(java.util.function.BiConsumer<String, DataNode> visitor) {
+        underReadLock(() -> {
+            java.util.ArrayDeque<Object[]> pending = new java.util.ArrayDeque<>();
+            pending.push(new Object[] {"/", root});
+            while (!pending.isEmpty()) {
+                Object[] next = pending.pop();
+                String path = (String) next[0];
+                DataNode node = (DataNode) next[1];
+                visitor.accept(path, node);
+                if (node.children == null || node.children.size() == 0) {
+                    continue;
+                }
+                DataNode[] children = node.children.toArray();
+                java.util.Arrays.sort(children, java.util.Comparator.comparing(DataNode::name).reversed());
+                String prefix = path.equals("/") ? "/" : path + "/";
+                for (DataNode child : children) {
+                    pending.push(new Object[] {prefix + child.name(), child});
+                }
+            }
+            return null;
+        });
+    }
+
     /** All paths, parents before children, for diagnostics and tests. Takes the read lock. */
     public Set<String> paths() {
         return underReadLock(() -> {

@@ -50,7 +50,9 @@ class FourLetterWordsDifferentialTest {
             "zk_connection_request_count", "zk_auth_failed_count", "zk_connection_rejected",
             "zk_sessionless_connections_expired", "zk_cnt_node_created_watch_count", "zk_sum_node_created_watch_count",
             "zk_cnt_node_changed_watch_count", "zk_sum_node_changed_watch_count", "zk_cnt_node_deleted_watch_count",
-            "zk_cnt_node_children_watch_count", "zk_cnt_dbinittime", "zk_local_sessions");
+            "zk_cnt_node_children_watch_count", "zk_cnt_dbinittime", "zk_local_sessions", "zk_looking_count",
+            "zk_diff_count", "zk_snap_count", "zk_proposal_count", "zk_commit_count",
+            "zk_learner_proposal_received_count", "zk_learner_commit_received_count");
     private static final Pattern CONNECTION = Pattern.compile(
             " /[0-9.]+:\\d+\\[[01]]\\(queued=\\d+,recved=\\d+,sent=\\d+(,sid=(0x[0-9a-f]+|SESSION),lop=[A-Z]+,est=\\d+,to=\\d+"
                     + "(,lcxid=0x[0-9a-f]+)?,lzxid=0x[0-9a-f]+,lresp=\\d+,llat=\\d+,minlat=\\d+,avglat=\\d+,maxlat=\\d+)?\\)");
@@ -62,6 +64,10 @@ class FourLetterWordsDifferentialTest {
 
     @BeforeAll
     void startBothAndRunTheSameHistory(@TempDir Path dir) throws Exception {
+        // ZooKeeper keeps its metrics in one static registry per JVM, which the in-process
+        // servers of earlier test classes have counted into; this server's figures start at zero
+        org.apache.zookeeper.server.ServerMetrics.metricsProviderInitialized(
+                new org.apache.zookeeper.metrics.impl.DefaultMetricsProvider());
         apache = ApacheTarget.start(dir.resolve("apache"), SUPER_DIGEST);
         warden = WardenTarget.start(dir.resolve("warden"), SUPER_DIGEST);
         for (TargetServer target : List.of(apache, warden)) {

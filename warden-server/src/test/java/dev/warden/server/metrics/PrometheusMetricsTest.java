@@ -36,8 +36,10 @@ class PrometheusMetricsTest {
             "open_file_descriptor_count", "max_file_descriptor_count", "last_client_response_size",
             "min_client_response_size", "max_client_response_size", "auth_failed_count",
             "digest_mismatches_count_total", "bytes_received_count_total", "connection_request_count_total",
-            "connection_rejected_total", "sessionless_connections_expired_total", "fsynctime_count", "fsynctime_sum",
-            "sync_processor_batch_size_count", "snapshottime_count", "dbinittime_sum", "readlatency_count",
+            "connection_rejected_total", "sessionless_connections_expired_total", "looking_count_total",
+            "diff_count_total", "snap_count_total", "fsynctime_count", "fsynctime_sum",
+            "sync_processor_batch_size_count", "snapshottime_count", "dbinittime_sum", "startup_txns_loaded_count",
+            "startup_snap_load_time_sum", "readlatency_count",
             "readlatency_sum", "updatelatency_count", "updatelatency_sum", "node_changed_watch_count_count");
     /** The JVM's metrics under Prometheus's Java client's names, as ZooKeeper's provider exports them. */
     private static final List<String> JVM_NAMES = List.of("jvm_memory_bytes_used", "jvm_memory_bytes_max",

@@ -15,7 +15,7 @@ class MemberStatusWordsTest {
     private static ServerContext contextWith(MemberStatus status) {
         ServerConfig config = ServerConfig.builder().fourLetterWordWhitelist(Set.of("*")).build();
         // Nothing else is consulted while the member is not serving.
-        return new ServerContext(config, null, null, null, null, null, null, null, status, new TraceMask());
+        return new ServerContext(config, null, null, null, null, null, null, null, status, new TraceMask(), null);
     }
 
     @Test

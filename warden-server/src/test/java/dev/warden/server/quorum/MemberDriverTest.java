@@ -14,6 +14,11 @@ import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.Clock;
+import dev.warden.server.pipeline.PendingState;
+import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.session.SessionTracker;
+import dev.warden.server.tree.DataTree;
+import java.util.SplittableRandom;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -37,9 +42,9 @@ class MemberDriverTest {
         Ready ready = new Ready(new RoleChange(Role.FOLLOWING, 2, 1, true),
                 List.of(new Outbound(2, new ZabMessage.Ping(1, 0))), new EpochState(1, 1), 5,
                 new SnapshotData(4, new byte[0]), List.of(entry), List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))),
-                List.of(entry), List.of(new Received(2, new byte[] {9})), List.of(77L));
+                List.of(entry), List.of(new Received(2, AppMessage.encode(new AppMessage.Activity(List.of())))), List.of(77L));
         ScriptedCore core = new ScriptedCore(ready);
-        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+        try (MemberDriver driver = driver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
                 new RecordingEffects(false), Clock.SYSTEM, 1, 16, "test-driver")) {
             driver.start();
             assertTrue(core.advanced.await(5, TimeUnit.SECONDS));
@@ -55,7 +60,7 @@ class MemberDriverTest {
                 List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(), List.of());
         ScriptedCore core = new ScriptedCore(ready);
         RecordingEffects effects = new RecordingEffects(true);
-        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+        try (MemberDriver driver = driver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
                 effects, Clock.SYSTEM, 1, 16, "test-driver")) {
             driver.start();
             assertTrue(effects.failed.await(5, TimeUnit.SECONDS));
@@ -75,7 +80,7 @@ class MemberDriverTest {
             }
         };
         RecordingEffects effects = new RecordingEffects(false);
-        try (MemberDriver driver = new MemberDriver(core, (to, m) -> { }, effects, Clock.SYSTEM, 1, 16,
+        try (MemberDriver driver = driver(core, (to, m) -> { }, effects, Clock.SYSTEM, 1, 16,
                 "test-driver")) {
             driver.start();
             driver.peerMessage(2, new ZabMessage.Ping(1, 0));
@@ -99,7 +104,7 @@ class MemberDriverTest {
                 allFed.countDown();
             }
         };
-        try (MemberDriver driver = new MemberDriver(core, (to, m) -> { }, new RecordingEffects(false), Clock.SYSTEM,
+        try (MemberDriver driver = driver(core, (to, m) -> { }, new RecordingEffects(false), Clock.SYSTEM,
                 1, 16, "test-driver")) {
             driver.eventLoopGroup().next().submit(() -> {
                 for (long round = 1; round <= 3; round++) {
@@ -121,7 +126,7 @@ class MemberDriverTest {
         ScriptedCore core = new ScriptedCore(new Ready(null, List.of(), null, -1, null, List.of(), List.of(),
                 List.of(), List.of(), List.of()));
         CountDownLatch done = new CountDownLatch(1);
-        try (MemberDriver driver = new MemberDriver(core, (to, m) -> { }, new RecordingEffects(false), Clock.SYSTEM,
+        try (MemberDriver driver = driver(core, (to, m) -> { }, new RecordingEffects(false), Clock.SYSTEM,
                 1, 2, "test-driver")) {
             driver.start();
             driver.runOnDriverThread(() -> {
@@ -149,10 +154,10 @@ class MemberDriverTest {
                 List.of());
         Ready later = new Ready(null, List.of(new Outbound(2, new ZabMessage.PingAck(1)),
                 new Outbound(3, new ZabMessage.PingAck(2))), null, -1, null, List.of(), List.of(), List.of(entry),
-                List.of(new Received(2, new byte[] {9})), List.of(77L));
+                List.of(new Received(2, AppMessage.encode(new AppMessage.Activity(List.of())))), List.of(77L));
         ScriptedCore core = new ScriptedCore(2, appends, later);
         BlockingEffects effects = new BlockingEffects();
-        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()
+        try (MemberDriver driver = driver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()
                 + " to " + to), effects, Clock.SYSTEM, 1, 16, "test-driver")) {
             driver.start();
             try {
@@ -184,7 +189,7 @@ class MemberDriverTest {
                 List.of(), List.of(), List.of(), List.of(), List.of());
         ScriptedCore core = new ScriptedCore(2, appends, roleChange);
         BlockingEffects effects = new BlockingEffects();
-        try (MemberDriver driver = new MemberDriver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+        try (MemberDriver driver = driver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
                 effects, Clock.SYSTEM, 1, 16, "test-driver")) {
             driver.start();
             try {
@@ -273,6 +278,54 @@ class MemberDriverTest {
         }
     }
 
+    @Test
+    void theLoopKeepsAtMostItsBoundOfBatchesWithTheLogWriter() throws Exception {
+        // a core with endless work, each Ready one entry to log, and a disk that is slow to finish
+        long[] nextZxid = {0x1_0000_0001L};
+        ScriptedCore core = new ScriptedCore(Integer.MAX_VALUE) {
+            @Override public boolean hasReady() { return true; }
+
+            @Override
+            public Ready ready() {
+                Entry entry = new Entry(nextZxid[0]++, new byte[] {1});
+                return new Ready(null, List.of(), null, -1, null, List.of(entry), List.of(), List.of(), List.of(),
+                        List.of());
+            }
+        };
+        List<LogBatch> withWriter = new ArrayList<>();
+        MemberLoop loop = loop(core, withWriter::add);
+        loop.cycle(0, List.of());
+        assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT, withWriter.size(), "no more batches than the bound");
+        loop.cycle(1, List.of());
+        assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT, withWriter.size(), "nor while none is durable");
+
+        withWriter.get(0).durable();
+        loop.cycle(2, List.of(new MemberLoop.LogProgress()));
+        assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT + 1, withWriter.size(), "one settled, one more goes");
+        assertEquals(Integer.MAX_VALUE - 1L, core.advanced.getCount(), "the settled batch advanced the core once");
+    }
+
+    /** A member loop for member 1 with a prep state of its own, run on the test's thread. */
+    private MemberLoop loop(ConsensusCore core, MemberLoop.LogDisk disk) {
+        DataTree tree = new DataTree();
+        SessionTracker sessions = new SessionTracker(Clock.SYSTEM, 1000, 1);
+        PendingState pending = new PendingState(tree);
+        Preparer preparer = new Preparer(pending, sessions, Clock.SYSTEM, new SplittableRandom(1), false, 0);
+        return new MemberLoop(1, core, (to, message) -> { }, new RecordingEffects(false), disk,
+                new MemberLoop.PrepState(preparer, pending, sessions, tree), Runnable::run, () -> 0, Clock.SYSTEM);
+    }
+
+    /** A driver for member 1 whose prep has a state of its own (these tests never lead). */
+    private static MemberDriver driver(ConsensusCore core, PeerSender sender, DriverEffects effects, Clock clock,
+                                       long idlePollMs, int inboxCapacity, String threadName) {
+        DataTree tree = new DataTree();
+        SessionTracker sessions = new SessionTracker(clock, 1000, 1);
+        PendingState pending = new PendingState(tree);
+        Preparer preparer = new Preparer(pending, sessions, clock, new SplittableRandom(1), false, 0);
+        return new MemberDriver(1, core, sender, effects, new MemberLoop.PrepState(preparer, pending, sessions, tree),
+                () -> 0, clock, idlePollMs, inboxCapacity, threadName);
+    }
+
     private class RecordingEffects implements DriverEffects {
         private final boolean diskFull;
         final CountDownLatch failed = new CountDownLatch(1);
@@ -297,7 +350,7 @@ class MemberDriverTest {
         }
 
         @Override public void committed(List<Entry> entries) { trace.add("committed " + entries.size()); }
-        @Override public void received(Received message) { trace.add("received " + message.from()); }
+        @Override public void memberMessage(long from, AppMessage message) { trace.add("received " + from); }
         @Override public void syncsDone(List<Long> tokens) { trace.add("syncs " + tokens); }
         @Override public void syncRefused(long token) { trace.add("sync refused " + token); }
 

@@ -261,6 +261,31 @@ class PeerTransportTest {
         assertEquals(new Event(1, new ZabMessage.Commit(42)), again.nextMessage());
     }
 
+    /**
+     * A member that comes back connects to the others at once; their links back to it must not
+     * wait out their redial backoff, or its election answers (and so its rejoining) wait too.
+     */
+    @Test
+    void aRestartedPeerIsRedialledAsSoonAsItConnects() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        PeerTransport.Options slowRedial = new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 30_000, 60_000);
+        Recorder r1 = new Recorder();
+        PeerTransport t1 = start(1, members, r1, slowRedial);
+        PeerTransport t2 = start(2, members, new Recorder(), slowRedial);
+        awaitDelivery(t2, 1, r1);
+        t2.close();
+        assertTrue(r1.awaitDisconnect(2));
+        Thread.sleep(3_000); // member 1's redials fail and back off: the next is seconds away
+        Recorder again = new Recorder();
+        PeerTransport back = start(2, members, again, slowRedial);
+        awaitDelivery(back, 1, r1);
+        long sentNs = System.nanoTime();
+        t1.send(2, new ZabMessage.Commit(7));
+        assertEquals(new Event(1, new ZabMessage.Commit(7)), again.nextMessage());
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNs);
+        assertTrue(tookMs < 1_000, "member 1 redialled member 2 " + tookMs + " ms after it came back");
+    }
+
     @Test
     void badHelloAndUnknownSendersAreRejected() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
@@ -268,33 +293,42 @@ class PeerTransportTest {
         start(1, members, r1, fast());
         for (int port : List.of(members.get(1L).peerPort(), members.get(1L).electionPort())) {
             assertClosedAfter(port, out -> {
-                out.writeInt(16);
+                out.writeInt(PeerWire.HELLO_BYTES);
                 out.writeInt(0x12345678);
-                out.writeInt(1);
+                out.writeInt(PeerWire.VERSION);
                 out.writeLong(2);
+                out.writeInt(0);
             });
             assertClosedAfter(port, out -> hello(out, 99));
             assertClosedAfter(port, out -> hello(out, -1));
             assertClosedAfter(port, out -> hello(out, 1)); // itself
-            assertClosedAfter(port, out -> { // a real member, but of peer protocol version 1 (no LeaderDurable)
+            assertClosedAfter(port, out -> { // a real member, but of peer protocol version 3 (a 16-byte hello)
                 out.writeInt(16);
                 out.writeInt(PeerWire.MAGIC);
-                out.writeInt(1);
+                out.writeInt(3);
                 out.writeLong(2);
+            });
+            assertClosedAfter(port, out -> { // a hello of this version with flags it does not know
+                out.writeInt(PeerWire.HELLO_BYTES);
+                out.writeInt(PeerWire.MAGIC);
+                out.writeInt(PeerWire.VERSION);
+                out.writeLong(2);
+                out.writeInt(0x80);
             });
             assertClosedAfter(port, out -> out.write("GET / HTTP/1.1\r\n\r\n".getBytes()));
             // A first frame of any length but a hello's, even one holding a valid hello, is refused
             // from its length field: nothing else is read.
-            for (int length : new int[] {0, 15, 17, 20, 1 << 20, -1, Integer.MIN_VALUE}) {
+            for (int length : new int[] {0, 16, 19, 21, 24, 1 << 20, -1, Integer.MIN_VALUE}) {
                 assertClosedAfter(port, out -> {
                     out.writeInt(length);
                     out.writeInt(PeerWire.MAGIC);
                     out.writeInt(PeerWire.VERSION);
                     out.writeLong(2);
                     out.writeInt(0);
+                    out.writeInt(0);
                 });
             }
-            assertClosedAfter(port, out -> out.writeInt(17)); // the length field alone is enough
+            assertClosedAfter(port, out -> out.writeInt(21)); // the length field alone is enough
         }
         assertTrue(r1.events.isEmpty(), "no events from rejected connections: " + r1.events);
     }
@@ -493,7 +527,7 @@ class PeerTransportTest {
             // overflow a queue with no connection to close, and this connection would stay open.
             accepted.setSoTimeout((int) WAIT_MS);
             DataInputStream in = new DataInputStream(accepted.getInputStream());
-            assertEquals(16, in.readInt());
+            assertEquals(PeerWire.HELLO_BYTES, in.readInt());
             assertEquals(PeerWire.MAGIC, in.readInt());
             byte[] chunk = new byte[512 * 1024];
             boolean reported = false;
@@ -576,10 +610,11 @@ class PeerTransportTest {
     }
 
     private static void hello(DataOutputStream out, long id) throws IOException {
-        out.writeInt(16);
+        out.writeInt(PeerWire.HELLO_BYTES);
         out.writeInt(PeerWire.MAGIC);
         out.writeInt(PeerWire.VERSION);
         out.writeLong(id);
+        out.writeInt(0);
     }
 
     /**

@@ -1,0 +1,535 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.Outbound;
+import dev.warden.consensus.Ready;
+import dev.warden.consensus.Received;
+import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
+import dev.warden.consensus.ZabMessage;
+import dev.warden.protocol.ProtocolException;
+import dev.warden.server.Clock;
+import dev.warden.server.pipeline.PendingState;
+import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.pipeline.Request;
+import dev.warden.server.session.SessionTracker;
+import dev.warden.server.tree.DataTree;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ensemble member's logic, single-threaded and deterministic: the Zab core, the leader's
+ * prep and the handling of each Ready batch, in the order that keeps every promise (persist
+ * before acknowledging, commit only what this member's own log holds, each peer's messages in
+ * the order the core queued them). It owns no thread, socket, file or clock: a host feeds it
+ * events and the time ({@link #cycle}), and it acts through small interfaces: the network
+ * ({@link PeerSender}), the log's writer ({@link LogDisk}), and the rest of the member
+ * ({@link DriverEffects}). The server's host is {@link MemberDriver} (an event-loop thread, a log
+ * thread, TCP links); the simulator drives this same class with a simulated disk and network.
+ *
+ * <p>A cycle takes the events, ticks the core, feeds it the events and performs every Ready it
+ * hands out. A Ready that only appends entries goes to the log writer, and what it promises
+ * waits in a {@link LogBatch} until the writer reports the batch durable (a later cycle, on a
+ * {@link LogProgress} event): its acknowledgements, any later message to a peer that already has
+ * one waiting, and, in the order the core handed the batches out, its commits, finished syncs and
+ * the core's {@code advance}. A Ready that changes the role, the epochs or the log's start waits
+ * until no batch is in flight; meanwhile the loop settles finished batches and keeps what arrives
+ * for later, feeding the core nothing.
+ *
+ * <p>The leader's prep ({@link LeaderPrep}) runs here too: a forwarded request is prepared in the
+ * cycle that received it and proposed in the next, which follows at once.
+ */
+public final class MemberLoop {
+    private static final Logger log = LoggerFactory.getLogger(MemberLoop.class);
+
+    /** What a host feeds the loop. */
+    public sealed interface Event permits PeerMessage, PeerDown, Propose, ToLeader, ToMember, Sync, Chore,
+            LogProgress {
+    }
+
+    /** A message from another member. */
+    public record PeerMessage(long from, ZabMessage message) implements Event {
+    }
+
+    /** The link to a member broke; messages to and from it may have been lost. */
+    public record PeerDown(long peerId) implements Event {
+    }
+
+    /** Leader: replicate this transaction (the prep step's own output). */
+    public record Propose(long zxid, byte[] payload) implements Event {
+    }
+
+    /** Member traffic for the leader (a forwarded request, session activity). */
+    public record ToLeader(byte[] payload) implements Event {
+    }
+
+    /** Leader: member traffic for one member, ordered with the proposals and commits sent to it. */
+    public record ToMember(long peerId, byte[] payload) implements Event {
+    }
+
+    /** A client's linearizable sync. */
+    public record Sync(long token) implements Event {
+    }
+
+    /** Work that must run on the loop's thread, between events. */
+    public record Chore(Runnable body) implements Event {
+    }
+
+    /** The log writer finished (or failed) batches: settle them. */
+    public record LogProgress() implements Event {
+    }
+
+    /** The log's writer: appends and fsyncs batches off the loop's thread. */
+    public interface LogDisk {
+        /**
+         * Appends the batch's entries after those of every batch submitted before it and makes
+         * them durable, then marks it {@link LogBatch#durable()} (or {@link LogBatch#failed}),
+         * and the host feeds the loop a {@link LogProgress}. Must not block.
+         */
+        void submit(LogBatch batch);
+    }
+
+    /** The state the leader's prep validates against, which the rest of the member applies to. */
+    public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree) {
+    }
+
+    /** Most batches at the log writer at once; its queue holds no more. */
+    public static final int MAX_BATCHES_IN_FLIGHT = 256;
+
+    private final long myId;
+    private final ConsensusCore core;
+    private final PeerSender sender;
+    private final DriverEffects effects;
+    private final LogDisk disk;
+    private final LeaderPrep prep;
+    /** The last zxid in this member's log view: where a new leader's tree must reach before prep validates. */
+    private final LongSupplier logLastZxid;
+    private final Clock clock;
+    /**
+     * A fault planted on purpose, for the simulator's checker tests only: acknowledgements leave
+     * before the entries they promise are durable. Never set in a server.
+     */
+    private final boolean acknowledgeBeforeFsync;
+    private final ArrayDeque<Event> ownEvents = new ArrayDeque<>();
+    /** Events that arrived while a reset waited for the batches in flight, in arrival order. */
+    private final List<Event> waitingEvents = new ArrayList<>();
+    private final BatchesInFlight inFlight = new BatchesInFlight();
+    private final PeersHeard peersHeard = new PeersHeard();
+    /** How often a leader publishes its followers' lag for readers on other threads (metrics). */
+    static final long FOLLOWER_LAG_PERIOD_MS = 100;
+    private volatile Map<Long, Long> followerLag = Map.of();
+    /** Batches at the log writer, published with the lag for readers on other threads. */
+    private volatile int logBatchesInFlight;
+    /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
+    private final java.util.concurrent.atomic.AtomicLong diffSyncs = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong snapSyncs = new java.util.concurrent.atomic.AtomicLong();
+    /** Transactions, as ZooKeeper counts them: proposed and committed as leader, received as learner. */
+    private final java.util.concurrent.atomic.AtomicLong proposals = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong learnerProposals = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong learnerCommits = new java.util.concurrent.atomic.AtomicLong();
+    private long followerLagPublishedMs = Long.MIN_VALUE / 2;
+    /** A Ready that resets state, taken from the core, waiting until no batch is in flight. */
+    private Ready waitingReset;
+    private volatile MemberStanding standing = MemberStanding.INITIAL;
+    /** The last role change acted on. */
+    private RoleChange lastChange;
+
+    /**
+     * @param toLoop       runs a task on the loop's thread, from any thread (the prep's caller on
+     *                     the apply thread uses it); the host feeds it as a {@link Chore}
+     * @param logLastZxid  the last zxid of this member's log as the core sees it
+     * @param clock        the wall clock a role change is stamped with (the standing's election time)
+     */
+    public MemberLoop(long myId, ConsensusCore core, PeerSender sender, DriverEffects effects, LogDisk disk,
+                      PrepState prepState, Executor toLoop, LongSupplier logLastZxid, Clock clock) {
+        this(myId, core, sender, effects, disk, prepState, toLoop, logLastZxid, clock, false);
+    }
+
+    /** As above; {@code acknowledgeBeforeFsync} breaks durability on purpose (simulator checker tests). */
+    public MemberLoop(long myId, ConsensusCore core, PeerSender sender, DriverEffects effects, LogDisk disk,
+                      PrepState prepState, Executor toLoop, LongSupplier logLastZxid, Clock clock,
+                      boolean acknowledgeBeforeFsync) {
+        this.myId = myId;
+        this.clock = clock;
+        this.core = core;
+        this.sender = sender;
+        this.effects = effects;
+        this.disk = disk;
+        this.logLastZxid = logLastZxid;
+        this.acknowledgeBeforeFsync = acknowledgeBeforeFsync;
+        this.prep = new LeaderPrep(prepState.preparer(), prepState.pending(), prepState.sessions(), prepState.tree(),
+                new LeaderPrep.Output() {
+                    @Override
+                    public void propose(long zxid, byte[] txn) {
+                        ownEvents.add(new Propose(zxid, txn));
+                    }
+
+                    @Override
+                    public void refuse(long memberId, AppMessage.Failed failure) {
+                        if (memberId == myId) {
+                            effects.memberMessage(myId, failure);
+                        } else if (memberId > 0) {
+                            ownEvents.add(new ToMember(memberId, AppMessage.encode(failure)));
+                        }
+                    }
+
+                    @Override
+                    public void onDriverThread(Runnable body) {
+                        toLoop.execute(body);
+                    }
+                });
+    }
+
+    // ---- on the loop's thread ---------------------------------------------------------------
+
+    /** Queues an event for the next cycle (the loop's own thread only). */
+    public void offer(Event event) {
+        ownEvents.add(event);
+    }
+
+    /** True if events the loop gave itself wait for a cycle. */
+    public boolean hasOwnEvents() {
+        return !ownEvents.isEmpty();
+    }
+
+    /** The leader's own housekeeping (session expiry, container reaping): prepared if this member leads. */
+    public void prepareHousekeeping(Request request) {
+        prep.internal(request);
+    }
+
+    /** True if this member is a serving leader that heard from a quorum within {@code windowMs}. */
+    public boolean leaderHeardQuorumWithin(long windowMs) {
+        return core.leaderHeardQuorumWithin(windowMs);
+    }
+
+    /** The state can no longer be vouched for: the core gives up its history (unless it already did). */
+    public void abandonHistory() {
+        if (!core.isResyncRequired()) {
+            core.abandonHistory();
+        }
+    }
+
+    /**
+     * One duty cycle at {@code nowMs}: the events given and those the loop gave itself, a tick,
+     * the events fed to the core in order, then every Ready performed.
+     *
+     * @throws IOException when the log or the epochs cannot be written: the member must stop
+     *                     (nothing more is acknowledged)
+     */
+    public void cycle(long nowMs, List<Event> events) throws IOException {
+        peersHeard.cycleAt(nowMs);
+        waitingEvents.addAll(ownEvents);
+        ownEvents.clear();
+        waitingEvents.addAll(events);
+        settleDurableBatches();
+        if (!performWaitingReset()) {
+            return;
+        }
+        List<Event> now = new ArrayList<>(waitingEvents);
+        waitingEvents.clear();
+        core.tick(nowMs);
+        if (nowMs - followerLagPublishedMs >= FOLLOWER_LAG_PERIOD_MS) {
+            followerLagPublishedMs = nowMs;
+            followerLag = FollowerLag.of(core.lastLoggedZxid(), core.followerProgress());
+            logBatchesInFlight = inFlight.size();
+        }
+        for (Event event : now) {
+            feed(event);
+        }
+        settleDurableBatches();
+        performReadies();
+    }
+
+    /** Performs the waiting reset once nothing is in flight; false while it still waits. */
+    private boolean performWaitingReset() throws IOException {
+        if (waitingReset == null) {
+            return true;
+        }
+        if (!inFlight.isEmpty()) {
+            return false;
+        }
+        Ready ready = waitingReset;
+        waitingReset = null;
+        performInOrder(ready);
+        return true;
+    }
+
+    /**
+     * Performs the core's Ready batches. With {@link #MAX_BATCHES_IN_FLIGHT} batches at the log
+     * writer it takes no more: the core keeps gathering work into its next batch, which goes to
+     * the disk in one piece once a batch is durable, so the writer's queue is bounded and a slow
+     * disk slows the member down instead of growing its memory.
+     */
+    private void performReadies() throws IOException {
+        while (waitingReset == null && inFlight.size() < MAX_BATCHES_IN_FLIGHT && core.hasReady()) {
+            perform(core.ready());
+        }
+    }
+
+    private void feed(Event event) {
+        if (event instanceof PeerMessage m) {
+            peersHeard.heardFrom(m.from());
+            if (m.message() instanceof ZabMessage.Propose propose && standing.role() != Role.LEADING) {
+                learnerProposals.addAndGet(propose.entries().size());
+            }
+            core.receive(m.from(), m.message());
+        } else if (event instanceof PeerDown d) {
+            core.peerDisconnected(d.peerId());
+        } else if (event instanceof Propose p) {
+            if (core.propose(p.zxid(), p.payload())) {
+                proposals.incrementAndGet();
+            } else {
+                log.debug("proposal {} refused: no longer a serving leader", Long.toHexString(p.zxid()));
+            }
+        } else if (event instanceof ToLeader t) {
+            if (!core.sendToLeader(t.payload())) {
+                log.debug("no serving leader for a forwarded message");
+            }
+        } else if (event instanceof ToMember t) {
+            core.sendTo(t.peerId(), t.payload());
+        } else if (event instanceof Chore c) {
+            c.body().run();
+        } else if (event instanceof Sync s) {
+            if (!core.sync(s.token())) {
+                effects.syncRefused(s.token());
+            }
+        }
+        // LogProgress: the batches it announces are settled before and after feeding
+    }
+
+    /**
+     * Performs one Ready. One that resets state waits until no batch is in flight; one that only
+     * appends entries (and sends, commits, delivers) hands them to the log writer and returns,
+     * leaving what they promise in a {@link LogBatch}.
+     */
+    private void perform(Ready ready) throws IOException {
+        if (ready.resetsState()) {
+            if (!inFlight.isEmpty()) {
+                waitingReset = ready;
+                return;
+            }
+            performInOrder(ready);
+            return;
+        }
+        if (inFlight.isEmpty() && ready.entriesToPersist().isEmpty()) {
+            performInOrder(ready);
+            return;
+        }
+        List<Outbound> sendNow = inFlight.sendableNow(ready.sendImmediately());
+        if (!ready.entriesToPersist().isEmpty()) {
+            // The disk first: a leader's fsync then overlaps the writes of its proposals to the
+            // peers instead of starting after them, and is more often done before their
+            // acknowledgements come back (then its followers may commit on LeaderDurable).
+            disk.submit(inFlight.add(ready.entriesToPersist()));
+        }
+        send(sendNow);
+        if (acknowledgeBeforeFsync) {
+            send(inFlight.sendableNow(ready.sendAfterPersist()));
+        } else {
+            for (Outbound message : ready.sendAfterPersist()) {
+                inFlight.hold(message);
+            }
+        }
+        // Delivered now: what members tell each other does not depend on local durability, and a
+        // leader's forwarded requests are prepared while the log is written.
+        deliver(ready.received());
+        inFlight.newest().settleWhenDurable.add(ready);
+    }
+
+    /**
+     * For each batch the log writer finished, oldest first: its entries become part of the log's
+     * view, the messages held for it leave, and the Ready batches waiting on it commit, complete
+     * their syncs and advance the core, in the order the core handed them out.
+     */
+    private void settleDurableBatches() throws IOException {
+        LogBatch batch;
+        while ((batch = inFlight.pollDurable()) != null) {
+            effects.logged(batch.entries());
+            send(batch.sendsWhenDurable);
+            for (Ready ready : batch.settleWhenDurable) {
+                if (!ready.committed().isEmpty()) {
+                    countCommitted(ready.committed().size());
+                    effects.committed(ready.committed());
+                }
+                if (!ready.syncsDone().isEmpty()) {
+                    effects.syncsDone(ready.syncsDone());
+                }
+                if (ready.resynced()) {
+                    // the core marks it with the role change that makes the member serve, which
+                    // goes through performInOrder; handled here too, so the marker never stays
+                    effects.resynced();
+                }
+                core.advance(ready);
+            }
+        }
+    }
+
+    /** Performs one Ready batch in the order {@link Ready} documents, then advances the core. */
+    private void performInOrder(Ready ready) throws IOException {
+        if (ready.roleChange() != null) {
+            changeRole(ready.roleChange());
+        }
+        send(ready.sendImmediately());
+        if (acknowledgeBeforeFsync) {
+            send(ready.sendAfterPersist());
+        }
+        if (ready.abandonHistory()) {
+            effects.abandonHistory();
+        }
+        if (ready.epochs() != null) {
+            effects.saveEpochs(ready.epochs());
+        }
+        if (ready.truncateAfterZxid() >= 0) {
+            effects.truncateAfter(ready.truncateAfterZxid());
+        }
+        if (ready.snapshot() != null) {
+            effects.installSnapshot(ready.snapshot());
+        }
+        if (!ready.entriesToPersist().isEmpty()) {
+            effects.persist(ready.entriesToPersist());
+            effects.logged(ready.entriesToPersist());
+        }
+        if (!acknowledgeBeforeFsync) {
+            send(ready.sendAfterPersist());
+        }
+        if (!ready.committed().isEmpty()) {
+            countCommitted(ready.committed().size());
+            effects.committed(ready.committed());
+        }
+        deliver(ready.received());
+        if (!ready.syncsDone().isEmpty()) {
+            effects.syncsDone(ready.syncsDone());
+        }
+        if (ready.resynced()) {
+            effects.resynced();
+        }
+        core.advance(ready);
+    }
+
+    /** Committed as leader, or (follower, observer) as the leader told. */
+    private void countCommitted(int transactions) {
+        (standing.role() == Role.LEADING ? commits : learnerCommits).addAndGet(transactions);
+    }
+
+    /**
+     * ZooKeeper's proposal_count, commit_count, learner_proposal_received_count and
+     * learner_commit_received_count, in transactions; any thread.
+     */
+    public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
+        return new dev.warden.server.net.MemberStatus.TransactionCounts(proposals.get(), commits.get(),
+                learnerProposals.get(), learnerCommits.get());
+    }
+
+    private void changeRole(RoleChange change) {
+        standing = standing.after(change.role(), change.leaderId(), change.epoch(), change.serving(),
+                clock.wallTimeMs());
+        boolean leads = change.role() == Role.LEADING && change.serving();
+        long nextZxid = leads ? core.nextZxid() : -1;
+        RoleChange previous = lastChange;
+        lastChange = change;
+        boolean epochOnly = previous != null && previous.role() == change.role()
+                && previous.leaderId() == change.leaderId() && previous.serving() == change.serving();
+        effects.roleChanged(change, nextZxid);
+        if (epochOnly) {
+            return; // the leader's zxid counter ran out: same leader, prep keeps its zxid sequence
+        }
+        if (leads) {
+            prep.lead(nextZxid, logLastZxid.getAsLong());
+        } else {
+            prep.follow();
+        }
+    }
+
+    /** Member traffic: forwarded requests and session moves to the leader's prep, the rest to the member. */
+    private void deliver(List<Received> received) {
+        for (Received message : received) {
+            AppMessage decoded;
+            try {
+                decoded = AppMessage.decode(message.payload());
+            } catch (ProtocolException e) {
+                log.warn("member {}: undecodable message from member {}: {}", myId, message.from(), e.getMessage());
+                continue;
+            }
+            if (decoded instanceof AppMessage.Forward forward) {
+                prep.forwarded(forward);
+            } else if (decoded instanceof AppMessage.Attach attach) {
+                prep.attached(attach);
+            } else {
+                effects.memberMessage(message.from(), decoded);
+            }
+        }
+    }
+
+    private void send(List<Outbound> messages) {
+        if (!messages.isEmpty()) {
+            for (Outbound message : messages) {
+                // the start of bringing a member up to date: rare, and what an operator asks about
+                MemberLogLines.syncSent(myId, message).ifPresent(log::info);
+                if (message.message() instanceof ZabMessage.Snap) {
+                    snapSyncs.incrementAndGet();
+                } else if (message.message() instanceof ZabMessage.Diff || message.message() instanceof ZabMessage.Trunc) {
+                    diffSyncs.incrementAndGet(); // a truncation is followed by a diff
+                }
+            }
+            sender.sendAll(messages);
+        }
+    }
+
+    // ---- any thread ---------------------------------------------------------------------------
+
+    /** Apply thread: {@code zxid} is applied (the leader's prep may forget what it kept pending for it). */
+    public void applied(long zxid) {
+        prep.applied(zxid);
+    }
+
+    /** Role, leader, serving and epoch as of one moment, for readers on any thread. */
+    public MemberStanding standing() {
+        return standing;
+    }
+
+    /** The host stopped the loop (it failed, or the member closes): it serves no longer. */
+    public void stopServing() {
+        standing = standing.notServing();
+    }
+
+    /**
+     * A serving leader's followers and how many transactions each is behind, as of at most
+     * {@link #FOLLOWER_LAG_PERIOD_MS} ago; empty on other members. Any thread.
+     */
+    public Map<Long, Long> followerLag() {
+        return followerLag;
+    }
+
+    /** Batches at the log writer as of at most {@link #FOLLOWER_LAG_PERIOD_MS} ago; any thread. */
+    public int logBatchesInFlight() {
+        return logBatchesInFlight;
+    }
+
+    /** Members brought up to date with a diff (after a truncation or not) while this one led; any thread. */
+    public long diffSyncs() {
+        return diffSyncs.get();
+    }
+
+    /** Members brought up to date with a snapshot while this one led; any thread. */
+    public long snapSyncs() {
+        return snapSyncs.get();
+    }
+
+    /** Peers heard from within the last {@code windowMs}, for the leader's admin figures; any thread. */
+    public Set<Long> peersHeardWithin(long windowMs) {
+        return peersHeard.within(windowMs);
+    }
+
+    /** True while batches are with the log writer; a host that closes waits for them. */
+    public boolean hasBatchesInFlight() {
+        return !inFlight.isEmpty();
+    }
+}

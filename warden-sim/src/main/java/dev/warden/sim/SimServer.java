@@ -1,0 +1,437 @@
+package dev.warden.sim;
+
+import dev.warden.consensus.EpochState;
+import dev.warden.consensus.Entry;
+import dev.warden.consensus.Outbound;
+import dev.warden.consensus.Role;
+import dev.warden.consensus.RoleChange;
+import dev.warden.consensus.SnapshotData;
+import dev.warden.consensus.ZabConfig;
+import dev.warden.consensus.ZabMessage;
+import dev.warden.consensus.ZabPeer;
+import dev.warden.server.Clock;
+import dev.warden.server.pipeline.PendingState;
+import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.quorum.AppMessage;
+import dev.warden.server.quorum.DriverEffects;
+import dev.warden.server.quorum.LogBatch;
+import dev.warden.server.quorum.MemberLoop;
+import dev.warden.server.quorum.PeerSender;
+import dev.warden.server.quorum.ZabCore;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * One simulated server: the production member ({@link MemberLoop}: the Zab core, the leader's
+ * prep and the handling of each Ready batch) hosted on a simulated disk, network and clock, as
+ * the server's {@code MemberDriver} hosts it on threads, files and sockets. What is simulated is
+ * only what a host provides: the log writer ({@link #write}: a batch's entries are written at
+ * once and become durable when its fsync finishes, after a latency drawn from the seed, in
+ * order), the storage effects (durable on return, as the server's are), the state machine the
+ * commits are applied to ({@link TreeMachine}, the server's own), and the start-up recovery
+ * ({@link SimRecovery}, the server's rule).
+ */
+public final class SimServer {
+    /** Snapshots the autopurge keeps after each local snapshot: the server's autopurge.snapRetainCount (at least 3). */
+    private static final int SNAPSHOTS_RETAINED = 3;
+    /** Cycles one step may run while a cycle leaves work for the next (prep proposing, a batch settled). */
+    private static final int MAX_CYCLES_PER_STEP = 64;
+
+    /** Where the member's effects go: the network, the clients, the checkers. */
+    public interface World {
+        void send(long from, long to, ZabMessage message);
+
+        void applied(SimServer member, TreeMachine.Applied applied);
+
+        void refused(SimServer member, SimRequest.Refusal refusal);
+
+        void syncDone(SimServer member, long token);
+
+        void roleChanged(SimServer member, RoleChange change);
+    }
+
+    /** A batch with the simulated log writer, and when its fsync finishes. */
+    private record Writing(LogBatch batch, long doneAtMs) { }
+
+    final long id;
+    private final ZabConfig config;
+    private final World world;
+    private final RandomGenerator random;
+    private final Clock clock;
+    private final SnapshotLedger ledger;
+    final SimDisk disk = new SimDisk();
+    private final SimLogView logView = new SimLogView(disk);
+    private final TreeMachine machine;
+    private ZabPeer peer;
+    private MemberLoop loop;
+    private boolean up;
+    /** Events for the member's next cycle (deliveries, disconnects, client requests, its prep's chores). */
+    private final List<MemberLoop.Event> inbox = new ArrayList<>();
+    private final Deque<Writing> writing = new ArrayDeque<>();
+    /** Refusals from the leader's prep, delivered once this member applied what preceded them. */
+    private final List<AppMessage.Failed> refusals = new ArrayList<>();
+    private long nowMs;
+    /** Batches whose fsync had to wait for a slow disk. */
+    long slowFsyncs;
+    /** Maximum extra fsync latency; 0 means fsync completes at once. */
+    long slowDiskMaxMs;
+    /** Scripted scenarios: batches with the log writer never finish their fsync until this is cleared. */
+    boolean diskStalled;
+    /**
+     * A fault planted in the production member loop, for checker tests: acknowledgements leave
+     * before the fsync of what they promise. Takes effect at the next start ({@code Simulation.breakDriverAckBeforePersist} restarts a member that is up).
+     */
+    boolean ackBeforePersist;
+    /**
+     * True: a batch's fsync finishes at the earliest in the next step, while the member goes on
+     * (as on a server, where the log writer is a thread of its own); false: a fast disk whose fsync
+     * is done before the member's next cycle.
+     */
+    boolean pipelined;
+    /**
+     * The recovery rule from before it had to prove continuity ({@link SimRecovery#trusting}), for
+     * showing the checkers catch what it got wrong: never a resync.
+     */
+    boolean trustingRecovery;
+    /** How the last start recovered (for the trace). */
+    private SimRecovery.Outcome lastRecovery;
+    /** Starts that set the history aside and required a resync (data that proved nothing, or a marker). */
+    long resyncStarts;
+    /** Starts with every snapshot damaged and the log's start gone. */
+    long startLostStarts;
+    /** Times the core gave up its history while running (the loop's abandonHistory effect). */
+    long historiesAbandoned;
+
+    SimServer(long id, ZabConfig config, World world, RandomGenerator random, Clock clock, SnapshotLedger ledger) {
+        this.id = id;
+        this.config = config;
+        this.world = world;
+        this.random = random;
+        this.clock = clock;
+        this.ledger = ledger;
+        this.machine = new TreeMachine(clock, id);
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public boolean isUp() {
+        return up;
+    }
+
+    public ZabPeer peer() {
+        return peer;
+    }
+
+    public TreeMachine machine() {
+        return machine;
+    }
+
+    public boolean isServing() {
+        return up && loop.standing().serving();
+    }
+
+    public boolean isServingLeader() {
+        return isServing() && loop.standing().role() == Role.LEADING;
+    }
+
+    /** Comes up from its disk, as the server does: recovery first, then a member that knows whether it must resync. */
+    void start(long startMs) {
+        nowMs = startMs;
+        lastRecovery = trustingRecovery ? SimRecovery.trusting(disk, machine, Long.MAX_VALUE, ledger)
+                : SimRecovery.atStart(disk, machine, ledger);
+        if (lastRecovery.resyncRequired()) {
+            resyncStarts++;
+        }
+        if (lastRecovery.startLost()) {
+            startLostStarts++;
+        }
+        inbox.clear();
+        writing.clear();
+        refusals.clear();
+        logView.reset();
+        peer = new ZabPeer(config, disk.epochs(), logView, () -> machine.snapshot(ledger), random, startMs,
+                lastRecovery.resyncRequired());
+        // the leader's prep works on this member's own state, as on a server
+        PendingState pending = new PendingState(machine.tree());
+        Preparer preparer = new Preparer(pending, machine.state().sessions(), clock, random, false, 0);
+        loop = new MemberLoop(id, new ZabCore(peer), sender, effects, this::write,
+                new MemberLoop.PrepState(preparer, pending, machine.state().sessions(), machine.tree()),
+                task -> inbox.add(new MemberLoop.Chore(task)), logView::lastZxid, clock, ackBeforePersist);
+        up = true;
+    }
+
+    /** What the last start decided, for the trace. */
+    String recoveryDescription() {
+        return lastRecovery == null ? "not started" : lastRecovery.description();
+    }
+
+    /** The member gives up its history at run time (as on a digest that differs from the quorum's). */
+    void abandonHistory() {
+        if (up) {
+            inbox.add(new MemberLoop.Chore(loop::abandonHistory));
+        }
+    }
+
+    void crash() {
+        crash(true);
+    }
+
+    void crash(boolean tornTail) {
+        up = false;
+        loop = null;
+        peer = null;
+        inbox.clear();
+        writing.clear();
+        refusals.clear();
+        disk.crash(random, tornTail);
+    }
+
+    void deliver(long from, ZabMessage message) {
+        if (up) {
+            inbox.add(new MemberLoop.PeerMessage(from, message));
+        }
+    }
+
+    void disconnected(long peerId) {
+        if (up) {
+            inbox.add(new MemberLoop.PeerDown(peerId));
+        }
+    }
+
+    /** One step: finishes the fsyncs that are due, then runs the member's cycles until it has nothing left to do. */
+    void pump(long stepMs) {
+        if (!up) {
+            return;
+        }
+        nowMs = stepMs;
+        finishDueFsyncs();
+        for (int cycles = 0; cycles < MAX_CYCLES_PER_STEP && up; cycles++) {
+            List<MemberLoop.Event> events = new ArrayList<>(inbox);
+            inbox.clear();
+            try {
+                loop.cycle(nowMs, events);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("member " + id + ": the simulated disk failed", e);
+            }
+            finishDueFsyncs();
+            if (inbox.isEmpty() && !loop.hasOwnEvents()) {
+                return;
+            }
+        }
+    }
+
+    /** The simulated log writer: the entries are written now and are durable once the fsync finishes. */
+    private void write(LogBatch batch) {
+        for (Entry entry : batch.entries()) {
+            disk.append(entry);
+        }
+        long latencyMs = fsyncLatencyMs();
+        if (!pipelined && latencyMs == 0 && !diskStalled && writing.isEmpty()) {
+            disk.fsync();
+            batch.durable();
+            inbox.add(new MemberLoop.LogProgress());
+            return;
+        }
+        // a batch's fsync cannot finish before the one ahead of it, nor in the step it was written
+        long previousDoneMs = writing.isEmpty() ? nowMs : writing.peekLast().doneAtMs();
+        writing.add(new Writing(batch, Math.max(previousDoneMs, nowMs + Math.max(latencyMs, 1))));
+    }
+
+    private void finishDueFsyncs() {
+        boolean finished = false;
+        while (!writing.isEmpty() && writing.peekFirst().doneAtMs() <= nowMs && !diskStalled) {
+            disk.fsync();
+            writing.pollFirst().batch().durable();
+            finished = true;
+        }
+        if (finished) {
+            inbox.add(new MemberLoop.LogProgress());
+        }
+    }
+
+    /** How long this fsync takes: up to {@link #slowDiskMaxMs}, drawn from the seeded random. */
+    private long fsyncLatencyMs() {
+        long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
+        if (latencyMs > 0) {
+            slowFsyncs++;
+        }
+        return latencyMs;
+    }
+
+    private final PeerSender sender = new PeerSender() {
+        @Override
+        public void send(long to, ZabMessage message) {
+            world.send(id, to, message);
+        }
+
+        @Override
+        public void sendAll(List<Outbound> messages) {
+            for (Outbound out : messages) {
+                world.send(id, out.to(), out.message());
+            }
+        }
+    };
+
+    /** What the member loop asks of the rest of a server, on the simulated disk and state. */
+    private final DriverEffects effects = new DriverEffects() {
+        @Override
+        public void roleChanged(RoleChange change, long nextZxid) {
+            world.roleChanged(SimServer.this, change);
+        }
+
+        @Override
+        public void saveEpochs(EpochState epochs) {
+            disk.writeEpochs(epochs);
+            disk.fsync();
+        }
+
+        @Override
+        public void truncateAfter(long zxid) {
+            disk.truncateAfter(zxid);
+            disk.fsync();
+            if (machine.lastZxid() != zxid) {
+                // as the server's rebuild: the state ends exactly at the TRUNC point
+                if (trustingRecovery) {
+                    SimRecovery.trusting(disk, machine, zxid, ledger);
+                } else {
+                    SimRecovery.afterTruncation(disk, machine, ledger);
+                }
+            }
+            logView.reset();
+        }
+
+        @Override
+        public void installSnapshot(SnapshotData snapshot) {
+            machine.restore(snapshot, ledger);
+            disk.installSnapshot(snapshot);
+            disk.fsync();
+            logView.reset();
+        }
+
+        @Override
+        public void abandonHistory() {
+            // the marker first, then the log (it starts again at 0) and the snapshots; the state empties
+            disk.setAsideHistory();
+            disk.fsync();
+            machine.clear();
+            logView.reset();
+            historiesAbandoned++;
+        }
+
+        @Override
+        public void resynced() {
+            disk.removeResyncMarker();
+            disk.fsync();
+        }
+
+        @Override
+        public void persist(List<Entry> entries) {
+            for (Entry entry : entries) {
+                disk.append(entry);
+            }
+            disk.fsync();
+        }
+
+        @Override
+        public void logged(List<Entry> entries) {
+            if (!entries.isEmpty()) {
+                logView.published(entries.get(entries.size() - 1).zxid());
+            }
+        }
+
+        @Override
+        public void committed(List<Entry> entries) {
+            for (Entry entry : entries) {
+                TreeMachine.Applied applied = machine.apply(entry);
+                loop.applied(entry.zxid());
+                world.applied(SimServer.this, applied);
+            }
+            deliverRefusals();
+        }
+
+        @Override
+        public void memberMessage(long from, AppMessage message) {
+            if (message instanceof AppMessage.Failed failed) {
+                refusals.add(failed);
+                deliverRefusals();
+            }
+            // session activity and digests: the simulation has no session expiry and no tree check
+        }
+
+        @Override
+        public void syncsDone(List<Long> tokens) {
+            for (long token : tokens) {
+                world.syncDone(SimServer.this, token);
+            }
+        }
+
+        @Override
+        public void syncRefused(long token) {
+            // the client's sync times out and it fails over
+        }
+
+        @Override
+        public void failed(String reason, Throwable cause) {
+            throw new IllegalStateException("member " + id + " failed: " + reason, cause);
+        }
+    };
+
+    /** Refusals whose place in the session's order has come: everything prepared before them is applied here. */
+    private void deliverRefusals() {
+        Iterator<AppMessage.Failed> pending = refusals.iterator();
+        while (pending.hasNext()) {
+            AppMessage.Failed failed = pending.next();
+            if (failed.afterZxid() <= machine.lastZxid()) {
+                pending.remove();
+                world.refused(this, SimRequest.Refusal.of(failed));
+            }
+        }
+    }
+
+    /** A client's linearizable sync: false if this member cannot serve. */
+    boolean sync(long token) {
+        if (!isServing()) {
+            return false;
+        }
+        inbox.add(new MemberLoop.Sync(token));
+        return true;
+    }
+
+    /** A client request arrived at this member: it forwards it to the leader. False if this member cannot serve. */
+    boolean submit(SimRequest request) {
+        if (!isServing()) {
+            return false;
+        }
+        inbox.add(new MemberLoop.ToLeader(request.forward()));
+        return true;
+    }
+
+    /** A client with a session reconnected here: the member tells the leader its requests now come from here. */
+    void attach(long sessionId) {
+        if (isServing()) {
+            inbox.add(new MemberLoop.ToLeader(AppMessage.encode(new AppMessage.Attach(id, sessionId))));
+        }
+    }
+
+    /**
+     * Takes a snapshot of committed state, when that is possible right now, as the server does
+     * (the log rolls, the snapshot file is written), then runs the autopurge: the newest
+     * {@link #SNAPSHOTS_RETAINED} snapshots stay, with the log needed to replay the oldest of them.
+     */
+    void purge() {
+        SnapshotFile newest = disk.newestSnapshot();
+        if (isServing() && writing.isEmpty() && !loop.hasBatchesInFlight() && !disk.hasUnsynced()
+                && machine.lastZxid() == peer.committedZxid()
+                && machine.lastZxid() > (newest == null ? 0 : newest.zxid())) {
+            disk.takeSnapshot(machine.snapshot(ledger));
+            disk.autopurge(SNAPSHOTS_RETAINED);
+            disk.fsync();
+        }
+    }
+}
