@@ -46,8 +46,8 @@ final class UnimplementedZooKeeperKeys {
     private static final String SASL_DETAIL = "a ZooKeeper SASL/Kerberos setting Warden does not read"
             + " (docs/SECURITY.md lists the ones it does); it has no effect here";
     private static final String QUORUM_TLS = "a setting of TLS between members, read only with sslQuorum=true or"
-            + " portUnification=true (docs/SECURITY.md; the AdminServer's HTTPS reads only the ssl.quorum key and"
-            + " trust stores); neither is set, so it has no effect here";
+            + " portUnification=true, and by the AdminServer's HTTPS with admin.forceHttps=true or"
+            + " admin.portUnification=true (docs/SECURITY.md); none is set, so it has no effect here";
     private static final String QUORUM_SASL = "a setting of SASL between members, read only with"
             + " quorum.auth.enableSasl=true (docs/SECURITY.md); it is not set, so this has no effect here";
     private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"

@@ -74,6 +74,15 @@ class AdminTlsSettingsTest {
     }
 
     @Test
+    void theQuorumStoresAreLeftUnreadWhileHttpsIsOff() {
+        ServerConfig config = load("ssl.quorum.keyStore.location", "/etc/ks.p12");
+        assertEquals(null, config.adminServer().tls().stores());
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("ssl.quorum.keyStore.location")
+                && warnings.get(0).contains("admin.forceHttps=true"), warnings.toString());
+    }
+
+    @Test
     void theKeysAreReadFromZooKeeperSystemPropertiesToo() {
         Properties file = new Properties();
         file.setProperty("dataDir", dir.toString());
@@ -82,11 +91,12 @@ class AdminTlsSettingsTest {
         jvm.setProperty("zookeeper.ssl.quorum.trustStore.location", "/etc/ts.p12");
         jvm.setProperty("zookeeper.ssl.clientCertIdType", "SAN");
         jvm.setProperty("zookeeper.X509AuthenticationProvider.superUser", "CN=root");
-        AdminTlsSettings tls = ConfigLoader.fromProperties(file, jvm, warnings::add).adminServer().tls();
+        ServerConfig config = ConfigLoader.fromProperties(file, jvm, warnings::add);
+        AdminTlsSettings tls = config.adminServer().tls();
         assertTrue(tls.portUnification());
-        assertEquals(Path.of("/etc/ts.p12"), tls.trustStore().location());
-        assertTrue(tls.idRule().useSan());
-        assertTrue(tls.idRule().isSuper("CN=root"));
+        assertEquals(Path.of("/etc/ts.p12"), tls.stores().trustStore().location());
+        assertTrue(config.security().x509().useSan());
+        assertTrue(config.security().x509().isSuper("CN=root"));
         assertEquals(List.of(), warnings);
     }
 }

@@ -2,7 +2,11 @@ package dev.warden.server.admin;
 
 import dev.warden.server.AdminServerSettings;
 import dev.warden.server.console.Console;
+import dev.warden.server.net.ClientPortTls;
 import dev.warden.server.net.ServerContext;
+import dev.warden.server.net.TlsSniffer;
+import dev.warden.server.security.NettyTls;
+import dev.warden.server.security.ReloadingSslContext;
 import dev.warden.storage.SnapshotStore;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -12,7 +16,6 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
@@ -23,12 +26,14 @@ import java.util.concurrent.TimeUnit;
  * ZooKeeper's AdminServer on Netty's HTTP codec: the admin commands as JSON on
  * {@code admin.serverAddress:admin.serverPort} under {@code admin.commandURL}, and the web
  * console under {@code /console} ({@link Console}), over HTTP, HTTPS ({@code admin.forceHttps})
- * or both on the one port ({@code admin.portUnification}); see {@link AdminTls}. One event loop
- * thread: the commands are cheap and rare, and the client port's threads stay free.
+ * or both on the one port ({@code admin.portUnification}), with the TLS contexts and port
+ * unification of the client port over the {@code ssl.quorum} stores
+ * ({@link dev.warden.server.AdminTlsSettings}). One event loop thread: the commands are cheap and
+ * rare, and the client port's threads stay free.
  */
 public final class AdminServer implements AutoCloseable {
     /** The name of the TLS handler in an HTTPS connection's pipeline (where the console looks for the client's certificate). */
-    public static final String TLS_HANDLER = "tls";
+    public static final String TLS_HANDLER = TlsSniffer.SSL_HANDLER;
 
     private final EventLoopGroup group;
     private final Channel channel;
@@ -44,11 +49,25 @@ public final class AdminServer implements AutoCloseable {
      * Binds and starts serving; throws if the port cannot be bound (the caller says which key
      * to change). {@code scratchDir} holds snapshots while they are streamed.
      */
+    /**
+     * What the port speaks. The stores are read once, at start (the configuration check has
+     * already read them, so a bad store stopped the server naming its key).
+     */
+    private static ClientPortTls portTls(AdminServerSettings settings) {
+        if (!settings.tls().httpsOn()) {
+            return ClientPortTls.PLAINTEXT;
+        }
+        ReloadingSslContext context = new ReloadingSslContext(settings.tls().serverSettings(), NettyTls::forServer,
+                false, Long.MAX_VALUE, System::currentTimeMillis);
+        // admin.forceHttps wins over admin.portUnification, as in ZooKeeper
+        return settings.tls().forceHttps() ? ClientPortTls.tlsOnly(context) : ClientPortTls.unified(context);
+    }
+
     public static AdminServer start(AdminServerSettings settings, ServerContext server, SnapshotStore snapshots,
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
         // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)
-        SslContext tls = settings.tls().httpsOn() ? AdminTls.serverContext(settings.tls()) : null;
+        ClientPortTls tls = portTls(settings);
         Console console = new Console(server); // the web console, at /console
         EventLoopGroup group = new NioEventLoopGroup(1, runnable -> {
             Thread thread = new Thread(runnable, "warden-admin-" + settings.port());
@@ -62,11 +81,7 @@ public final class AdminServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new IdleStateHandler(0, 0, settings.idleTimeoutMs(),
                                     TimeUnit.MILLISECONDS));
-                            if (settings.tls().forceHttps()) {
-                                ch.pipeline().addLast(TLS_HANDLER, tls.newHandler(ch.alloc()));
-                            } else if (settings.tls().portUnification()) {
-                                ch.pipeline().addLast(new HttpsOrHttp(tls));
-                            }
+                            tls.install(ch);
                             ch.pipeline().addLast(new HttpServerCodec());
                             ch.pipeline().addLast(new ChunkedWriteHandler());
                             ch.pipeline().addLast(console.newHandler());

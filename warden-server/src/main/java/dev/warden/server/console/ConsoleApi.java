@@ -1,6 +1,6 @@
 package dev.warden.server.console;
 
-import dev.warden.server.auth.X509IdRule;
+import dev.warden.server.security.X509Identities;
 import dev.warden.server.net.ServerContext;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
@@ -37,7 +37,7 @@ final class ConsoleApi {
     }
 
     private final ConsoleLogins logins;
-    private final X509IdRule idRule;
+    private final X509Identities x509;
     private final TreeApi tree;
     private final ActivityApi activity;
     private final EnsembleApi ensemble;
@@ -45,7 +45,7 @@ final class ConsoleApi {
 
     ConsoleApi(ServerContext server, ConsoleLogins logins, ExecutorService probes, LatencyWindow latencies) {
         this.logins = logins;
-        this.idRule = server.config().adminServer().tls().idRule();
+        this.x509 = server.config().security().x509();
         this.tree = new TreeApi(server, new ConsoleWriter(server));
         this.activity = new ActivityApi(server);
         this.ensemble = new EnsembleApi(server, probes);
@@ -154,10 +154,10 @@ final class ConsoleApi {
                     : "a certificate login needs HTTPS (admin.forceHttps or admin.portUnification) and a client"
                     + " certificate; log in with a digest user and password instead");
         }
-        String id = idRule.idOf(call.certificate()).orElseThrow(() -> new ConsoleException(403, "NO_IDENTITY",
+        String id = x509.idOf(call.certificate()).orElseThrow(() -> new ConsoleException(403, "NO_IDENTITY",
                 "the certificate of " + call.certificate().getSubjectX500Principal().getName() + " gives no x509"
                 + " identity under ssl.clientCertIdType=SAN: no subject alternative name of type "
-                + idRule.sanType() + " matches ssl.clientCertIdSanMatchRegex and ssl.clientCertIdSanExtractRegex"));
+                + x509.sanType() + " matches ssl.clientCertIdSanMatchRegex and ssl.clientCertIdSanExtractRegex"));
         return started(logins.identifyCertificate(id, call.address()), call);
     }
 
@@ -178,7 +178,7 @@ final class ConsoleApi {
         }
         Map<String, Object> certificate = new LinkedHashMap<>();
         certificate.put("subject", call.certificate().getSubjectX500Principal().getName());
-        certificate.put("x509", idRule.idOf(call.certificate()).orElse(null));
+        certificate.put("x509", x509.idOf(call.certificate()).orElse(null));
         out.put("certificate", certificate);
         return out;
     }

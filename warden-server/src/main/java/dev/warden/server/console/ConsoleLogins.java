@@ -4,7 +4,7 @@ import dev.warden.protocol.Id;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
-import dev.warden.server.auth.X509IdRule;
+import dev.warden.server.security.X509Identities;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
@@ -69,12 +69,12 @@ final class ConsoleLogins {
         if (config.skipAcl()) {
             identities.skipAclChecks();
         }
-        identities.add(new Id(X509IdRule.SCHEME, x509Id));
-        boolean superUser = config.adminServer().tls().idRule().isSuper(x509Id);
+        identities.add(new Id(X509Identities.SCHEME, x509Id));
+        boolean superUser = config.security().x509().isSuper(x509Id);
         if (superUser) {
             identities.add(new Id(AuthIdentities.SUPER_SCHEME, x509Id));
         }
-        return new Login(X509IdRule.SCHEME, x509Id, superUser, identities);
+        return new Login(X509Identities.SCHEME, x509Id, superUser, identities);
     }
 
     /** Remembers the login; returns its token. */

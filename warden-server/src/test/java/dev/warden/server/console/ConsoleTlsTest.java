@@ -8,9 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.warden.server.AdminServerSettings;
-import dev.warden.server.AdminTlsSettings;
 import dev.warden.server.ApacheClients;
+import dev.warden.server.ConfigLoader;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.auth.Digests;
@@ -25,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
@@ -69,21 +69,31 @@ class ConsoleTlsTest {
         trustStore = make.trustStore("trust", aliceStore);
     }
 
-    private static AdminTlsSettings tls(String... keysAndValues) {
-        AdminTlsSettings tls = AdminTlsSettings.DEFAULTS
-                .with("ssl.quorum.keyStore.location", serverStore.toString())
-                .with("ssl.quorum.keyStore.password", TestCertificates.PASSWORD)
-                .with("ssl.quorum.trustStore.location", trustStore.toString())
-                .with("ssl.quorum.trustStore.password", TestCertificates.PASSWORD);
+    /** zoo.cfg keys: the ssl.quorum stores of these tests, then {@code keysAndValues}. */
+    private static Properties tls(String... keysAndValues) {
+        Properties keys = new Properties();
+        keys.setProperty("ssl.quorum.keyStore.location", serverStore.toString());
+        keys.setProperty("ssl.quorum.keyStore.password", TestCertificates.PASSWORD);
+        keys.setProperty("ssl.quorum.trustStore.location", trustStore.toString());
+        keys.setProperty("ssl.quorum.trustStore.password", TestCertificates.PASSWORD);
         for (int i = 0; i < keysAndValues.length; i += 2) {
-            tls = tls.with(keysAndValues[i], keysAndValues[i + 1]);
+            keys.setProperty(keysAndValues[i], keysAndValues[i + 1]);
         }
-        return tls;
+        return keys;
     }
 
-    private WardenServer start(AdminTlsSettings tls) throws IOException {
-        return WardenServer.start(ServerConfig.builder().dataDir(dataDir).clientPort(0)
-                .adminServer(AdminServerSettings.DEFAULTS.withEnabled(true).withPort(0).withTls(tls)).build());
+    /** A server with an AdminServer on a free port, configured as zoo.cfg would configure it. */
+    private WardenServer start(Properties keys) throws IOException {
+        Properties file = new Properties();
+        file.putAll(keys);
+        file.setProperty("dataDir", dataDir.toString());
+        file.setProperty("clientPort", "0");
+        file.setProperty("admin.enableServer", "true");
+        file.setProperty("admin.serverPort", "0");
+        List<String> warnings = new ArrayList<>();
+        ServerConfig config = ConfigLoader.fromProperties(file, warnings::add);
+        assertEquals(List.of(), warnings, "every key of these tests is read");
+        return WardenServer.start(config);
     }
 
     private static void createNodes(WardenServer server) throws Exception {
@@ -187,9 +197,10 @@ class ConsoleTlsTest {
     @Test
     void pemStoresServeHttpsAndCheckTheClientCertificate() throws Exception {
         TestCertificates make = new TestCertificates(certificates);
-        AdminTlsSettings pem = AdminTlsSettings.DEFAULTS.with("admin.forceHttps", "true")
-                .with("ssl.quorum.keyStore.location", make.pem("server", serverStore, true).toString())
-                .with("ssl.quorum.trustStore.location", make.pem("trusted-alice", aliceStore, false).toString());
+        Properties pem = new Properties();
+        pem.setProperty("admin.forceHttps", "true");
+        pem.setProperty("ssl.quorum.keyStore.location", make.pem("server", serverStore, true).toString());
+        pem.setProperty("ssl.quorum.trustStore.location", make.pem("trusted-alice", aliceStore, false).toString());
         try (WardenServer server = start(pem)) {
             ConsoleHttp alice = new ConsoleHttp(https(server), TestCertificates.client(serverStore, aliceStore));
             ConsoleHttp.Reply login = alice.loginWithCertificate();
