@@ -4,7 +4,6 @@ import dev.warden.protocol.tls.TlsManagers;
 import dev.warden.protocol.tls.TlsSettings;
 import dev.warden.server.security.NettyTls;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * HTTPS on the AdminServer port, with the keys ZooKeeper 3.9's AdminServer reads:
@@ -34,7 +33,7 @@ public record AdminTlsSettings(boolean forceHttps, boolean portUnification, bool
 
     /** These settings with {@code key} (one of {@link #KEYS}) set to {@code value}, as zoo.cfg gives it. */
     public AdminTlsSettings with(String key, String value) {
-        boolean on = bool(key, value);
+        boolean on = ConfigLoader.asBoolean(key, value.trim());
         return switch (key) {
             case "admin.forceHttps" -> new AdminTlsSettings(on, portUnification, needClientAuth, stores);
             case "admin.portUnification" -> new AdminTlsSettings(forceHttps, on, needClientAuth, stores);
@@ -97,13 +96,5 @@ public record AdminTlsSettings(boolean forceHttps, boolean portUnification, bool
             throw new ConfigException(failing, "cannot serve HTTPS on the AdminServer port (" + why + "): "
                     + bad.getMessage(), bad);
         }
-    }
-
-    private static boolean bool(String key, String value) {
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw ConfigException.invalid(key, value, "must be true or false");
-        };
     }
 }

@@ -1,6 +1,7 @@
 package dev.warden.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,7 +71,18 @@ class AdminTlsSettingsTest {
                 () -> load("ssl.clientCertIdSanExtractRegex", "a(b)", "ssl.clientCertIdSanExtractMatcherGroupIndex",
                         "2")).key());
         assertEquals("admin.forceHttps", assertThrows(ConfigException.class,
-                () -> load("admin.forceHttps", "yes")).key());
+                () -> load("admin.forceHttps", "maybe")).key());
+    }
+
+    @Test
+    void theSwitchesTakeYesAndNoAsEveryBooleanKeyDoes() {
+        Properties file = new Properties();
+        file.setProperty("dataDir", dir.toString());
+        file.setProperty("admin.portUnification", "yes");
+        file.setProperty("admin.forceHttps", "no");
+        AdminTlsSettings tls = ConfigLoader.fromProperties(file, warnings::add).adminServer().tls();
+        assertTrue(tls.portUnification());
+        assertFalse(tls.forceHttps());
     }
 
     @Test
