@@ -8,14 +8,16 @@ package dev.warden.server;
  * @param port          admin.serverPort (0 picks a free port)
  * @param commandUrl    admin.commandURL, the path the commands are under
  * @param idleTimeoutMs admin.idleTimeout, how long a connection may stay idle
+ * @param tls           HTTPS and client certificates (admin.forceHttps, admin.portUnification, ...)
  */
-public record AdminServerSettings(boolean enabled, String address, int port, String commandUrl, long idleTimeoutMs) {
+public record AdminServerSettings(boolean enabled, String address, int port, String commandUrl, long idleTimeoutMs,
+                                  AdminTlsSettings tls) {
     /**
      * Off unless enabled (ZooKeeper turns it on by default; an HTTP port nobody asked for is not
      * opened here), on loopback like the client port, and otherwise ZooKeeper's defaults.
      */
     public static final AdminServerSettings DEFAULTS = new AdminServerSettings(false, "127.0.0.1", 8080, "/commands",
-            30_000);
+            30_000, AdminTlsSettings.DEFAULTS);
 
     public AdminServerSettings {
         if (address == null || address.isBlank()) {
@@ -32,25 +34,32 @@ public record AdminServerSettings(boolean enabled, String address, int port, Str
         if (idleTimeoutMs <= 0) {
             throw ConfigException.invalid("admin.idleTimeout", idleTimeoutMs, "must be a positive number of milliseconds");
         }
+        if (tls == null) {
+            tls = AdminTlsSettings.DEFAULTS;
+        }
     }
 
     public AdminServerSettings withEnabled(boolean v) {
-        return new AdminServerSettings(v, address, port, commandUrl, idleTimeoutMs);
+        return new AdminServerSettings(v, address, port, commandUrl, idleTimeoutMs, tls);
     }
 
     public AdminServerSettings withAddress(String v) {
-        return new AdminServerSettings(enabled, v, port, commandUrl, idleTimeoutMs);
+        return new AdminServerSettings(enabled, v, port, commandUrl, idleTimeoutMs, tls);
     }
 
     public AdminServerSettings withPort(int v) {
-        return new AdminServerSettings(enabled, address, v, commandUrl, idleTimeoutMs);
+        return new AdminServerSettings(enabled, address, v, commandUrl, idleTimeoutMs, tls);
     }
 
     public AdminServerSettings withCommandUrl(String v) {
-        return new AdminServerSettings(enabled, address, port, v, idleTimeoutMs);
+        return new AdminServerSettings(enabled, address, port, v, idleTimeoutMs, tls);
     }
 
     public AdminServerSettings withIdleTimeoutMs(long v) {
-        return new AdminServerSettings(enabled, address, port, commandUrl, v);
+        return new AdminServerSettings(enabled, address, port, commandUrl, v, tls);
+    }
+
+    public AdminServerSettings withTls(AdminTlsSettings v) {
+        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs, v);
     }
 }

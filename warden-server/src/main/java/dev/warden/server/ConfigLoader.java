@@ -49,7 +49,7 @@ public final class ConfigLoader {
         }
     }
 
-    private static final List<Setting> SETTINGS = List.of(
+    private static final List<Setting> SETTINGS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             Setting.of((b, k, v, w) -> b.tickTimeMs(asInt(ServerConfig.Range.TICK_TIME, k, v)), "tickTime"),
             Setting.of((b, k, v, w) -> b.dataDir(asPath(k, v)), "dataDir"),
             Setting.of((b, k, v, w) -> b.dataLogDir(asPath(k, v)), "dataLogDir"),
@@ -112,7 +112,10 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpPort(asInt(ServerConfig.Range.METRICS_PORT, k, v))),
                     "metricsProvider.httpPort"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withExportJvmInfo(asBoolean(k, v))),
-                    "metricsProvider.exportJvmInfo"));
+                    "metricsProvider.exportJvmInfo")),
+            // the AdminServer's HTTPS keys, each as written and with "zookeeper." (its stores: adminStores)
+            AdminTlsSettings.KEYS.stream().map(key -> Setting.of((b, k, v, w) -> b.adminServer(
+                    b.adminServer().withTls(b.adminServer().tls().with(key, v))), key, "zookeeper." + key))).toList();
 
     private ConfigLoader() {
     }
@@ -223,6 +226,7 @@ public final class ConfigLoader {
         // JVM-wide setting the JDK's own login code reads from the system property, so the server
         // takes it from there when neither the file nor the given properties name it.
         builder.security(securityKeys(properties, jvmProperties, recognised, fromJvm));
+        adminStores(builder, properties, recognised, fromJvm);
         // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
         // error it would cause in the member lines (a multi-address line, say)
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
@@ -268,16 +272,39 @@ public final class ConfigLoader {
             return SecurityKeys.apply(readable, recognised, name -> name.equals(SecurityKeys.JAAS_KEY)
                     ? jvmProperties.getProperty(name, System.getProperty(name)) : null);
         } catch (ConfigException bad) {
-            String key = bad.key();
-            String property = key == null ? null : fromJvm.contains(key) ? key
-                    : fromJvm.contains(ZooKeeperSystemProperties.PREFIX + key) ? ZooKeeperSystemProperties.PREFIX + key
-                    : null;
-            if (property == null || !bad.getMessage().startsWith(key)) {
-                throw bad;
-            }
-            throw new ConfigException(property, ZooKeeperSystemProperties.spelled(property)
-                    + bad.getMessage().substring(key.length()), bad);
+            throw asWritten(bad, fromJvm);
         }
+    }
+
+    /**
+     * With admin.forceHttps or admin.portUnification, the AdminServer serves HTTPS with the
+     * members' ssl.quorum stores, read by the code that reads them for sslQuorum; otherwise they
+     * stay unread here (and are warned about unless sslQuorum reads them).
+     */
+    private static void adminStores(ServerConfig.Builder builder, Properties merged, Set<String> recognised,
+                                    Set<String> fromJvm) {
+        AdminServerSettings admin = builder.adminServer();
+        if (!admin.tls().httpsOn()) {
+            return;
+        }
+        try {
+            builder.adminServer(admin.withTls(admin.tls().withStores(SecurityKeys.adminStores(merged, recognised))));
+        } catch (ConfigException bad) {
+            throw asWritten(bad, fromJvm);
+        }
+    }
+
+    /** An error about a key that came from a JVM property, naming it as the operator wrote it ({@code -Dzookeeper.k}). */
+    private static ConfigException asWritten(ConfigException bad, Set<String> fromJvm) {
+        String key = bad.key();
+        String property = key == null ? null : fromJvm.contains(key) ? key
+                : fromJvm.contains(ZooKeeperSystemProperties.PREFIX + key) ? ZooKeeperSystemProperties.PREFIX + key
+                : null;
+        if (property == null || !bad.getMessage().startsWith(key)) {
+            return bad;
+        }
+        return new ConfigException(property, ZooKeeperSystemProperties.spelled(property)
+                + bad.getMessage().substring(key.length()), bad);
     }
 
     /**

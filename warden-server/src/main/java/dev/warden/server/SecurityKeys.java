@@ -34,6 +34,10 @@ final class SecurityKeys {
             "org.apache.zookeeper.server.auth.SASLAuthenticationProvider");
     static final Set<String> KNOWN_SCHEMES = Set.of("digest", "ip", "sasl", "x509");
 
+    /** How {@code StoreFile} asks for the type of a store whose file name does not tell it. */
+    private static final java.util.regex.Pattern STORE_TYPE_KEY = java.util.regex.Pattern.compile(
+            "^cannot tell the type of .* set (\\S+) to JKS");
+
     private SecurityKeys() {
     }
 
@@ -45,6 +49,18 @@ final class SecurityKeys {
         Lookup lookup = new Lookup(file, recognised, systemProperties);
         try {
             return read(lookup, file);
+        } catch (IllegalArgumentException bad) {
+            throw new ConfigException(firstWord(bad.getMessage()), bad.getMessage(), bad);
+        }
+    }
+
+    /**
+     * The {@code ssl.quorum.*} settings the AdminServer's HTTPS serves with, read as for
+     * {@code sslQuorum}; every key it read goes in {@code recognised}.
+     */
+    static TlsSettings adminStores(Properties file, Set<String> recognised) {
+        try {
+            return TlsSettings.parse(TlsSettings.QUORUM_PREFIX, new Lookup(file, recognised, name -> null));
         } catch (IllegalArgumentException bad) {
             throw new ConfigException(firstWord(bad.getMessage()), bad.getMessage(), bad);
         }
@@ -201,9 +217,14 @@ final class SecurityKeys {
         return value == null || value.isEmpty() ? null : value;
     }
 
+    /** The key a message names: its first word, or the type key it asks to set for a store of unknown type. */
     private static String firstWord(String message) {
         if (message == null) {
             return null;
+        }
+        java.util.regex.Matcher typeKey = STORE_TYPE_KEY.matcher(message);
+        if (typeKey.find()) {
+            return typeKey.group(1);
         }
         int end = 0;
         while (end < message.length() && !Character.isWhitespace(message.charAt(end)) && message.charAt(end) != '='

@@ -195,6 +195,9 @@ public record ServerConfig(
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
         adminServer = Objects.requireNonNullElse(adminServer, AdminServerSettings.DEFAULTS);
+        if (adminServer.enabled()) {
+            adminServer.tls().check();
+        }
         metrics = Objects.requireNonNullElse(metrics, MetricsSettings.DEFAULTS);
         security = Objects.requireNonNullElse(security, SecurityConfig.NONE);
         checkSecurity(security, clientPort, clientPortAddress);

@@ -46,7 +46,8 @@ final class UnimplementedZooKeeperKeys {
     private static final String SASL_DETAIL = "a ZooKeeper SASL/Kerberos setting Warden does not read"
             + " (docs/SECURITY.md lists the ones it does); it has no effect here";
     private static final String QUORUM_TLS = "a setting of TLS between members, read only with sslQuorum=true or"
-            + " portUnification=true (docs/SECURITY.md); neither is set, so it has no effect here";
+            + " portUnification=true, and by the AdminServer's HTTPS with admin.forceHttps=true or"
+            + " admin.portUnification=true (docs/SECURITY.md); none is set, so it has no effect here";
     private static final String QUORUM_SASL = "a setting of SASL between members, read only with"
             + " quorum.auth.enableSasl=true (docs/SECURITY.md); it is not set, so this has no effect here";
     private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"
@@ -191,8 +192,9 @@ final class UnimplementedZooKeeperKeys {
                 + " and loads no audit logger class"));
         r.add(warn("IPAuthenticationProvider.usexforwardedfor", "the ip scheme of Warden's AdminServer takes the"
                 + " address the connection comes from; ZooKeeper's X-Forwarded-For option is not read"));
-        r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves plain HTTP on"
-                + " admin.serverAddress:admin.serverPort; no HTTPS, port unification or custom headers)"));
+        r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves HTTP/1.1, or HTTPS with"
+                + " admin.forceHttps or admin.portUnification, on admin.serverAddress:admin.serverPort; no custom"
+                + " headers, HTTP versions or rate limits)"));
         r.add(warnPrefix("metricsProvider.", "a setting of ZooKeeper's metrics providers Warden does not have (its"
                 + " Prometheus endpoint takes className, httpHost, httpPort and exportJvmInfo)"));
         r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which Warden"

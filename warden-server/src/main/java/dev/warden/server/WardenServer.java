@@ -254,7 +254,9 @@ public final class WardenServer implements AutoCloseable {
         try {
             adminServer = AdminServer.start(admin, context, snapshots, this::writeConsistentSnapshot,
                     config.dataDir().resolve(ADMIN_SCRATCH_DIR));
-            log.info("AdminServer listening on http://{}:{}{}", admin.address(), adminServer.port(), admin.commandUrl());
+            log.info("AdminServer listening on {}://{}:{}{}", admin.tls().forceHttps() ? "https"
+                    : admin.tls().portUnification() ? "http(s)" : "http", admin.address(), adminServer.port(),
+                    admin.commandUrl());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

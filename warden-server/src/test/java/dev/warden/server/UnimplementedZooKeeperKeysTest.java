@@ -61,7 +61,7 @@ class UnimplementedZooKeeperKeysTest {
             "snapshot.trust.empty|true|never starts from a log whose snapshot is missing",
             "maxCnxns|100|not in total",
             "clientPortListenBacklog|50|listen backlog",
-            "admin.portUnification|true|no HTTPS",
+            "admin.httpVersion|11|no custom headers, HTTP versions",
             "metricsProvider.prometheusMetricsSummaryRotateIntervalSeconds|30|its Prometheus endpoint takes",
             "jvm.pause.monitor|true|JVM pause monitor",
             "localSessionsEnabled|true|global session",

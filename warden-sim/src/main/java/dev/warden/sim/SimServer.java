@@ -162,7 +162,7 @@ public final class SimServer {
         Preparer preparer = new Preparer(pending, machine.state().sessions(), clock, random, false, 0);
         loop = new MemberLoop(id, new ZabCore(peer), sender, effects, this::write,
                 new MemberLoop.PrepState(preparer, pending, machine.state().sessions(), machine.tree()),
-                task -> inbox.add(new MemberLoop.Chore(task)), logView::lastZxid, ackBeforePersist);
+                task -> inbox.add(new MemberLoop.Chore(task)), logView::lastZxid, clock, ackBeforePersist);
         up = true;
     }
 

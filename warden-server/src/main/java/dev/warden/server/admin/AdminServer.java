@@ -1,7 +1,12 @@
 package dev.warden.server.admin;
 
 import dev.warden.server.AdminServerSettings;
+import dev.warden.server.console.Console;
+import dev.warden.server.net.ClientPortTls;
 import dev.warden.server.net.ServerContext;
+import dev.warden.server.net.TlsSniffer;
+import dev.warden.server.security.NettyTls;
+import dev.warden.server.security.ReloadingSslContext;
 import dev.warden.storage.SnapshotStore;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -19,25 +24,51 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * ZooKeeper's AdminServer on Netty's HTTP codec: the admin commands as JSON on
- * {@code admin.serverAddress:admin.serverPort} under {@code admin.commandURL}. One event loop
- * thread: the commands are cheap and rare, and the client port's threads stay free.
+ * {@code admin.serverAddress:admin.serverPort} under {@code admin.commandURL}, and the web
+ * console under {@code /console} ({@link Console}), over HTTP, HTTPS ({@code admin.forceHttps})
+ * or both on the one port ({@code admin.portUnification}), with the TLS contexts and port
+ * unification of the client port over the {@code ssl.quorum} stores
+ * ({@link dev.warden.server.AdminTlsSettings}). One event loop thread: the commands are cheap and
+ * rare, and the client port's threads stay free.
  */
 public final class AdminServer implements AutoCloseable {
+    /** The name of the TLS handler in an HTTPS connection's pipeline (where the console looks for the client's certificate). */
+    public static final String TLS_HANDLER = TlsSniffer.SSL_HANDLER;
+
     private final EventLoopGroup group;
     private final Channel channel;
+    private final Console console;
 
-    private AdminServer(EventLoopGroup group, Channel channel) {
+    private AdminServer(EventLoopGroup group, Channel channel, Console console) {
         this.group = group;
         this.channel = channel;
+        this.console = console;
     }
 
     /**
      * Binds and starts serving; throws if the port cannot be bound (the caller says which key
      * to change). {@code scratchDir} holds snapshots while they are streamed.
      */
+    /**
+     * What the port speaks. The stores are read once, at start (the configuration check has
+     * already read them, so a bad store stopped the server naming its key).
+     */
+    private static ClientPortTls portTls(AdminServerSettings settings) {
+        if (!settings.tls().httpsOn()) {
+            return ClientPortTls.PLAINTEXT;
+        }
+        ReloadingSslContext context = new ReloadingSslContext(settings.tls().serverSettings(), NettyTls::forServer,
+                false, Long.MAX_VALUE, System::currentTimeMillis);
+        // admin.forceHttps wins over admin.portUnification, as in ZooKeeper
+        return settings.tls().forceHttps() ? ClientPortTls.tlsOnly(context) : ClientPortTls.unified(context);
+    }
+
     public static AdminServer start(AdminServerSettings settings, ServerContext server, SnapshotStore snapshots,
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
+        // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)
+        ClientPortTls tls = portTls(settings);
+        Console console = new Console(server); // the web console, at /console
         EventLoopGroup group = new NioEventLoopGroup(1, runnable -> {
             Thread thread = new Thread(runnable, "warden-admin-" + settings.port());
             thread.setDaemon(true);
@@ -50,16 +81,19 @@ public final class AdminServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new IdleStateHandler(0, 0, settings.idleTimeoutMs(),
                                     TimeUnit.MILLISECONDS));
+                            tls.install(ch);
                             ch.pipeline().addLast(new HttpServerCodec());
                             ch.pipeline().addLast(new ChunkedWriteHandler());
+                            ch.pipeline().addLast(console.newHandler());
                             ch.pipeline().addLast(new AdminHttpHandler(server, commands, backups,
                                     settings.commandUrl(), scratchDir));
                         }
                     })
                     .bind(new InetSocketAddress(settings.address(), settings.port())).sync().channel();
-            return new AdminServer(group, channel);
+            return new AdminServer(group, channel, console);
         } catch (InterruptedException | RuntimeException e) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            console.close();
             throw e;
         }
     }
@@ -73,5 +107,6 @@ public final class AdminServer implements AutoCloseable {
     public void close() {
         channel.close().syncUninterruptibly();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        console.close();
     }
 }

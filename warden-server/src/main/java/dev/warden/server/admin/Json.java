@@ -10,11 +10,11 @@ import java.util.Map;
  * same text. Values are maps (in their iteration order), collections, strings, numbers,
  * booleans and null.
  */
-final class Json {
+public final class Json {
     private Json() {
     }
 
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder out = new StringBuilder();
         write(out, value, 0);
         return out.toString();

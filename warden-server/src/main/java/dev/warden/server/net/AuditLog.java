@@ -41,7 +41,7 @@ public final class AuditLog {
     }
 
     /** One answered request of a client connection; writes only. {@code replyError} is the reply's error code. */
-    static void request(long sessionId, AuthIdentities who, String ip, Request request, int replyError) {
+    public static void request(long sessionId, AuthIdentities who, String ip, Request request, int replyError) {
         String line = line(sessionId, who, ip, request, replyError);
         if (line != null) {
             AUDIT.info("{}", line);

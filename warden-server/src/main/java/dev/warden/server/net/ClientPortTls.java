@@ -6,7 +6,9 @@ import io.netty.channel.socket.SocketChannel;
 
 /**
  * What one client port speaks: plaintext only, TLS only ({@code secureClientPort}), or both,
- * told apart by the first bytes of each connection ({@code client.portUnification}).
+ * told apart by the first bytes of each connection ({@code client.portUnification}). The
+ * AdminServer port uses it too ({@code admin.forceHttps}, {@code admin.portUnification}): an HTTP
+ * request starts with a letter, never a TLS record's first byte.
  */
 public record ClientPortTls(Mode mode, ReloadingSslContext context) {
     public enum Mode { PLAINTEXT, TLS, UNIFIED }
@@ -22,7 +24,7 @@ public record ClientPortTls(Mode mode, ReloadingSslContext context) {
     }
 
     /** Adds the TLS handler, or the sniffer that adds it, in front of the frame decoder. */
-    void install(SocketChannel channel) {
+    public void install(SocketChannel channel) {
         ChannelPipeline pipeline = channel.pipeline();
         switch (mode) {
             case TLS -> pipeline.addLast(TlsSniffer.SSL_HANDLER, context.current().newHandler(channel.alloc()));

@@ -45,6 +45,22 @@ public interface MemberStatus {
         return Optional.empty();
     }
 
+    /**
+     * The leader this member leads or follows, its epoch and when the election that made it
+     * ended here; empty while looking and for a standalone server.
+     */
+    default Optional<Reign> reign() {
+        return Optional.empty();
+    }
+
+    /**
+     * @param leaderId    the leader's server id
+     * @param epoch       the leader's epoch, the member's current epoch
+     * @param electedAtMs wall-clock ms when this member took its role under that leader and epoch
+     */
+    record Reign(long leaderId, long epoch, long electedAtMs) {
+    }
+
     /** Figures only a leader has; empty on every other member. */
     /**
      * The depths of a member's internal queues by name (driver_inbox, log_batches_in_flight,

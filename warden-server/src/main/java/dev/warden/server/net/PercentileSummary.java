@@ -73,6 +73,35 @@ final class PercentileSummary {
         return maxMs();
     }
 
+    /** The count in each bucket now (see {@link #bucketOf}); a later copy minus an earlier one covers the values between. */
+    long[] bucketCounts() {
+        long[] counts = new long[buckets.length()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = buckets.get(i);
+        }
+        return counts;
+    }
+
+    /** {@link #percentile} over bucket counts such as a difference of two {@link #bucketCounts}; 0 when empty. */
+    static long percentileOf(long[] counts, double fraction) {
+        long total = 0;
+        for (long count : counts) {
+            total += count;
+        }
+        if (total == 0) {
+            return 0;
+        }
+        long rank = (long) Math.ceil(fraction * total);
+        long seen = 0;
+        for (int i = 0; i < counts.length; i++) {
+            seen += counts[i];
+            if (seen >= rank) {
+                return lowerBoundOf(i);
+            }
+        }
+        return lowerBoundOf(counts.length - 1);
+    }
+
     void reset() {
         count.reset();
         totalMs.reset();

@@ -139,6 +139,19 @@ public final class ServerStats {
         return latency;
     }
 
+    /**
+     * The request latency histogram of the writes, or of the reads (pings excluded), as counts per
+     * bucket: two readings give the percentiles of what came between ({@link #percentileOfCounts}).
+     */
+    public long[] latencyBucketCounts(boolean writes) {
+        return (writes ? updateLatency : readLatency).bucketCounts();
+    }
+
+    /** The latency in ms at or below which {@code fraction} of the counted requests lie; 0 for none. */
+    public static long percentileOfCounts(long[] bucketCounts, double fraction) {
+        return PercentileSummary.percentileOf(bucketCounts, fraction);
+    }
+
     PercentileSummary readLatency() {
         return readLatency;
     }

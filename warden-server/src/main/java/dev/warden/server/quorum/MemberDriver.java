@@ -82,7 +82,7 @@ public final class MemberDriver implements AutoCloseable {
         this.loop = group.next();
         this.logWriter = new LogWriter(effects::persist, this::logProgress, threadName + "-log");
         this.member = new MemberLoop(myId, core, sender, effects, logWriter::submit, prepState,
-                this::runOnDriverThread, logLastZxid);
+                this::runOnDriverThread, logLastZxid, clock);
     }
 
     /** From the log writer: batches are done; wake the driver, with at most one such event queued. */
@@ -170,7 +170,7 @@ public final class MemberDriver implements AutoCloseable {
         return member.standing().leaderId();
     }
 
-    /** Role, leader and serving as of one moment, for a reader that needs them to agree. */
+    /** Role, leader, serving and epoch as of one moment, for a reader that needs them to agree. */
     public MemberStanding standing() {
         return member.standing();
     }

@@ -7,6 +7,7 @@ import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.ProtocolException;
+import dev.warden.server.Clock;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Request;
@@ -110,6 +111,7 @@ public final class MemberLoop {
     private final LeaderPrep prep;
     /** The last zxid in this member's log view: where a new leader's tree must reach before prep validates. */
     private final LongSupplier logLastZxid;
+    private final Clock clock;
     /**
      * A fault planted on purpose, for the simulator's checker tests only: acknowledgements leave
      * before the entries they promise are durable. Never set in a server.
@@ -144,17 +146,19 @@ public final class MemberLoop {
      * @param toLoop       runs a task on the loop's thread, from any thread (the prep's caller on
      *                     the apply thread uses it); the host feeds it as a {@link Chore}
      * @param logLastZxid  the last zxid of this member's log as the core sees it
+     * @param clock        the wall clock a role change is stamped with (the standing's election time)
      */
     public MemberLoop(long myId, ConsensusCore core, PeerSender sender, DriverEffects effects, LogDisk disk,
-                      PrepState prepState, Executor toLoop, LongSupplier logLastZxid) {
-        this(myId, core, sender, effects, disk, prepState, toLoop, logLastZxid, false);
+                      PrepState prepState, Executor toLoop, LongSupplier logLastZxid, Clock clock) {
+        this(myId, core, sender, effects, disk, prepState, toLoop, logLastZxid, clock, false);
     }
 
     /** As above; {@code acknowledgeBeforeFsync} breaks durability on purpose (simulator checker tests). */
     public MemberLoop(long myId, ConsensusCore core, PeerSender sender, DriverEffects effects, LogDisk disk,
-                      PrepState prepState, Executor toLoop, LongSupplier logLastZxid,
+                      PrepState prepState, Executor toLoop, LongSupplier logLastZxid, Clock clock,
                       boolean acknowledgeBeforeFsync) {
         this.myId = myId;
+        this.clock = clock;
         this.core = core;
         this.sender = sender;
         this.effects = effects;
@@ -425,7 +429,8 @@ public final class MemberLoop {
     }
 
     private void changeRole(RoleChange change) {
-        standing = new MemberStanding(change.role(), change.leaderId(), change.serving());
+        standing = standing.after(change.role(), change.leaderId(), change.epoch(), change.serving(),
+                clock.wallTimeMs());
         boolean leads = change.role() == Role.LEADING && change.serving();
         long nextZxid = leads ? core.nextZxid() : -1;
         RoleChange previous = lastChange;
@@ -485,7 +490,7 @@ public final class MemberLoop {
         prep.applied(zxid);
     }
 
-    /** Role, leader and serving as of one moment, for readers on any thread. */
+    /** Role, leader, serving and epoch as of one moment, for readers on any thread. */
     public MemberStanding standing() {
         return standing;
     }

@@ -86,6 +86,13 @@ final class MemberStatusView implements MemberStatus {
     }
 
     @Override
+    public Optional<Reign> reign() {
+        MemberStanding now = driver.standing();
+        return now.role() == Role.LOOKING || now.leaderId() <= 0 ? Optional.empty()
+                : Optional.of(new Reign(now.leaderId(), now.epoch(), now.electedAtMs()));
+    }
+
+    @Override
     public Optional<String> zabState() {
         MemberStanding now = driver.standing();
         if (now.role() == Role.LOOKING) {

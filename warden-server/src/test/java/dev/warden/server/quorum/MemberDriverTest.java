@@ -312,7 +312,7 @@ class MemberDriverTest {
         PendingState pending = new PendingState(tree);
         Preparer preparer = new Preparer(pending, sessions, Clock.SYSTEM, new SplittableRandom(1), false, 0);
         return new MemberLoop(1, core, (to, message) -> { }, new RecordingEffects(false), disk,
-                new MemberLoop.PrepState(preparer, pending, sessions, tree), Runnable::run, () -> 0);
+                new MemberLoop.PrepState(preparer, pending, sessions, tree), Runnable::run, () -> 0, Clock.SYSTEM);
     }
 
     /** A driver for member 1 whose prep has a state of its own (these tests never lead). */
