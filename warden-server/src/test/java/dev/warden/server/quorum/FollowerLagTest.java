@@ -76,16 +76,18 @@ class FollowerLagTest {
             String atFollower = scrape(ensemble.server(follower).metricsPort());
             assertFalse(atFollower.contains("warden_follower_lag_transactions{"), "a follower has no followers");
 
-            // each member looked for a leader once; the leader brought both followers up to date
+            // each member looked for a leader at least once (more if a slow start made one time
+            // out), and the leader brought each follower up to date at least once
             var status = leading.member().status();
-            assertEquals(2, status.diffSyncs() + status.snapSyncs());
+            assertTrue(status.diffSyncs() + status.snapSyncs() >= 2, status.toString());
             for (WardenServer member : ensemble.servers().values()) {
-                assertEquals(1, member.member().status().lookingCount());
+                assertTrue(member.member().status().lookingCount() >= 1);
             }
+            long looked = status.lookingCount();
             String mntr = dev.warden.server.FourLetterWordClient.ask(ensemble.connectString(leader), "mntr");
-            assertTrue(mntr.contains("zk_looking_count\t1\n"), mntr);
+            assertTrue(mntr.contains("zk_looking_count\t" + looked + "\n"), mntr);
             assertTrue(mntr.contains("zk_diff_count\t" + status.diffSyncs() + "\n"), mntr);
-            assertTrue(metrics.contains("looking_count_total 1.0"), metrics);
+            assertTrue(scrape(leading.metricsPort()).contains("looking_count_total " + looked + ".0"), metrics);
             // the five creates (and the session's creation) as ZooKeeper counts transactions
             var led = status.transactionCounts();
             assertTrue(led.proposals() >= 6 && led.commits() >= 6, led.toString());
