@@ -1,7 +1,9 @@
 package dev.warden.consensus;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Fast-leader-election style voting. Votes are ordered by (epoch, last zxid, id); a member adopts
@@ -60,16 +62,21 @@ final class Election {
         decideAtMs = -1;
         lookingVotes.clear();
         settledVotes.clear();
-        myVote = votesForNobody() ? null : self();
+        myVote = ownCandidacy();
         broadcast();
     }
 
     /**
-     * Observers vote for nobody but still ask; so does a voter that must resynchronize, whose
-     * history (empty) and promises say nothing about what was committed.
+     * Whom this member votes for when a round starts: itself if it may lead. Observers, members
+     * outside the committed configuration and voters of weight 0 start with no vote and take up
+     * the best candidate they hear of: their support counts only with members whose
+     * configurations make them voters (a member joining under a configuration change that is
+     * logged but not committed, say, which a leader needs alongside the old quorum). A member that
+     * must resynchronize votes for no one at all: its history (empty) and promises say nothing
+     * about what was committed.
      */
-    private boolean votesForNobody() {
-        return state.config.isObserver() || state.resyncRequired;
+    private Candidate ownCandidacy() {
+        return !state.resyncRequired && state.membership.mayLead(state.config.myId()) ? self() : null;
     }
 
     private Candidate self() {
@@ -77,15 +84,16 @@ final class Election {
     }
 
     private ZabMessage.Vote myVoteMessage() {
+        long configVersion = state.membership.committed().version();
         if (myVote == null) {
-            return new ZabMessage.Vote(-1, 0, -1, round, Role.LOOKING);
+            return new ZabMessage.Vote(-1, 0, -1, round, Role.LOOKING, configVersion);
         }
-        return new ZabMessage.Vote(myVote.id, myVote.zxid, myVote.epoch, round, Role.LOOKING);
+        return new ZabMessage.Vote(myVote.id, myVote.zxid, myVote.epoch, round, Role.LOOKING, configVersion);
     }
 
     private void broadcast() {
         ZabMessage.Vote vote = myVoteMessage();
-        for (long id : state.others) {
+        for (long id : state.others()) {
             state.out.send(id, vote);
         }
         scheduleResend();
@@ -121,7 +129,8 @@ final class Election {
 
     /** What a following or leading member says of itself: its leader, in its role. */
     private ZabMessage.Vote settledVoteMessage(long leaderEpoch) {
-        return new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round, state.role);
+        return new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round, state.role,
+                state.membership.committed().version());
     }
 
     /**
@@ -141,7 +150,7 @@ final class Election {
             return joined != null ? joined : decide();
         }
         settledVotes.remove(from);
-        if (!state.isVoter(from)) {
+        if (!votesSomewhere(from)) {
             // a looking observer only needs to hear our vote
             state.out.send(from, myVoteMessage());
             return null;
@@ -153,7 +162,7 @@ final class Election {
         if (vote.round() > round) {
             round = vote.round();
             lookingVotes.clear();
-            myVote = votesForNobody() ? null : self();
+            myVote = ownCandidacy();
             decideAtMs = -1;
             adopt(vote);
             broadcast();
@@ -171,42 +180,47 @@ final class Election {
     }
 
     private boolean adopt(ZabMessage.Vote vote) {
-        if (myVote == null || vote.leaderId() < 0 || !state.isVoter(vote.leaderId())) {
+        if (state.resyncRequired || vote.leaderId() < 0 || !state.membership.mayLead(vote.leaderId())) {
             return false;
         }
         Candidate theirs = new Candidate(vote.leaderId(), vote.leaderZxid(), vote.leaderEpoch());
-        if (theirs.compareTo(myVote) > 0) {
+        if (myVote == null || theirs.compareTo(myVote) > 0) {
             myVote = theirs;
             return true;
         }
         return false;
     }
 
+    /** True if {@code id} votes in any configuration we know: its vote may count toward one of their quorums. */
+    private boolean votesSomewhere(long id) {
+        return state.membership.allVoters().contains(id);
+    }
+
     private Decision decide() {
         if (myVote == null) {
             return null;
         }
-        int agreeing = 1;
+        Set<Long> agreeing = new HashSet<>();
+        agreeing.add(state.config.myId());
         for (Map.Entry<Long, ZabMessage.Vote> entry : lookingVotes.entrySet()) {
             ZabMessage.Vote v = entry.getValue();
-            if (state.isVoter(entry.getKey()) && v.round() == round && v.leaderId() == myVote.id
-                    && v.leaderZxid() == myVote.zxid && v.leaderEpoch() == myVote.epoch) {
-                agreeing++;
+            if (v.round() == round && v.leaderId() == myVote.id && v.leaderZxid() == myVote.zxid
+                    && v.leaderEpoch() == myVote.epoch) {
+                agreeing.add(entry.getKey());
             }
         }
         for (Map.Entry<Long, ZabMessage.Vote> entry : settledVotes.entrySet()) {
             ZabMessage.Vote v = entry.getValue();
             // a member that already decided for our candidate in this round backs it too
-            if (state.isVoter(entry.getKey()) && !lookingVotes.containsKey(entry.getKey()) && v.round() == round
-                    && v.leaderId() == myVote.id) {
-                agreeing++;
+            if (!lookingVotes.containsKey(entry.getKey()) && v.round() == round && v.leaderId() == myVote.id) {
+                agreeing.add(entry.getKey());
             }
         }
-        if (agreeing < state.config.quorumSize()) {
+        if (!state.isQuorum(agreeing)) {
             decideAtMs = -1;
             return null;
         }
-        if (agreeing < state.config.voters().size()) {
+        if (!agreeing.containsAll(state.membership.allVoters())) {
             // a quorum but not everyone: a better vote may still come; decide when the wait is over
             if (decideAtMs < 0) {
                 decideAtMs = state.nowMs + finalizeWaitMs();
@@ -221,29 +235,39 @@ final class Election {
                 : new Decision(Role.FOLLOWING, myVote.id);
     }
 
-    /** Joins a leader that is already established: it says so itself and a quorum follows it. */
+    /**
+     * Joins a leader that is already established: it says so itself and a quorum follows it. A
+     * member that votes for nobody (an observer, a member outside the configuration, a voter of
+     * weight 0) joins on the leader's word alone, as does any member hearing a leader that knows a
+     * newer committed configuration than ours: it learns it when the leader synchronizes it.
+     */
     private Decision joinSettled() {
+        long me = state.config.myId();
         for (ZabMessage.Vote v : settledVotes.values()) {
             long leader = v.leaderId();
             ZabMessage.Vote leaderOwn = settledVotes.get(leader);
-            if (leader == state.config.myId() || leaderOwn == null || leaderOwn.senderRole() != Role.LEADING
+            if (leader == me || leaderOwn == null || leaderOwn.senderRole() != Role.LEADING
                     || leaderOwn.leaderId() != leader) {
                 continue;
             }
-            if (state.config.isObserver()) {
+            boolean newerConfiguration = leaderOwn.configVersion() > state.membership.committed().version();
+            if (!state.membership.isVoter(me) || newerConfiguration) {
                 leaderRound = leaderOwn.round();
-                return new Decision(Role.OBSERVING, leader);
+                Role role = state.membership.isObserver(me) ? Role.OBSERVING : Role.FOLLOWING;
+                return new Decision(role, leader);
             }
-            int backing = 0;
+            Set<Long> backing = new HashSet<>();
             for (Map.Entry<Long, ZabMessage.Vote> entry : settledVotes.entrySet()) {
-                if (state.isVoter(entry.getKey()) && entry.getValue().leaderId() == leader
+                if (entry.getValue().leaderId() == leader
                         && entry.getValue().leaderEpoch() == leaderOwn.leaderEpoch()) {
-                    backing++;
+                    backing.add(entry.getKey());
                 }
             }
             // we back it too, unless our backing must not count
-            int ours = state.resyncRequired ? 0 : 1;
-            if (backing + ours >= state.config.quorumSize()) {
+            if (!state.resyncRequired) {
+                backing.add(me);
+            }
+            if (state.isQuorum(backing)) {
                 round = Math.max(round, v.round());
                 leaderRound = leaderOwn.round();
                 return new Decision(Role.FOLLOWING, leader);
