@@ -38,8 +38,8 @@ final class EnsembleKeys {
     static boolean apply(Properties properties, Path zooCfg, ServerConfig.Builder builder, Set<String> recognised,
                          Consumer<String> warnings) {
         String where = zooCfg == null ? "zoo.cfg" : zooCfg.toString();
-        MemberLines.refuseHierarchicalQuorum(properties, where);
         SortedMap<Long, QuorumMember> members;
+        QuorumGroups groups;
         long version;
         String dynamicConfigFile = properties.getProperty(DynamicConfigFile.KEY);
         if (dynamicConfigFile != null) {
@@ -51,6 +51,9 @@ final class EnsembleKeys {
             }
             DynamicConfigFile dynamic = DynamicConfigFile.read(dynamicConfigFile);
             members = MemberLines.parse(dynamic.memberLines());
+            groups = MemberLines.parseGroups(dynamic.memberLines(), members, DynamicConfigFile.KEY + " "
+                    + dynamicConfigFile);
+            refuseGroupLinesBeside(properties, where);
             version = dynamic.version();
             if (properties.getProperty(VERSION_KEY) != null) {
                 recognised.add(VERSION_KEY);
@@ -59,8 +62,11 @@ final class EnsembleKeys {
             }
         } else {
             members = MemberLines.parse(properties);
+            groups = MemberLines.parseGroups(properties, members, where);
             version = 0;
         }
+        recognised.addAll(properties.stringPropertyNames().stream().filter(MemberLines::isHierarchicalQuorumKey)
+                .toList());
         String standalone = properties.getProperty("standaloneEnabled");
         boolean standaloneEnabled = standalone == null || ConfigLoader.asBoolean("standaloneEnabled", standalone.trim());
         if (members.isEmpty()) {
@@ -102,13 +108,23 @@ final class EnsembleKeys {
         }
         checkPeerType(properties.getProperty("peerType"), self);
         applyClientPart(properties, builder, self);
-        builder.serverId(myId).members(members).configVersion(version);
+        builder.serverId(myId).members(members).configVersion(version).quorumGroups(groups);
         long voters = members.values().stream().filter(member -> !member.observer()).count();
         if (voters % 2 == 0) {
             warnings.accept(voters + " voting members: an even count tolerates no more failures than "
                     + (voters - 1) + " would; use an odd number");
         }
         return true;
+    }
+
+    /** With a dynamic config file, group and weight lines belong in it too. */
+    private static void refuseGroupLinesBeside(Properties properties, String where) {
+        for (String key : new TreeSet<>(properties.stringPropertyNames())) {
+            if (MemberLines.isHierarchicalQuorumKey(key)) {
+                throw new ConfigException(key, "'" + key + "' in " + where + ": with " + DynamicConfigFile.KEY
+                        + " set, group and weight lines must be in the dynamic config file with the server lines");
+            }
+        }
     }
 
     /** With a dynamic config file, member lines in zoo.cfg are refused, as ZooKeeper refuses them. */

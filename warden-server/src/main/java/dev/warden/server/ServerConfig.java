@@ -57,7 +57,8 @@ public record ServerConfig(
         int syncLimitTicks,
         boolean standaloneEnabled,
         SortedMap<Long, QuorumMember> members,
-        long configVersion) {
+        long configVersion,
+        QuorumGroups quorumGroups) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -179,6 +180,16 @@ public record ServerConfig(
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
+        quorumGroups = Objects.requireNonNullElse(quorumGroups, QuorumGroups.NONE);
+        if (quorumGroups.isHierarchical()) {
+            // the lines were checked when read; a programmatic config gets the same checks here
+            Properties lines = new Properties();
+            for (String line : quorumGroups.lines().split("\n")) {
+                int eq = line.indexOf('=');
+                lines.setProperty(line.substring(0, eq), line.substring(eq + 1));
+            }
+            MemberLines.parseGroups(lines, members, "the configuration");
+        }
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -198,6 +209,11 @@ public record ServerConfig(
             throw new IllegalStateException("not an ensemble member");
         }
         return self;
+    }
+
+    /** The member list as a configuration: members, groups and weights, version. */
+    public EnsembleConfig ensembleConfig() {
+        return new EnsembleConfig(members, quorumGroups, configVersion);
     }
 
     /** Ids of the voting members (participants). */
@@ -237,7 +253,7 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion);
+                .members(members).configVersion(configVersion).quorumGroups(quorumGroups);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -308,6 +324,12 @@ public record ServerConfig(
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
+            for (String line : quorumGroups.lines().split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    s.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
             // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
             s.put("version", Long.toHexString(configVersion));
         }
@@ -318,6 +340,27 @@ public record ServerConfig(
         if (members.isEmpty()) {
             return;
         }
+        checkMemberAddresses(members);
+        QuorumMember self = members.get((long) serverId);
+        if (self == null) {
+            throw new ConfigException("myid", "myid " + serverId + " is not among the server lines "
+                    + members.keySet() + ": each member's myid must match one server.N line");
+        }
+        if (self.hasClientPort() && self.clientPort() != clientPort) {
+            throw new ConfigException("clientPort", "clientPort=" + clientPort + " disagrees with the client port "
+                    + self.clientPort() + " of server." + serverId + ": give it once, or the same in both");
+        }
+        if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
+            throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
+                    + serverId);
+        }
+    }
+
+    /**
+     * The checks every member list gets, in a file or in a reconfiguration: each line under its
+     * own id, no host:port used twice, at least one participant.
+     */
+    static void checkMemberAddresses(Map<Long, QuorumMember> members) {
         Map<String, Long> portOwners = new HashMap<>();
         for (Map.Entry<Long, QuorumMember> e : members.entrySet()) {
             QuorumMember m = e.getValue();
@@ -335,19 +378,6 @@ public record ServerConfig(
         if (members.values().stream().allMatch(QuorumMember::observer)) {
             throw new ConfigException("server." + members.keySet().iterator().next(),
                     "every server line is an observer: an ensemble needs at least one participant");
-        }
-        QuorumMember self = members.get((long) serverId);
-        if (self == null) {
-            throw new ConfigException("myid", "myid " + serverId + " is not among the server lines "
-                    + members.keySet() + ": each member's myid must match one server.N line");
-        }
-        if (self.hasClientPort() && self.clientPort() != clientPort) {
-            throw new ConfigException("clientPort", "clientPort=" + clientPort + " disagrees with the client port "
-                    + self.clientPort() + " of server." + serverId + ": give it once, or the same in both");
-        }
-        if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
-            throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
-                    + serverId);
         }
     }
 
@@ -449,6 +479,7 @@ public record ServerConfig(
         private boolean standaloneEnabled = true;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
+        private QuorumGroups quorumGroups = QuorumGroups.NONE;
 
         private Builder() {
         }
@@ -495,6 +526,8 @@ public record ServerConfig(
         public Builder members(Map<Long, QuorumMember> v) { members = Map.copyOf(v); return this; }
         /** The version of the member list (ZooKeeper's dynamic configuration version); 0 by default. */
         public Builder configVersion(long v) { configVersion = v; return this; }
+        /** group.N and weight.N: a hierarchical quorum; {@link QuorumGroups#NONE} (the default) for a majority. */
+        public Builder quorumGroups(QuorumGroups v) { quorumGroups = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -508,7 +541,7 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -157,11 +157,7 @@ public final class WardenServer implements AutoCloseable {
      * list's, in hexadecimal as ZooKeeper writes it.
      */
     static String ensembleConfigText(ServerConfig config) {
-        StringBuilder text = new StringBuilder();
-        for (var member : config.members().values()) {
-            text.append("server.").append(member.id()).append('=').append(member.toSpec()).append('\n');
-        }
-        return text.append("version=").append(Long.toHexString(config.configVersion())).toString();
+        return config.ensembleConfig().text();
     }
 
     /** Recovers from the data directory, binds the client port and returns once serving. */

@@ -28,7 +28,8 @@ public final class CounterLimitedConsensus implements ConsensusFactory {
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) {
         ZabPeer peer = new ZabPeer(ZabConsensus.zabConfig(resources.config()), resources.epochs(),
-                resources.logView(), snapshots, new SecureRandom(), nowMs);
+                resources.logView(), snapshots, new SecureRandom(), nowMs, resources.resyncRequired(),
+                Configurations.of(resources.config().ensembleConfig().toConfiguration()), ConfigCodec.NONE);
         peer.limitCounterForTests(counterLimit);
         return new ZabCore(peer);
     }

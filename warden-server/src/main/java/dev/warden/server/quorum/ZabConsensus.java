@@ -4,6 +4,8 @@ import dev.warden.consensus.SnapshotSource;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
+import dev.warden.consensus.ConfigCodec;
+import dev.warden.consensus.Configurations;
 import java.security.SecureRandom;
 import dev.warden.server.ServerConfig;
 import java.io.IOException;
@@ -32,6 +34,14 @@ public final class ZabConsensus implements ConsensusFactory {
     }
 
     /**
+     * The configuration the core counts with, from zoo.cfg or the dynamic file: the voters, and
+     * with group.N/weight.N lines ZooKeeper's hierarchical quorum over them.
+     */
+    static Configurations startingConfigurations(ServerConfig config) {
+        return Configurations.of(config.ensembleConfig().toConfiguration());
+    }
+
+    /**
      * Most log bytes one follower is synced with before it gets a snapshot instead: a quarter of
      * a peer link's queue budget (so 64 MiB with a heap of 2 GiB or more, 8 MiB with 256 MiB),
      * so the diff and the writes proposed while it drains fit, and what the leader reads for it
@@ -53,7 +63,8 @@ public final class ZabConsensus implements ConsensusFactory {
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException {
         ZabPeer peer = new ZabPeer(zabConfig(resources.config()), resources.epochs(), resources.logView(), snapshots,
-                new SecureRandom(), nowMs, resources.resyncRequired());
+                new SecureRandom(), nowMs, resources.resyncRequired(), startingConfigurations(resources.config()),
+                ConfigCodec.NONE);
         return new ZabCore(peer);
     }
 
