@@ -117,7 +117,11 @@ final class Election {
         if (state.nowMs >= resendAtMs) {
             broadcast();
         }
-        return decideAtMs >= 0 && state.nowMs >= decideAtMs ? decide() : null;
+        if (decideAtMs >= 0) {
+            return state.nowMs >= decideAtMs ? decide() : null;
+        }
+        // a configuration of one voter needs nobody's vote: it decides on its own at the next tick
+        return myVote != null && state.membership.allVoters().size() == 1 ? decide() : null;
     }
 
     /** A settled member answers a looking member with its current leader. */
@@ -151,7 +155,15 @@ final class Election {
         }
         settledVotes.remove(from);
         if (!votesSomewhere(from)) {
-            // a looking observer only needs to hear our vote
+            // a looking observer only needs to hear our vote; one that knows a newer configuration
+            // may name a candidate ours does not know of, which we take up (its vote counts for nothing here)
+            if (newerConfiguration(vote) && vote.round() >= round && adopt(vote)) {
+                decideAtMs = -1;
+                broadcast();
+                Decision decided = decide();
+                return decided == null || decided.role() == Role.LEADING ? decided
+                        : new Decision(roleUnderNewerConfiguration(), decided.leaderId());
+            }
             state.out.send(from, myVoteMessage());
             return null;
         }
@@ -179,8 +191,36 @@ final class Election {
         return decide();
     }
 
+    /**
+     * True if the vote comes from a member that knows a newer committed configuration than ours:
+     * ours is stale (we missed changes while down or cut off), and its candidate may be one ours
+     * does not know may lead. Who counts toward a quorum is still decided by our configurations
+     * and, once someone leads, by the leader's; we learn the newer one when it synchronizes us.
+     */
+    private boolean newerConfiguration(ZabMessage.Vote vote) {
+        return vote.configVersion() > state.membership.committed().version();
+    }
+
+    /**
+     * The role to join a leader in when it knows a newer configuration than ours: a follower,
+     * whatever ours says. Ours may be stale in making us an observer while the leader's makes us
+     * a voter it needs; joined as an observer we would wait for it to be established and it for
+     * us, for good. As a follower we are synchronized during its establishment and learn our role
+     * at NEWLEADER (joining again as an observer if that is what we are); what our promises and
+     * acknowledgements count for is decided by the leader's configurations, not by our word.
+     */
+    private static Role roleUnderNewerConfiguration() {
+        return Role.FOLLOWING;
+    }
+
+    /** The role our committed configuration gives us as a learner. */
+    private Role roleUnderOurConfiguration() {
+        return state.membership.isObserver(state.config.myId()) ? Role.OBSERVING : Role.FOLLOWING;
+    }
+
     private boolean adopt(ZabMessage.Vote vote) {
-        if (state.resyncRequired || vote.leaderId() < 0 || !state.membership.mayLead(vote.leaderId())) {
+        if (state.resyncRequired || vote.leaderId() < 0
+                || !state.membership.mayLead(vote.leaderId()) && !newerConfiguration(vote)) {
             return false;
         }
         Candidate theirs = new Candidate(vote.leaderId(), vote.leaderZxid(), vote.leaderEpoch());
@@ -232,19 +272,27 @@ final class Election {
         decideAtMs = -1;
         leaderRound = round;
         return myVote.id == state.config.myId() ? new Decision(Role.LEADING, myVote.id)
-                : new Decision(Role.FOLLOWING, myVote.id);
+                : new Decision(roleUnderOurConfiguration(), myVote.id);
     }
 
     /**
      * Joins a leader that is already established: it says so itself and a quorum follows it. A
      * member that votes for nobody (an observer, a member outside the configuration, a voter of
-     * weight 0) joins on the leader's word alone, as does any member hearing a leader that knows a
-     * newer committed configuration than ours: it learns it when the leader synchronizes it.
+     * weight 0) joins on the leader's word alone, and any member joins the leader of a member that
+     * knows a newer committed configuration than ours: it learns it when the leader synchronizes it.
      */
     private Decision joinSettled() {
         long me = state.config.myId();
         for (ZabMessage.Vote v : settledVotes.values()) {
             long leader = v.leaderId();
+            if (leader != me && leader >= 0 && newerConfiguration(v)) {
+                // A member settled under a configuration newer than ours: ours is stale, and its
+                // leader may be one we do not know of, nor hear from. We follow it to learn the
+                // configuration at NEWLEADER; if it does not lead after all, it answers with its
+                // vote and we look again.
+                leaderRound = v.round();
+                return new Decision(roleUnderNewerConfiguration(), leader);
+            }
             ZabMessage.Vote leaderOwn = settledVotes.get(leader);
             if (leader == me || leaderOwn == null || leaderOwn.senderRole() != Role.LEADING
                     || leaderOwn.leaderId() != leader) {
@@ -253,7 +301,7 @@ final class Election {
             boolean newerConfiguration = leaderOwn.configVersion() > state.membership.committed().version();
             if (!state.membership.isVoter(me) || newerConfiguration) {
                 leaderRound = leaderOwn.round();
-                Role role = state.membership.isObserver(me) ? Role.OBSERVING : Role.FOLLOWING;
+                Role role = newerConfiguration ? roleUnderNewerConfiguration() : roleUnderOurConfiguration();
                 return new Decision(role, leader);
             }
             Set<Long> backing = new HashSet<>();
@@ -270,7 +318,7 @@ final class Election {
             if (state.isQuorum(backing)) {
                 round = Math.max(round, v.round());
                 leaderRound = leaderOwn.round();
-                return new Decision(Role.FOLLOWING, leader);
+                return new Decision(roleUnderOurConfiguration(), leader);
             }
         }
         return null;

@@ -29,10 +29,11 @@ final class FollowerSide {
     /** Cumulative, from LeaderDurable: this leader's proposals on its disk. */
     private long leaderDurableZxid;
 
-    FollowerSide(PeerState state, long leaderId) {
+    /** @param role the role the member joins in: the election's decision (see {@code Election}) */
+    FollowerSide(PeerState state, long leaderId, Role role) {
         this.state = state;
         this.leaderId = leaderId;
-        this.role = state.membership.isObserver(state.config.myId()) ? Role.OBSERVING : Role.FOLLOWING;
+        this.role = role;
         this.startedMs = state.nowMs;
         this.lastHeardMs = state.nowMs;
         this.sentAcceptedEpoch = state.epochs.acceptedEpoch();

@@ -144,7 +144,7 @@ final class LeaderSide {
         voters.add(state.config.myId());
         long maxAccepted = state.epochs.acceptedEpoch();
         for (LeaderLink link : links.values()) {
-            if (!link.observer) {
+            if (!actsAsObserver(link)) {
                 // a resyncing member's promise still binds it, so the epoch must pass it too
                 maxAccepted = Math.max(maxAccepted, link.acceptedEpoch);
                 if (!link.resyncing) {
@@ -183,7 +183,7 @@ final class LeaderSide {
         // Only a member that votes in one of our configurations can hold committed entries we
         // lack; a learner outside them (joining, or removed) that is ahead is cut back by TRUNC.
         boolean counts = state.membership.allVoters().contains(link.id);
-        if (!link.observer && !link.resyncing && (!epochQuorum && ahead && counts || newer)) {
+        if (!actsAsObserver(link) && !link.resyncing && (!epochQuorum && ahead && counts || newer)) {
             // a member of our discovery quorum knows a newer history than ours: we must not lead
             failed = true;
             return;
@@ -193,10 +193,23 @@ final class LeaderSide {
         broadcast.onEpochAccepted(link);
         if (!epochQuorum) {
             maybeCompleteDiscovery();
-        } else if (!link.observer || phase == Phase.BROADCAST) {
+        } else if (!actsAsObserver(link) || phase == Phase.BROADCAST) {
             // observers only learn committed history, so they wait until we are established
             sync(link);
         }
+    }
+
+    /**
+     * True if the learner is treated as an observer: it joined as one and none of our
+     * configurations makes it a voter. One that joined as an observer while ours make it a voter
+     * (its configuration is older or newer than our committed one) may be needed for our
+     * quorums: its promise counts and is checked as a follower's (an observer persists its
+     * promise too), and it is synchronized with the followers; at NEWLEADER it takes our
+     * configurations and, its role no longer fitting, joins again as a follower. Were it left
+     * to wait for our establishment, a leader needing it would wait for good.
+     */
+    private boolean actsAsObserver(LeaderLink link) {
+        return link.observer && !state.membership.allVoters().contains(link.id);
     }
 
     /**
@@ -207,7 +220,7 @@ final class LeaderSide {
         Set<Long> acked = new HashSet<>();
         acked.add(state.config.myId());
         for (LeaderLink link : links.values()) {
-            if (!link.observer && !link.resyncing && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)
+            if (!actsAsObserver(link) && !link.resyncing && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)
                     && link.acceptedEpoch < epoch) {
                 acked.add(link.id);
             }
@@ -218,7 +231,7 @@ final class LeaderSide {
         epochQuorum = true;
         state.persistEpochs(new EpochState(epoch, epoch));
         for (LeaderLink link : links.values()) {
-            if (!link.observer && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
+            if (!actsAsObserver(link) && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
                 sync(link);
             }
         }
@@ -303,12 +316,15 @@ final class LeaderSide {
         return state.isQuorum(heard);
     }
 
-    /** Followers (observers aside) whose sync is done, and this member. */
+    /**
+     * Learners whose sync is done (their NEWLEADER acknowledgement says our history up to it is
+     * on their disk), observers aside unless our configurations make them voters, and this member.
+     */
     Set<Long> syncedVoters() {
         Set<Long> synced = new HashSet<>();
         synced.add(state.config.myId());
         for (LeaderLink link : links.values()) {
-            if (!link.observer && link.stage == LeaderLink.Stage.SYNCED) {
+            if (!actsAsObserver(link) && link.stage == LeaderLink.Stage.SYNCED) {
                 synced.add(link.id);
             }
         }

@@ -21,6 +21,8 @@ final class Membership {
     private final TreeMap<Long, Configuration> logged = new TreeMap<>();
     /** Set when the committed configuration changed; the peer reacts once and clears it. */
     private boolean activated;
+    /** Counts every change of what this member knows (committed or logged), for drivers that follow it. */
+    private long changes;
 
     Membership(Configurations start, ConfigCodec codec) {
         this.codec = codec;
@@ -133,11 +135,13 @@ final class Membership {
     /** Checks a logged entry; returns its configuration (versioned by its zxid) if it is a configuration change. */
     Configuration onLogged(Entry entry) {
         Configuration found = codec.configurationIn(entry);
-        if (found == null) {
-            return null;
+        if (found == null || entry.zxid() <= committed.version()) {
+            // not a change, or one already known committed (logged again after a SNAP or TRUNC)
+            return found;
         }
         Configuration versioned = found.version() == entry.zxid() ? found : found.withVersion(entry.zxid());
         logged.put(entry.zxid(), versioned);
+        changes++;
         return versioned;
     }
 
@@ -155,16 +159,23 @@ final class Membership {
         committed = newest.getValue();
         logged.headMap(zxid, true).clear();
         activated = true;
+        changes++;
     }
 
     /** The log was cut after {@code zxid}: configuration entries past it are gone. */
     void truncatedAfter(long zxid) {
-        logged.tailMap(zxid, false).clear();
+        if (logged.higherKey(zxid) != null) {
+            logged.tailMap(zxid, false).clear();
+            changes++;
+        }
     }
 
     /** The log was replaced by a snapshot: its configuration entries are gone (the leader tells ours at NEWLEADER). */
     void logReplaced() {
-        logged.clear();
+        if (!logged.isEmpty()) {
+            logged.clear();
+            changes++;
+        }
     }
 
     /**
@@ -184,6 +195,11 @@ final class Membership {
                 logged.put(c.version(), c);
             }
         }
+        changes++;
+    }
+
+    long changes() {
+        return changes;
     }
 
     /** True once after the committed configuration changed. */

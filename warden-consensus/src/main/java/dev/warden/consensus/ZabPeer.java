@@ -148,7 +148,7 @@ public final class ZabPeer {
             // they would wait out initLimit. One that has since moved on ignores our LeaderInfo.
             early.forEach(leader::receive);
         } else {
-            follower = new FollowerSide(state, decision.leaderId());
+            follower = new FollowerSide(state, decision.leaderId(), decision.role());
         }
     }
 
@@ -231,6 +231,14 @@ public final class ZabPeer {
             return ReconfigCheck.IN_PROGRESS;
         }
         return proposed.quorum().containsQuorum(leader.syncedVoters()) ? ReconfigCheck.OK : ReconfigCheck.NO_QUORUM;
+    }
+
+    /**
+     * A number that changes whenever {@link #configurations()} does: a driver that keeps its links
+     * to every member of every known configuration compares it after each batch.
+     */
+    public long configurationChanges() {
+        return state.membership.changes();
     }
 
     /** The newest configuration this member knows committed, and those logged after it. */

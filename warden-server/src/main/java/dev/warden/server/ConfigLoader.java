@@ -127,7 +127,7 @@ public final class ConfigLoader {
 
     /** As above; {@code zooCfg}, if not null, is the file the properties came from. */
     private static ServerConfig fromProperties(Properties properties, Path zooCfg, Consumer<String> warnings) {
-        ServerConfig.Builder builder = ServerConfig.builder();
+        ServerConfig.Builder builder = ServerConfig.builder().configFile(zooCfg);
         Set<String> recognised = new HashSet<>();
         for (Setting setting : SETTINGS) {
             String chosenKey = null;

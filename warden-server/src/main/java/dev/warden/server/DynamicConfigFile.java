@@ -85,14 +85,14 @@ record DynamicConfigFile(Path file, Properties memberLines, long version) {
 
     /**
      * Refuses to start while {@code <zooCfg>.dynamic.next} exists: ZooKeeper left a
-     * reconfiguration half done, and Warden, which cannot reconfigure, could only guess which
-     * member list the ensemble ends up with.
+     * reconfiguration half done. Warden never writes that file (a change in progress is in its
+     * log), and could only guess which member list the ensemble ends up with.
      */
     static void refuseReconfigurationInProgress(Path zooCfg, String dynamicConfigFile) {
         Path next = Path.of(zooCfg.toString() + NEXT_SUFFIX);
         if (Files.exists(next)) {
             throw new ConfigException(KEY, next + " exists: ZooKeeper writes it while a reconfiguration is in"
-                    + " progress, and Warden cannot complete one (dynamic reconfiguration is not supported yet)."
+                    + " progress, and Warden cannot complete ZooKeeper's (it keeps a change in progress in its log)."
                     + " Finish the reconfiguration with ZooKeeper, or delete " + next + " if " + dynamicConfigFile
                     + " holds the member list every member agrees on.");
         }

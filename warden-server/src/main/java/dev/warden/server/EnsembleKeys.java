@@ -67,6 +67,11 @@ final class EnsembleKeys {
         }
         recognised.addAll(properties.stringPropertyNames().stream().filter(MemberLines::isHierarchicalQuorumKey)
                 .toList());
+        String reconfig = properties.getProperty("reconfigEnabled");
+        if (reconfig != null) {
+            recognised.add("reconfigEnabled");
+            builder.reconfigEnabled(ConfigLoader.asBoolean("reconfigEnabled", reconfig.trim()));
+        }
         String standalone = properties.getProperty("standaloneEnabled");
         boolean standaloneEnabled = standalone == null || ConfigLoader.asBoolean("standaloneEnabled", standalone.trim());
         if (members.isEmpty()) {

@@ -58,7 +58,9 @@ public record ServerConfig(
         boolean standaloneEnabled,
         SortedMap<Long, QuorumMember> members,
         long configVersion,
-        QuorumGroups quorumGroups) {
+        QuorumGroups quorumGroups,
+        boolean reconfigEnabled,
+        Path configFile) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -253,7 +255,8 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion).quorumGroups(quorumGroups);
+                .members(members).configVersion(configVersion).quorumGroups(quorumGroups)
+                .reconfigEnabled(reconfigEnabled).configFile(configFile);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -317,6 +320,7 @@ public record ServerConfig(
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
+        s.put("reconfigEnabled", Boolean.toString(reconfigEnabled));
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
@@ -361,6 +365,9 @@ public record ServerConfig(
      * own id, no host:port used twice, at least one participant.
      */
     static void checkMemberAddresses(Map<Long, QuorumMember> members) {
+        if (members.isEmpty()) {
+            throw new ConfigException("server", "no server.N line: a configuration needs at least one participant");
+        }
         Map<String, Long> portOwners = new HashMap<>();
         for (Map.Entry<Long, QuorumMember> e : members.entrySet()) {
             QuorumMember m = e.getValue();
@@ -480,6 +487,8 @@ public record ServerConfig(
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
         private QuorumGroups quorumGroups = QuorumGroups.NONE;
+        private boolean reconfigEnabled;
+        private Path configFile;
 
         private Builder() {
         }
@@ -528,6 +537,10 @@ public record ServerConfig(
         public Builder configVersion(long v) { configVersion = v; return this; }
         /** group.N and weight.N: a hierarchical quorum; {@link QuorumGroups#NONE} (the default) for a majority. */
         public Builder quorumGroups(QuorumGroups v) { quorumGroups = v; return this; }
+        /** reconfigEnabled: whether the reconfig request may change the members (off by default, as in ZooKeeper). */
+        public Builder reconfigEnabled(boolean v) { reconfigEnabled = v; return this; }
+        /** The zoo.cfg this was read from, or null; a member writes its new dynamic configuration file beside it. */
+        public Builder configFile(Path v) { configFile = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -541,7 +554,8 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups);
+                    standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
+                    configFile);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -176,8 +176,6 @@ final class UnimplementedZooKeeperKeys {
                 + " false)."));
         r.add(refuse("audit.enable", off(), "ZooKeeper would write an audit log of client operations; Warden has"
                 + " no audit log yet. Remove it (or set false)."));
-        r.add(refuse("reconfigEnabled", off(), "ZooKeeper would accept reconfig requests that change the member"
-                + " list; Warden does not support dynamic reconfiguration yet. Remove it (or set false)."));
         r.add(refuse("electionAlg", is("3"), "ZooKeeper 3.9 accepts only 3 (fast leader election); Warden elects"
                 + " its leaders the same way. Remove the line or set electionAlg=3."));
         r.add(refuse("oraclePath", never(), "ZooKeeper would let an oracle file decide the quorum of a two-member"

@@ -13,9 +13,12 @@ import dev.warden.server.pipeline.Pipeline;
 import dev.warden.server.pipeline.PipelineListener;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.Reconfigurer;
 import dev.warden.server.pipeline.RequestPipeline;
 import dev.warden.consensus.EpochState;
+import dev.warden.consensus.Configurations;
 import dev.warden.server.quorum.ConsensusFactory;
+import dev.warden.server.quorum.StartingConfigurations;
 import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
 import dev.warden.server.quorum.TxnLogView;
@@ -95,19 +98,24 @@ public final class WardenServer implements AutoCloseable {
         SecureRandom random = new SecureRandom();
         long lastZxid = Math.max(tree.lastAppliedZxid(), txnLog.lastAppendedZxid());
         Preparer preparer = new Preparer(pending, sessions, clock, random, config.extendedTypesEnabled(), lastZxid);
+        preparer.reconfigurer(Reconfigurer.standalone(config.reconfigEnabled()));
         ReadProcessor reads = new ReadProcessor(tree, watches);
         this.timers = ServerThreads.timer("warden-timers-" + config.clientPort());
         this.snapshotter = ServerThreads.single("warden-snapshot-" + config.clientPort());
         if (config.isEnsemble()) {
             try {
-                tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 EpochFiles epochFiles = EpochFiles.defaults();
                 EpochState epochs = epochFiles.load(config.dataDir());
                 // Recovery left one unbroken log: every entry after its start is in it.
                 TxnLogView logView = new TxnLogView(txnLog, txnLog.startZxid());
                 boolean resyncRequired = ResyncMarker.exists(config.dataDir());
-                this.consensus = consensusProvider.create(
-                        new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock, resyncRequired));
+                Configurations configurations = StartingConfigurations.find(config.ensembleConfig().toConfiguration(), tree, logView);
+                if (tree.configZxid() <= config.configVersion()) {
+                    // no change since the files were written: /zookeeper/config shows them
+                    tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                this.consensus = consensusProvider.create(new ConsensusFactory.Resources(config, txnLog, logView,
+                        epochs, clock, resyncRequired, configurations));
                 MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
                         snapshotter, logView);
                 preparer.limitCounter(consensus.zxidCounterLimit());

@@ -75,7 +75,10 @@ class DynamicConfigFileTest {
         ServerConfig c = load(zooCfg("dynamicConfigFile=" + dynamic, "initLimit=7"));
         assertEquals(0x1a2bL, c.configVersion());
         assertTrue(c.describe().endsWith("server.4=10.0.0.4:2888:3888:observer;2184\nversion=1a2b\n"), c.describe());
-        assertEquals(c, ConfigLoader.fromProperties(c.toProperties(), warnings::add));
+        assertEquals(dir.resolve("zoo.cfg"), c.configFile(), "where a committed configuration is recorded");
+        // the file it came from is not a setting: properties carry none
+        assertEquals(c.toBuilder().configFile(null).build(), ConfigLoader.fromProperties(c.toProperties(),
+                warnings::add));
         assertEquals(List.of(), warnings);
     }
 
@@ -159,7 +162,7 @@ class DynamicConfigFileTest {
         ConfigException e = assertThrows(ConfigException.class, () -> load(cfg));
         assertEquals("dynamicConfigFile", e.key());
         assertTrue(e.getMessage().startsWith(next + " exists: ZooKeeper writes it while a reconfiguration is in"
-                + " progress, and Warden cannot complete one"), e.getMessage());
+                + " progress, and Warden cannot complete ZooKeeper's"), e.getMessage());
         // ZooKeeper only looks for it with a dynamic config file, and so does Warden
         Files.writeString(dataDir.resolve("myid"), "1\n");
         Path staticCfg = zooCfg("server.1=a:1:2", "server.2=b:1:2", "server.3=c:1:2");

@@ -245,6 +245,14 @@ class QuorumConfigTest {
     }
 
     @Test
+    void reconfigEnabledIsOffByDefaultAsInZooKeeper() throws IOException {
+        myid("1");
+        assertFalse(parseThree().reconfigEnabled());
+        assertTrue(parseThree("reconfigEnabled", "true").reconfigEnabled());
+        assertTrue(parse("reconfigEnabled", "true").reconfigEnabled(), "read by a standalone server too");
+    }
+
+    @Test
     void aVersionBesideTheServerLinesIsReadAsHexadecimal() throws IOException {
         myid("1");
         assertEquals(0L, parseThree().configVersion());

@@ -222,7 +222,8 @@ class ServerConfigTest {
         assertTrue(text.contains("txnLogDirectIo=true\n"), text);
         assertTrue(text.contains("inlineIdleWrites=true\n"), text);
         assertTrue(text.contains("digest.enabled=true\n"), text);
+        assertTrue(text.contains("reconfigEnabled=false\n"), text);
         assertFalse(text.contains(SUPER), text);
-        assertEquals(26, text.lines().count());
+        assertEquals(27, text.lines().count());
     }
 }

@@ -51,7 +51,6 @@ class UnimplementedZooKeeperKeysTest {
             "DigestAuthenticationProvider.digestAlg|SHA3-256|SHA-1|uses SHA-1",
             "enforceQuota|true|false|does not enforce quotas",
             "audit.enable|true|false|no audit log",
-            "reconfigEnabled|true|false|does not support dynamic reconfiguration",
             "electionAlg|1|3|accepts only 3",
             "electionAlg|fast|3|accepts only 3",
             "oraclePath|/var/zk/oracle||counts a plain majority of voters",

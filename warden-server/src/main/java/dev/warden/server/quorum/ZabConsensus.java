@@ -4,11 +4,10 @@ import dev.warden.consensus.SnapshotSource;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
-import dev.warden.consensus.ConfigCodec;
-import dev.warden.consensus.Configurations;
 import java.security.SecureRandom;
 import dev.warden.server.ServerConfig;
 import java.io.IOException;
+import java.util.Map;
 
 /** The production consensus: a Zab core over the member's log, and TCP links to the peers. */
 public final class ZabConsensus implements ConsensusFactory {
@@ -34,14 +33,6 @@ public final class ZabConsensus implements ConsensusFactory {
     }
 
     /**
-     * The configuration the core counts with, from zoo.cfg or the dynamic file: the voters, and
-     * with group.N/weight.N lines ZooKeeper's hierarchical quorum over them.
-     */
-    static Configurations startingConfigurations(ServerConfig config) {
-        return Configurations.of(config.ensembleConfig().toConfiguration());
-    }
-
-    /**
      * Most log bytes one follower is synced with before it gets a snapshot instead: a quarter of
      * a peer link's queue budget (so 64 MiB with a heap of 2 GiB or more, 8 MiB with 256 MiB),
      * so the diff and the writes proposed while it drains fit, and what the leader reads for it
@@ -63,8 +54,8 @@ public final class ZabConsensus implements ConsensusFactory {
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException {
         ZabPeer peer = new ZabPeer(zabConfig(resources.config()), resources.epochs(), resources.logView(), snapshots,
-                new SecureRandom(), nowMs, resources.resyncRequired(), startingConfigurations(resources.config()),
-                ConfigCodec.NONE);
+                new SecureRandom(), nowMs, resources.resyncRequired(), resources.configurations(),
+                ReconfigEntries.INSTANCE);
         return new ZabCore(peer);
     }
 
@@ -94,6 +85,14 @@ public final class ZabConsensus implements ConsensusFactory {
         }
         transport = started;
         return started;
+    }
+
+    @Override
+    public void membersChanged(Map<Long, QuorumMember> members) {
+        PeerTransport current = transport;
+        if (current != null) {
+            current.updateMembers(members);
+        }
     }
 
     @Override
