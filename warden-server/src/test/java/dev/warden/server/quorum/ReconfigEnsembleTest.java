@@ -339,6 +339,48 @@ class ReconfigEnsembleTest {
         admin(kept, false).create("/after-restart", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
     }
 
+    /**
+     * A follower's line given again with {@code :observer} makes it an observer (it rejoins as
+     * one and its acknowledgements stop counting), and given back as a participant makes it vote
+     * again; each change shows in /zookeeper/config and the ensemble keeps serving writes.
+     */
+    @Test
+    void aVoterBecomesAnObserverAndBack() throws Exception {
+        startThree(true);
+        long leader = awaitLeader();
+        long member = leader == 3 ? 2 : 3;
+        ZooKeeperAdmin admin = admin(leader, true);
+        QuorumMember voter = line(member);
+        QuorumMember observer = new QuorumMember(member, voter.host(), voter.peerPort(), voter.electionPort(), true,
+                voter.clientHost(), voter.clientPort());
+
+        String demoted = new String(admin.reconfigure(spec(observer), null, null, -1, new Stat()),
+                StandardCharsets.UTF_8);
+        assertTrue(demoted.contains(spec(observer) + "\n"), demoted);
+        awaitRole(member, Role.OBSERVING);
+        admin(member, false).create("/while-observing", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                CreateMode.PERSISTENT);
+
+        String promoted = new String(admin.reconfigure(spec(voter), null, null, -1, new Stat()),
+                StandardCharsets.UTF_8);
+        assertTrue(promoted.contains(spec(voter) + "\n"), promoted);
+        awaitRole(member, Role.FOLLOWING);
+        assertEquals(promoted, configOf(admin(member, false)));
+    }
+
+    private void awaitRole(long id, Role role) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + SERVING_TIMEOUT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            var m = servers.get(id).member();
+            if (m.isServing() && m.role() == role) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("member " + id + " is not serving as " + role + " within " + SERVING_TIMEOUT_MS
+                + " ms");
+    }
+
     @Test
     void reconfigIsDisabledByDefault() throws Exception {
         startThree(false);
