@@ -159,4 +159,35 @@ class ReconfigScenariosTest {
         ScenarioSupport.write(sim, sim.leader());
         ScenarioSupport.recoverAndCheck(sim);
     }
+
+    /**
+     * A member made an observer, then down while a second change made it a voter again, comes
+     * back with the configuration it recorded, in which it is an observer; with another voter
+     * down, the leader cannot lead without it. It joins the leader (who knows the newer
+     * configuration) as a follower, or is counted as one if it joined as an observer, learns its
+     * role at NEWLEADER, and the ensemble serves again. Found by random runs (seeds 5024, 5096):
+     * the member waited as an observer for the leader to be established, and the leader for it.
+     */
+    @Test
+    void aMemberWithAStaleConfigurationIsCountedWhenTheLeaderNeedsIt() {
+        Simulation sim = withSpares(6);
+        long leader = sim.leader().id();
+        List<SimServer> followers = ScenarioSupport.followers(sim).stream().filter(m -> m.id() <= 3).toList();
+        long stale = followers.get(0).id();
+        long other = followers.get(1).id();
+        change(sim, add(stale, true));
+        sim.crash(stale);
+        Configuration again = change(sim, add(stale, false));
+        assertTrue(again.quorum().isVoter(stale));
+        sim.crash(other);
+        sim.crash(leader);
+        sim.restart(leader);
+        sim.restart(stale);
+        assertTrue(sim.member(stale).disk.committedConfiguration().quorum().isObserver(stale),
+                "it comes back with the configuration in which it observes");
+        sim.runUntil(s -> s.leader() != null && s.member(stale).isServing(), 20_000);
+        ScenarioSupport.write(sim, sim.leader());
+        sim.restartAllDown();
+        ScenarioSupport.recoverAndCheck(sim);
+    }
 }
