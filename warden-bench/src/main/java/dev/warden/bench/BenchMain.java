@@ -25,7 +25,19 @@ public final class BenchMain implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /**
+     * The Apache client logs every failed connection attempt and every lost connection as a WARN
+     * with a stack trace, once per session per retry: thousands of lines when a server is down or
+     * dies mid-run; its Netty socket logs a reset connection as an ERROR with a stack trace. The
+     * run reports those failures itself (errors by code, a clear failure line).
+     */
+    public static final java.util.Map<String, String> APACHE_CLIENT_LEVELS = java.util.Map.of(
+            "org.apache.zookeeper.ClientCnxn", "ERROR", "org.apache.zookeeper.ClientCnxnSocketNetty", "OFF",
+            "org.apache.zookeeper.ClientCnxnSocketNIO", "ERROR");
+
     public static void main(String[] args) {
+        // warnings and errors only, so the load client's per-session lines do not drown the progress output
+        dev.warden.cli.ToolLogging.quiet(APACHE_CLIENT_LEVELS);
         System.exit(commandLine().execute(args));
     }
 
@@ -35,6 +47,7 @@ public final class BenchMain implements Callable<Integer> {
         cli.addSubcommand(new CompareCommand());
         cli.addSubcommand(new ResourcesCommand());
         cli.addSubcommand(new MicroCommand());
+        cli.addSubcommand(new dev.warden.bench.startup.StartupCommand());
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;
     }

@@ -71,8 +71,8 @@ final class ServerCommand implements Callable<Integer> {
             err.println(refused.getMessage());
             err.flush();
             return EXIT_CONFIG_ERROR;
-        } catch (IOException e) {
-            err.println("cannot start the server: " + e.getMessage());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            err.println("cannot start the server: " + StartupFailure.describe(e));
             err.flush();
             return EXIT_START_FAILED;
         }
@@ -95,7 +95,7 @@ final class ServerCommand implements Callable<Integer> {
 
     /** The config file (or the defaults) with the command-line overrides applied, validated. */
     ServerConfig resolveConfig() {
-        ServerConfig base = configFile == null ? ServerConfig.builder().build() : ConfigLoader.load(configFile);
+        ServerConfig base = configFile == null ? ConfigLoader.fromSystemProperties() : ConfigLoader.load(configFile);
         ServerConfig.Builder builder = base.toBuilder();
         if (clientPort != null) {
             builder.clientPort(clientPort);

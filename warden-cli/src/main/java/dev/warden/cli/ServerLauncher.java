@@ -1,8 +1,11 @@
 package dev.warden.cli;
 
+import dev.warden.cli.faults.DiskFaultControl;
+import dev.warden.server.Clock;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
+import java.util.Optional;
 
 /** Starts the server for the server command; an interface so tests can run the command without one. */
 @FunctionalInterface
@@ -10,10 +13,17 @@ public interface ServerLauncher {
     /** Returns once the server is serving. */
     RunningServer start(ServerConfig config) throws IOException;
 
-    /** The production launcher: a {@link WardenServer} in this JVM. */
+    /**
+     * The production launcher: a {@link WardenServer} in this JVM. With the system property
+     * {@value DiskFaultControl#PROPERTY} set (fault tests only), the log's disk can be made slow,
+     * full or failing while it runs.
+     */
     static ServerLauncher warden() {
         return config -> {
-            WardenServer server = WardenServer.start(config);
+            Optional<DiskFaultControl> faults = DiskFaultControl.fromSystemProperty();
+            WardenServer server = faults.isPresent()
+                    ? WardenServer.start(config, Clock.SYSTEM, faults.get().channels())
+                    : WardenServer.start(config);
             return new RunningServer() {
                 @Override
                 public String connectString() {

@@ -1,27 +1,16 @@
 package dev.warden.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.Properties;
 import picocli.CommandLine.IVersionProvider;
 
-/** The build's version, from a resource Maven fills in, so it is right in tests and in the jar. */
+/**
+ * The line {@code warden version} and {@code --version} print, from the build version the server
+ * reports too ({@link dev.warden.server.WardenVersion}). {@link Main} prints it without building
+ * the command tree; this class loads nothing of picocli but the one interface it implements.
+ */
 public final class WardenVersion implements IVersionProvider {
-    private static final String RESOURCE = "version.properties";
-
     /** e.g. "0.1.0-SNAPSHOT". */
     public static String current() {
-        Properties p = new Properties();
-        try (InputStream in = WardenVersion.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing from the warden-cli build");
-            }
-            p.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return p.getProperty("version");
+        return dev.warden.server.WardenVersion.current();
     }
 
     /** The line the version command and --version print. */

@@ -34,6 +34,22 @@ class MainTest {
         assertEquals(fromCommand, out.toString());
     }
 
+    /** main answers a version request before building the command tree; the line must not differ. */
+    @Test
+    void versionFromMainIsTheVersionCommandsLine() throws Exception {
+        run("version");
+        for (String asked : new String[] {"version", "--version", "-V"}) {
+            Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName(), asked).redirectErrorStream(true).start();
+            String printed = new String(process.getInputStream().readAllBytes());
+            assertEquals(0, process.waitFor(), printed);
+            assertEquals(out.toString(), printed, asked);
+        }
+        assertTrue(Main.isVersionRequest(new String[] {"version"}));
+        assertEquals(false, Main.isVersionRequest(new String[] {"version", "extra"}));
+        assertEquals(false, Main.isVersionRequest(new String[] {"server"}));
+    }
+
     @Test
     void noCommandPrintsUsageAndExitsWithTwo() {
         assertEquals(2, run());
@@ -53,5 +69,12 @@ class MainTest {
         assertTrue(help.contains("--config=FILE"), help);
         assertTrue(help.contains("--port=N"), help);
         assertTrue(help.contains("--data-dir=DIR"), help);
+    }
+
+    @Test
+    void helpNamesTheBenchAndSimulatorTheScriptRuns() {
+        assertEquals(0, run("help"));
+        assertTrue(out.toString().contains("  bench    Load generator"), out.toString());
+        assertTrue(out.toString().contains("  sim      Deterministic simulation"), out.toString());
     }
 }

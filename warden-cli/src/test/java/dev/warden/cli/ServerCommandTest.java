@@ -109,4 +109,14 @@ class ServerCommandTest {
         assertEquals(1, run(failing, "server"));
         assertEquals("cannot start the server: Address already in use\n", err.toString());
     }
+
+    @Test
+    void aFileTheServerMayNotUseIsNamedWithTheReason() {
+        ServerLauncher denied = config -> {
+            throw new java.nio.file.AccessDeniedException("/var/lib/warden/snapshots");
+        };
+        assertEquals(1, run(denied, "server"));
+        assertTrue(err.toString().startsWith("cannot start the server: permission denied on /var/lib/warden/snapshots:"),
+                err.toString());
+    }
 }

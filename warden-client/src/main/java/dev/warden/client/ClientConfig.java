@@ -5,7 +5,8 @@ import java.util.concurrent.Executor;
 /** The validated settings of one client (see {@link WardenClientBuilder} for their meaning). */
 record ClientConfig(ConnectString connectString, int sessionTimeoutMs, int connectTimeoutMs, Executor executor,
                     RetryPolicy retryPolicy, int maxOutstandingRequests, int maxQueuedRequests, int maxFrameBytes,
-                    long shuffleSeed, boolean shuffleHosts) {
+                    long shuffleSeed, boolean shuffleHosts, HostProvider hostProvider,
+                    dev.warden.protocol.tls.TlsSettings tls, dev.warden.protocol.sasl.SaslCredentials sasl) {
     ClientConfig {
         require(sessionTimeoutMs > 0, "sessionTimeout must be positive");
         require(connectTimeoutMs > 0, "connectTimeout must be positive");

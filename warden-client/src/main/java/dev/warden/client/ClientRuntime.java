@@ -11,6 +11,7 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,7 +30,7 @@ final class ClientRuntime {
                 : null;
         Executor completionsDelegate = owned != null ? owned : config.executor();
         SerialExecutor completions = new SerialExecutor(completionsDelegate);
-        WatchManager watches = new WatchManager();
+        WatchTables watches = new WatchTables();
         Paths paths = new Paths(config.connectString().chroot());
         Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -40,17 +41,30 @@ final class ClientRuntime {
                 owned.shutdown();
             }
         };
-        SessionDriver driver = new SessionDriver(config, loop, bootstrap, completions, watches, paths, onTerminated);
+        HostProvider hosts = config.hostProvider() != null ? config.hostProvider()
+                : config.shuffleHosts() ? new StaticHostProvider(config.connectString().hosts(), new Random(config.shuffleSeed()))
+                : StaticHostProvider.inGivenOrder(config.connectString().hosts());
+        SessionDriver[] driverRef = new SessionDriver[1];
+        ClientMetrics metrics = new ClientMetrics(() -> driverRef[0].outstandingRequests());
+        SessionDriver driver = new SessionDriver(config, loop, bootstrap, completions, watches, paths, hosts, metrics,
+                onTerminated);
+        driverRef[0] = driver;
+        io.netty.handler.ssl.SslContext tls = config.tls() == null ? null : ClientTls.context(config.tls());
         bootstrap.handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel channel) {
+                if (tls != null) {
+                    // the host dialled, for the server certificate's host name check
+                    java.net.InetSocketAddress peer = channel.attr(ClientTls.PEER).get();
+                    channel.pipeline().addLast(tls.newHandler(channel.alloc(), peer.getHostString(), peer.getPort()));
+                }
                 channel.pipeline().addLast(
                         new LengthFieldBasedFrameDecoder(config.maxFrameBytes() + 4, 0, 4, 0, 4),
                         new FrameHandler(driver));
             }
         });
         listeners.forEach(driver::addListener);
-        WardenClient client = new WardenClient(config, paths, watches, driver);
+        WardenClient client = new WardenClient(config, paths, watches, driver, metrics);
         driver.start();
         return client;
     }

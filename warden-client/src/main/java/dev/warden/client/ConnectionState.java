@@ -11,6 +11,8 @@ package dev.warden.client;
  *   <li>{@link #LOST}: the session expired, either as told by a server or detected locally after
  *       the negotiated timeout passed without any server. Terminal: build a new client.</li>
  *   <li>{@link #CLOSED}: {@link WardenClient#close()} was called. Terminal.</li>
+ *   <li>{@link #AUTH_FAILED}: the server refused the client's SASL authentication (ZooKeeper's
+ *       AuthFailed). Terminal: the credentials must change first.</li>
  * </ul>
  */
 public enum ConnectionState {
@@ -18,10 +20,11 @@ public enum ConnectionState {
     SUSPENDED,
     RECONNECTED,
     LOST,
-    CLOSED;
+    CLOSED,
+    AUTH_FAILED;
 
     /** True for the states after which the client never talks to a server again. */
     public boolean isTerminal() {
-        return this == LOST || this == CLOSED;
+        return this == LOST || this == CLOSED || this == AUTH_FAILED;
     }
 }

@@ -32,6 +32,11 @@ final class Outbox {
         this.maxQueuedRequests = maxQueuedRequests;
     }
 
+    /** Any thread: requests taken and not yet answered or failed (queued plus on the wire). */
+    int queuedOrInFlight() {
+        return queuedOrInFlight.get();
+    }
+
     int maxQueuedRequests() {
         return maxQueuedRequests;
     }

@@ -69,6 +69,9 @@ final class Packet<T> {
             T value = decoder.decode(err, body);
             return () -> future.complete(value);
         } catch (WardenException e) {
+            if (retries > 0) {
+                e.markResent();
+            }
             return () -> future.completeExceptionally(e);
         } catch (ProtocolException e) {
             WardenException failure = new WardenException(ErrorCode.MARSHALLING_ERROR, path, e.getMessage());

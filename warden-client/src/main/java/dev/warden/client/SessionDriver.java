@@ -4,10 +4,12 @@ import dev.warden.protocol.AuthPacket;
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.GetSASLRequest;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.ReplyHeader;
+import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.SetWatches2;
 import dev.warden.protocol.WatcherEvent;
 import io.netty.bootstrap.Bootstrap;
@@ -19,7 +21,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
@@ -38,7 +40,14 @@ final class SessionDriver {
     private static final int SET_WATCHES_CHUNK_BYTES = 128 * 1024;
     private static final long MAX_RECONNECT_BACKOFF_MS = 1000;
 
-    private enum Phase { CONNECTING, HANDSHAKING, CONNECTED, TERMINATED }
+    /** AUTHENTICATING: the session is granted, its SASL exchange (if any) is under way; nothing else is sent. */
+    private enum Phase { CONNECTING, HANDSHAKING, AUTHENTICATING, CONNECTED, TERMINATED }
+
+    /**
+     * The xid of SASL requests and their replies: like auth and setWatches, they are outside
+     * the numbered requests, and the server answers them with the xid they came with.
+     */
+    static final int XID_SASL = -10;
 
     private record Credential(AuthPacket packet, CompletableFuture<Void> result) {
     }
@@ -47,7 +56,7 @@ final class SessionDriver {
     private final EventLoop loop;
     private final Bootstrap bootstrap;
     private final SerialExecutor completions;
-    private final WatchManager watches;
+    private final WatchTables watches;
     private final Paths paths;
     private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
     private final Outbox outbox;
@@ -61,7 +70,9 @@ final class SessionDriver {
     // Confined to the event loop.
     private final ArrayDeque<Credential> authPending = new ArrayDeque<>();
     private final List<Credential> credentials = new ArrayList<>();
-    private final List<InetSocketAddress> hosts;
+    private final HostProvider hosts;
+    private final ClientMetrics metrics;
+    private volatile InetSocketAddress connectedServer;
     private Phase phase = Phase.CONNECTING;
     private Channel channel;
     private boolean everConnected;
@@ -74,13 +85,15 @@ final class SessionDriver {
     private long startNanos;
     private long lastReceivedNanos;
     private long lastSentNanos;
-    private int hostCursor;
+    private InetSocketAddress attemptServer;
     private int failedAttemptsInRow;
     private ScheduledFuture<?> tick;
     private ScheduledFuture<?> handshakeTimer;
+    /** The SASL exchange of the current connection, while phase is AUTHENTICATING. */
+    private ClientSaslExchange sasl;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
-                  WatchManager watches, Paths paths, Runnable onTerminated) {
+                  WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
         this.config = config;
         this.loop = loop;
         this.bootstrap = bootstrap;
@@ -88,8 +101,8 @@ final class SessionDriver {
         this.watches = watches;
         this.paths = paths;
         this.onTerminated = onTerminated;
-        this.hosts = config.shuffleHosts() ? config.connectString().shuffledHosts(new Random(config.shuffleSeed()))
-                : config.connectString().hosts();
+        this.hosts = hosts;
+        this.metrics = metrics;
         this.negotiatedTimeoutMs = config.sessionTimeoutMs();
         this.outbox = new Outbox(config.maxOutstandingRequests(), config.maxQueuedRequests());
     }
@@ -110,6 +123,45 @@ final class SessionDriver {
 
     long sessionId() {
         return sessionIdSnapshot;
+    }
+
+    /** The server this client has its session through now, if it is connected. */
+    Optional<InetSocketAddress> connectedServer() {
+        return Optional.ofNullable(connectedServer);
+    }
+
+    /** Requests queued in the client or on the wire, not yet answered. */
+    int outstandingRequests() {
+        return outbox.queuedOrInFlight();
+    }
+
+    /**
+     * Hands a new server list to the host provider; if it says to move, the connection is
+     * dropped and the next attempt goes where it said (the session and its watches come along).
+     * Completes with whether the client is moving.
+     */
+    CompletableFuture<Boolean> updateServerList(java.util.List<InetSocketAddress> servers) {
+        CompletableFuture<Boolean> moving = new CompletableFuture<>();
+        runOnLoop(() -> {
+            if (phase == Phase.TERMINATED) {
+                moving.completeExceptionally(terminalError());
+                return;
+            }
+            InetSocketAddress current = phase == Phase.CONNECTED ? attemptServer : null;
+            Optional<InetSocketAddress> target;
+            try {
+                target = hosts.updateServerList(servers, current);
+            } catch (RuntimeException e) {
+                moving.completeExceptionally(e);
+                return;
+            }
+            if (target.isPresent() && channel != null) {
+                LOG.info("server list changed: moving from {} to {} to balance the load", current, target.get());
+                channel.close();
+            }
+            completions.execute(() -> moving.complete(target.isPresent()));
+        }, moving);
+        return moving;
     }
 
     void start() {
@@ -192,9 +244,12 @@ final class SessionDriver {
     }
 
     private WardenException terminalError() {
-        return finalState == ConnectionState.LOST
-                ? new WardenException.SessionExpiredException("session lost")
-                : new WardenException.ClientClosedException();
+        return switch (finalState) {
+            case LOST -> new WardenException.SessionExpiredException("session lost");
+            case AUTH_FAILED -> new WardenException(ErrorCode.AUTH_FAILED, null,
+                    "the server refused this client's SASL authentication");
+            default -> new WardenException.ClientClosedException();
+        };
     }
 
     private void failInbox() {
@@ -240,8 +295,9 @@ final class SessionDriver {
             return;
         }
         phase = Phase.CONNECTING;
-        InetSocketAddress address = hosts.get(hostCursor++ % hosts.size());
-        ChannelFuture connecting = bootstrap.connect(address);
+        InetSocketAddress address = hosts.next();
+        attemptServer = address;
+        ChannelFuture connecting = bootstrap.attr(ClientTls.PEER, address).connect(address);
         Channel attempt = connecting.channel();
         channel = attempt;
         attempt.closeFuture().addListener(done -> onChannelClosed(attempt));
@@ -272,9 +328,14 @@ final class SessionDriver {
             return;
         }
         channel = null;
+        connectedServer = null;
         needsFlush = false;
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
+        }
+        if (sasl != null) {
+            sasl.dispose();
+            sasl = null;
         }
         if (phase == Phase.TERMINATED) {
             return;
@@ -323,7 +384,7 @@ final class SessionDriver {
             JuteReader in = new JuteReader(frame, 0, frame.length, config.maxFrameBytes() * 2);
             if (phase == Phase.HANDSHAKING) {
                 onConnectResponse(ConnectResponse.read(in));
-            } else if (phase == Phase.CONNECTED) {
+            } else if (phase == Phase.CONNECTED || phase == Phase.AUTHENTICATING) {
                 onReply(ReplyHeader.read(in), in);
             }
         } catch (ProtocolException e) {
@@ -337,15 +398,30 @@ final class SessionDriver {
             terminate(ConnectionState.LOST, new WardenException.SessionExpiredException("the server reports the session expired"));
             return;
         }
-        handshakeTimer.cancel(false);
-        boolean reconnect = everConnected;
         sessionId = response.sessionId();
         sessionIdSnapshot = sessionId;
         password = response.passwd();
         negotiatedTimeoutMs = response.timeOutMs();
+        if (config.sasl() != null) {
+            // the connect timeout (handshakeTimer) still runs: it covers the exchange too
+            phase = Phase.AUTHENTICATING;
+            sasl = new ClientSaslExchange(config.sasl(), attemptServer.getHostString(), loop);
+            Channel attempt = channel;
+            sasl.start((token, failure) -> onSaslStep(attempt, token, failure));
+            return;
+        }
+        sessionReady();
+    }
+
+    /** The session is granted and, with SASL, authenticated: requests may flow. */
+    private void sessionReady() {
+        handshakeTimer.cancel(false);
+        boolean reconnect = everConnected;
         phase = Phase.CONNECTED;
         everConnected = true;
         failedAttemptsInRow = 0;
+        hosts.onConnected(attemptServer);
+        connectedServer = attemptServer;
         publish(reconnect ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
         if (!reconnect) {
             completions.execute(() -> firstConnect.complete(null));
@@ -361,6 +437,59 @@ final class SessionDriver {
         flush();
     }
 
+    /** A mechanism step finished (on the loop): send its token, or end the exchange. */
+    private void onSaslStep(Channel attempt, byte[] token, String failure) {
+        if (channel != attempt || phase != Phase.AUTHENTICATING) {
+            return; // that connection is gone; the next one authenticates anew
+        }
+        if (failure != null) {
+            saslFailed("SASL " + sasl.mechanism() + " failed in this client: " + failure);
+            return;
+        }
+        if (token == null) {
+            if (sasl.complete()) {
+                saslDone();
+            } else {
+                saslFailed("SASL " + sasl.mechanism() + " stopped before it completed");
+            }
+            return;
+        }
+        write(Frames.request(XID_SASL, OpCode.SASL, new GetSASLRequest(token)));
+        flush();
+    }
+
+    private void onSaslReply(int err, JuteReader body) {
+        if (phase != Phase.AUTHENTICATING || sasl == null) {
+            LOG.warn("a SASL reply outside an exchange; dropping the connection");
+            channel.close();
+            return;
+        }
+        if (err != 0) {
+            saslFailed("the server refused the SASL " + sasl.mechanism() + " authentication (" + ErrorCode.of(err) + ")");
+            return;
+        }
+        byte[] serverToken = SetSASLResponse.read(body).token();
+        if (sasl.complete()) {
+            saslDone();
+            return;
+        }
+        Channel attempt = channel;
+        sasl.answer(serverToken, (token, failure) -> onSaslStep(attempt, token, failure));
+    }
+
+    private void saslDone() {
+        LOG.debug("session 0x{} authenticated with SASL {}", Long.toHexString(sessionId), sasl.mechanism());
+        sasl.dispose();
+        sasl = null;
+        sessionReady();
+    }
+
+    /** As in ZooKeeper, a refused SASL exchange ends the client: retrying the same credentials cannot help. */
+    private void saslFailed(String reason) {
+        LOG.warn("{}: the client stops (AUTH_FAILED)", reason);
+        terminate(ConnectionState.AUTH_FAILED, new WardenException(ErrorCode.AUTH_FAILED, null, reason));
+    }
+
     private void sendAuth(Credential credential) {
         authPending.add(credential);
         write(Frames.request(OpCode.XID_AUTH, OpCode.AUTH, credential.packet()));
@@ -374,6 +503,7 @@ final class SessionDriver {
             case OpCode.XID_NOTIFICATION -> onNotification(WatcherEvent.read(body), header.zxid());
             case OpCode.XID_PING -> { }
             case OpCode.XID_AUTH -> onAuthReply(header.err());
+            case XID_SASL -> onSaslReply(header.err(), body);
             case OpCode.XID_SET_WATCHES -> {
                 if (header.err() != 0) {
                     LOG.warn("setWatches2 after reconnect failed with {}", ErrorCode.of(header.err()));
@@ -388,6 +518,7 @@ final class SessionDriver {
                     channel.close();
                     return;
                 }
+                metrics.requestCompleted(System.nanoTime() - packet.submittedNanos);
                 completions.execute(packet.onReply(header.err(), body));
                 drainWaiting();
             }
@@ -396,11 +527,20 @@ final class SessionDriver {
 
     private void onNotification(WatcherEvent event, long zxid) {
         WatchEvent.Kind kind = WatchEvent.Kind.ofWire(event.type());
-        String path = paths.toClient(event.path());
-        if (kind == null || path == null) {
+        if (kind == null) {
             return;
         }
-        for (WatchManager.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
+        if (WatchTables.CONFIG_NODE.equals(event.path())) {
+            // getConfig watches live outside the chroot; they see the server path.
+            for (WatchTables.Delivery delivery : watches.triggerConfig(new WatchEvent(kind, event.path(), zxid))) {
+                completions.execute(() -> delivery.watcher().process(delivery.event()));
+            }
+        }
+        String path = paths.toClient(event.path());
+        if (path == null) {
+            return;
+        }
+        for (WatchTables.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
             completions.execute(() -> delivery.watcher().process(delivery.event()));
         }
     }
@@ -484,6 +624,7 @@ final class SessionDriver {
 
     private void publish(ConnectionState state) {
         LOG.debug("session 0x{} is {}", Long.toHexString(sessionId), state);
+        metrics.stateChanged(state);
         for (StateListener listener : listeners) {
             completions.execute(() -> listener.stateChanged(state));
         }

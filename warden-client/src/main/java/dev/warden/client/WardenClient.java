@@ -2,6 +2,7 @@ package dev.warden.client;
 
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.AddWatchRequest;
+import dev.warden.protocol.CheckWatchesRequest;
 import dev.warden.protocol.ClientInfo;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.DeleteRequest;
@@ -64,14 +65,16 @@ import java.util.concurrent.TimeUnit;
 public final class WardenClient implements AutoCloseable {
     private final ClientConfig config;
     private final Paths paths;
-    private final WatchManager watches;
+    private final WatchTables watches;
     private final SessionDriver driver;
+    private final ClientMetrics metrics;
 
-    WardenClient(ClientConfig config, Paths paths, WatchManager watches, SessionDriver driver) {
+    WardenClient(ClientConfig config, Paths paths, WatchTables watches, SessionDriver driver, ClientMetrics metrics) {
         this.config = config;
         this.paths = paths;
         this.watches = watches;
         this.driver = driver;
+        this.metrics = metrics;
     }
 
     /** Starts configuring a client; see {@link WardenClientBuilder}. */
@@ -91,6 +94,61 @@ public final class WardenClient implements AutoCloseable {
     /** Adds a listener for connection state changes (see {@link ConnectionState}). */
     public void addStateListener(StateListener listener) {
         driver.addListener(listener);
+    }
+
+    /** Connection state changes, outstanding requests and request latency of this client. */
+    public ClientMetrics metrics() {
+        return metrics;
+    }
+
+    /** The server this client has its session through now; empty while it is not connected. */
+    public Optional<java.net.InetSocketAddress> connectedServer() {
+        return driver.connectedServer();
+    }
+
+    /**
+     * Gives the client a new list of servers ({@code host:port,...}; a chroot, if present, must
+     * be the one the client has), e.g. after the ensemble was reconfigured. The host provider
+     * decides whether this client moves (see {@link StaticHostProvider}: just enough clients
+     * move, at random, for all of them to spread evenly over the new list); a client whose
+     * server left always moves. Moving drops the connection (SUSPENDED) and re-attaches the
+     * session elsewhere (RECONNECTED). Completes with whether this client is moving.
+     */
+    public CompletableFuture<Boolean> updateServerList(String connectString) {
+        ConnectString parsed = ConnectString.parse(connectString);
+        if (!parsed.chroot().isEmpty() && !parsed.chroot().equals(paths.chroot())) {
+            throw new IllegalArgumentException("updateServerList cannot change the chroot from '" + paths.chroot()
+                    + "' to '" + parsed.chroot() + "'; leave the chroot out or build a new client");
+        }
+        return driver.updateServerList(parsed.hosts());
+    }
+
+    /** A view for reconfiguring the ensemble (ZooKeeper's admin API). */
+    public WardenAdmin admin() {
+        return new WardenAdmin(this);
+    }
+
+    /**
+     * The ensemble's current configuration: the data of {@code /zookeeper/config} (server lines
+     * and {@code version=<hex>}) and its Stat. The node is read outside the chroot.
+     */
+    public CompletableFuture<DataAndStat> getConfig() {
+        return getConfig(null);
+    }
+
+    /**
+     * As {@link #getConfig()}, leaving a one-shot watch that fires (path
+     * {@code /zookeeper/config}) when the configuration changes, whatever the chroot; it is
+     * re-registered after a reconnect like any data watch.
+     */
+    public CompletableFuture<DataAndStat> getConfig(Watcher watcher) {
+        String node = WatchTables.CONFIG_NODE;
+        return call(OpCode.GET_DATA, new GetDataRequest(node, watcher != null), node, true,
+                Replies.ok(node, in -> {
+                    GetDataResponse response = GetDataResponse.read(in);
+                    registerIfSet(WatchTables.Table.CONFIG, node, watcher);
+                    return new DataAndStat(response.data(), response.stat());
+                }));
     }
 
     /** A blocking view of this client whose calls wait at most {@code timeout}. */
@@ -183,14 +241,14 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.EXISTS, new ExistsRequest(paths.toServer(path), watcher != null), path, true, (err, in) -> {
             if (err == ErrorCode.NO_NODE.code()) {
                 if (watcher != null) {
-                    watches.add(WatchManager.Table.EXIST, path, watcher);
+                    watches.add(WatchTables.Table.EXIST, path, watcher);
                 }
                 return Optional.empty();
             }
             Replies.check(err, path);
             Stat stat = Stat.read(in);
             if (watcher != null) {
-                watches.add(WatchManager.Table.DATA, path, watcher);
+                watches.add(WatchTables.Table.DATA, path, watcher);
             }
             return Optional.of(stat);
         });
@@ -206,7 +264,7 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.GET_DATA, new GetDataRequest(paths.toServer(path), watcher != null), path, true,
                 Replies.ok(path, in -> {
                     GetDataResponse response = GetDataResponse.read(in);
-                    registerIfSet(WatchManager.Table.DATA, path, watcher);
+                    registerIfSet(WatchTables.Table.DATA, path, watcher);
                     return new DataAndStat(response.data(), response.stat());
                 }));
     }
@@ -233,7 +291,7 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.GET_CHILDREN, new GetChildrenRequest(paths.toServer(path), watcher != null), path, true,
                 Replies.ok(path, in -> {
                     List<String> children = GetChildrenResponse.read(in).children();
-                    registerIfSet(WatchManager.Table.CHILD, path, watcher);
+                    registerIfSet(WatchTables.Table.CHILD, path, watcher);
                     return children;
                 }));
     }
@@ -248,7 +306,7 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.GET_CHILDREN2, new GetChildren2Request(paths.toServer(path), watcher != null), path, true,
                 Replies.ok(path, in -> {
                     GetChildren2Response response = GetChildren2Response.read(in);
-                    registerIfSet(WatchManager.Table.CHILD, path, watcher);
+                    registerIfSet(WatchTables.Table.CHILD, path, watcher);
                     return new ChildrenAndStat(response.children(), response.stat());
                 }));
     }
@@ -314,7 +372,7 @@ public final class WardenClient implements AutoCloseable {
      */
     public CompletableFuture<WatchHandle> addWatch(String path, WatchMode mode, Watcher watcher) {
         Paths.validate(path);
-        WatchManager.Table table = mode == WatchMode.PERSISTENT ? WatchManager.Table.PERSISTENT : WatchManager.Table.RECURSIVE;
+        WatchTables.Table table = mode == WatchMode.PERSISTENT ? WatchTables.Table.PERSISTENT : WatchTables.Table.RECURSIVE;
         int wireMode = mode == WatchMode.PERSISTENT ? WatcherType.ADD_WATCH_PERSISTENT : WatcherType.ADD_WATCH_PERSISTENT_RECURSIVE;
         return call(OpCode.ADD_WATCH, new AddWatchRequest(paths.toServer(path), wireMode), path, true,
                 Replies.ok(path, in -> {
@@ -323,7 +381,7 @@ public final class WardenClient implements AutoCloseable {
                 }));
     }
 
-    private CompletableFuture<Void> dropPersistent(WatchManager.Table table, String path, Watcher watcher, WatchMode mode) {
+    private CompletableFuture<Void> dropPersistent(WatchTables.Table table, String path, Watcher watcher, WatchMode mode) {
         if (!watches.removeOne(table, path, watcher)) {
             return CompletableFuture.completedFuture(null);
         }
@@ -341,21 +399,71 @@ public final class WardenClient implements AutoCloseable {
     /**
      * Removes this session's watches of a kind at a path, on the server and locally; local
      * watchers get a *_WATCH_REMOVED event. Fails with code NO_WATCHER if there was none.
+     * Same as {@code removeAllWatches(path, kind, false)}.
      */
     public CompletableFuture<Void> removeWatches(String path, WatchKind kind) {
-        Paths.validate(path);
-        return call(OpCode.REMOVE_WATCHES, new RemoveWatchesRequest(paths.toServer(path), kind.wireType()), path, false,
-                Replies.ok(path, in -> watches.removeAll(path, kind)))
-                // Runs on the completion executor as part of this completion, so still in order.
-                .thenApply(removed -> {
-                    for (WatchManager.Delivery delivery : removed) {
-                        delivery.watcher().process(delivery.event());
-                    }
-                    return null;
-                });
+        return removeAllWatches(path, kind, false);
     }
 
-    private void registerIfSet(WatchManager.Table table, String path, Watcher watcher) {
+    /**
+     * Removes every watcher of a kind at a path. If none is registered here the call fails at
+     * once with code NO_WATCHER, without asking the server. With {@code local} the watchers are
+     * removed on this side only, which works while disconnected (the server's watch then fires
+     * into nothing, and is not re-registered after a reconnect); without it the server removes
+     * its watch first, and a failure there (NO_WATCHER, connection loss) leaves the watchers in
+     * place. Each removed watcher hears a *_WATCH_REMOVED event.
+     */
+    public CompletableFuture<Void> removeAllWatches(String path, WatchKind kind, boolean local) {
+        Paths.validate(path);
+        if (!watches.has(path, null, kind)) {
+            return CompletableFuture.failedFuture(WardenException.of(ErrorCode.NO_WATCHER.code(), path));
+        }
+        if (local) {
+            return deliverRemoved(CompletableFuture.completedFuture(watches.removeAll(path, kind)));
+        }
+        return deliverRemoved(call(OpCode.REMOVE_WATCHES, new RemoveWatchesRequest(paths.toServer(path), kind.wireType()),
+                path, false, Replies.ok(path, in -> watches.removeAll(path, kind))));
+    }
+
+    /**
+     * Removes one watcher (as passed to getData, exists, getChildren or addWatch) of a kind at a
+     * path, as ZooKeeper's {@code removeWatches(path, watcher, type, local)}: it fails at once
+     * with code NO_WATCHER if that watcher is not registered there. With {@code local} it goes
+     * on this side only. Otherwise, if it was the last watcher of that kind at the path, the
+     * server removes its watch; if others remain, the server is asked whether it still holds
+     * the watch (checkWatches) and the server's watch stays for them. The watcher hears a
+     * *_WATCH_REMOVED event.
+     */
+    public CompletableFuture<Void> removeWatcher(String path, Watcher watcher, WatchKind kind, boolean local) {
+        Paths.validate(path);
+        if (watcher == null) {
+            throw new IllegalArgumentException("watcher must not be null; use removeAllWatches");
+        }
+        if (!watches.has(path, watcher, kind)) {
+            return CompletableFuture.failedFuture(WardenException.of(ErrorCode.NO_WATCHER.code(), path));
+        }
+        if (local) {
+            return deliverRemoved(CompletableFuture.completedFuture(watches.removeWatcher(path, watcher, kind)));
+        }
+        int opCode = watches.othersRemain(path, watcher, kind) ? OpCode.CHECK_WATCHES : OpCode.REMOVE_WATCHES;
+        Record request = opCode == OpCode.CHECK_WATCHES
+                ? new CheckWatchesRequest(paths.toServer(path), kind.wireType())
+                : new RemoveWatchesRequest(paths.toServer(path), kind.wireType());
+        return deliverRemoved(call(opCode, request, path, false,
+                Replies.ok(path, in -> watches.removeWatcher(path, watcher, kind))));
+    }
+
+    /** Calls each removed watcher with its event, on the completion executor and in order. */
+    private static CompletableFuture<Void> deliverRemoved(CompletableFuture<List<WatchTables.Delivery>> removed) {
+        return removed.thenApply(deliveries -> {
+            for (WatchTables.Delivery delivery : deliveries) {
+                delivery.watcher().process(delivery.event());
+            }
+            return null;
+        });
+    }
+
+    private void registerIfSet(WatchTables.Table table, String path, Watcher watcher) {
         if (watcher != null) {
             watches.add(table, path, watcher);
         }

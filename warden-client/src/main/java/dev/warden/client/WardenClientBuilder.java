@@ -18,7 +18,10 @@ public final class WardenClientBuilder {
     private int maxFrameBytes = 0xfffff;
     private long shuffleSeed = System.nanoTime();
     private boolean shuffleHosts = true;
+    private HostProvider hostProvider;
     private final List<StateListener> listeners = new ArrayList<>();
+    private dev.warden.protocol.tls.TlsSettings tls;
+    private dev.warden.protocol.sasl.SaslCredentials sasl;
 
     WardenClientBuilder() {
     }
@@ -91,6 +94,41 @@ public final class WardenClientBuilder {
         return this;
     }
 
+    /**
+     * Chooses servers with this provider instead of the default {@link StaticHostProvider} over
+     * the connect string's hosts (whose chroot still applies). The connect string is still
+     * required, for the chroot.
+     */
+    public WardenClientBuilder hostProvider(HostProvider value) {
+        this.hostProvider = value;
+        return this;
+    }
+
+    /**
+     * Connects over TLS with these settings (ZooKeeper's {@code zookeeper.ssl.*} client keys:
+     * read them with {@code TlsSettings.parse("zookeeper.ssl.", properties::getProperty)}): the
+     * trust store the server's certificate must chain to, the key store whose certificate the
+     * server may ask for, and whether the certificate must name the host dialled. Null (the
+     * default) connects in plaintext.
+     */
+    public WardenClientBuilder tls(dev.warden.protocol.tls.TlsSettings value) {
+        this.tls = value;
+        return this;
+    }
+
+    /**
+     * Authenticates every connection with SASL before any request goes out, as the Apache
+     * client does with a JAAS {@code Client} section: DIGEST-MD5 from its {@code username} and
+     * {@code password}, or GSSAPI (Kerberos) from its keytab. Read them with {@code
+     * SaslCredentials.forClient(jaasFile, "Client", SaslCredentials.CLIENT_SERVICE_PRINCIPAL)}.
+     * The session then holds the {@code sasl} identity the server gives it; a refused exchange
+     * ends the client with {@link ConnectionState#AUTH_FAILED}. Null (the default): no SASL.
+     */
+    public WardenClientBuilder sasl(dev.warden.protocol.sasl.SaslCredentials value) {
+        this.sasl = value;
+        return this;
+    }
+
     /** A state listener registered before connecting, so it also sees the first CONNECTED. */
     public WardenClientBuilder stateListener(StateListener listener) {
         listeners.add(listener);
@@ -105,7 +143,7 @@ public final class WardenClientBuilder {
         int queued = maxQueuedRequests > 0 ? maxQueuedRequests : (int) Math.min(Integer.MAX_VALUE, 10L * maxOutstandingRequests);
         ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
                 Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
-                maxFrameBytes, shuffleSeed, shuffleHosts);
+                maxFrameBytes, shuffleSeed, shuffleHosts, hostProvider, tls, sasl);
         return ClientRuntime.start(config, listeners);
     }
 

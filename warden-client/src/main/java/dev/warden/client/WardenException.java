@@ -15,6 +15,8 @@ public class WardenException extends RuntimeException {
     private final ErrorCode code;
     private final String path;
     private final int failedOpIndex;
+    /** Set by the client before the failure is handed out; never changes after that. */
+    private boolean afterResend;
 
     public WardenException(ErrorCode code, String path, String message) {
         this(code, path, message, -1);
@@ -49,6 +51,21 @@ public class WardenException extends RuntimeException {
     /** For a failed transaction, the index of the first failing sub-operation; else -1. */
     public int failedOpIndex() {
         return failedOpIndex;
+    }
+
+    /**
+     * True when this answer came to a request the client sent again after a connection loss.
+     * The first send may then have been applied: a versioned setData or delete that was applied
+     * reports BAD_VERSION or NO_NODE on its resend, and only this flag tells that apart from
+     * another writer's change.
+     */
+    public boolean afterResend() {
+        return afterResend;
+    }
+
+    WardenException markResent() {
+        afterResend = true;
+        return this;
     }
 
     /** The most specific exception for a wire error code. */

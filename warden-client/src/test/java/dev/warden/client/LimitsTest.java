@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.client.support.PausableProxy;
+import dev.warden.testsupport.FaultProxy;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.ErrorCode;
 import java.time.Duration;
@@ -34,7 +34,7 @@ class LimitsTest extends PerClassServerTest {
 
     @Test
     void requestsBeyondTheHardCapFailAtOnceAndTheRestWaitForASlot() throws Exception {
-        try (PausableProxy proxy = new PausableProxy(server.port());
+        try (FaultProxy proxy = new FaultProxy(server.port());
              WardenClient client = WardenClient.builder().connectString(proxy.address())
                      .sessionTimeout(Duration.ofSeconds(10))
                      .maxOutstandingRequests(10).maxQueuedRequests(30).connect().join()) {

@@ -2,6 +2,7 @@ package dev.warden.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.client.support.ApacheStandaloneServer;
 import dev.warden.client.support.TargetServer;
 import dev.warden.client.support.Events;
-import dev.warden.client.support.PausableProxy;
+import dev.warden.testsupport.FaultProxy;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.Perms;
 import java.nio.charset.StandardCharsets;
@@ -33,13 +34,13 @@ class SessionTest {
     TargetServer startServer() {
         return new ApacheStandaloneServer();
     }
-    private PausableProxy proxy;
+    private FaultProxy proxy;
     private WardenClient admin;
 
     @BeforeEach
     void start() {
         server = startServer();
-        proxy = new PausableProxy(server.port());
+        proxy = new FaultProxy(server.port());
         admin = WardenClient.builder().connectString(server.connectString()).connect().join();
     }
 
@@ -90,7 +91,7 @@ class SessionTest {
 
     @Test
     void failoverKeepsTheSessionAndReplaysMissedWatchEvents() throws Exception {
-        PausableProxy second = new PausableProxy(server.port());
+        FaultProxy second = new FaultProxy(server.port());
         try {
             Events states = new Events();
             Events watched = new Events();
@@ -109,8 +110,8 @@ class SessionTest {
 
             proxy.refuse(true);
             second.refuse(true);
-            proxy.dropConnections();
-            second.dropConnections();
+            proxy.drop();
+            second.drop();
             states.awaitState(ConnectionState.SUSPENDED, WAIT);
             admin.setData("/w", bytes("1")).join();
             admin.create("/p/kid", EMPTY, CreateMode.PERSISTENT).join();
@@ -151,12 +152,34 @@ class SessionTest {
         CompletableFuture<String> write = client.create("/w", EMPTY, CreateMode.PERSISTENT);
         CompletableFuture<DataAndStat> laterRead = client.getData("/r");
         Thread.sleep(100);
-        proxy.dropConnections();
+        proxy.drop();
         proxy.resume();
         states.awaitState(ConnectionState.RECONNECTED, WAIT);
         assertArrayEquals(bytes("v"), read.join().data());
         assertArrayEquals(bytes("v"), laterRead.join().data());
         assertInstanceOf(WardenException.ConnectionLossException.class, failureOf(write));
+        client.close();
+    }
+
+    @Test
+    void anAppliedVersionedWriteResentAfterALostReplyReportsBadVersionMarkedAsResent() throws Exception {
+        Events states = new Events();
+        admin.create("/v", bytes("0"), CreateMode.PERSISTENT).join();
+        WardenClient client = WardenClient.builder().connectString(proxy.address())
+                .sessionTimeout(Duration.ofSeconds(4)).stateListener(states).connect().join();
+        proxy.pauseReplies();
+        CompletableFuture<dev.warden.protocol.Stat> write = client.setData("/v", bytes("1"), 0);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (admin.getData("/v").join().stat().version() != 1) {
+            assertTrue(System.nanoTime() < deadline, "the write never reached the server");
+            Thread.sleep(10);
+        }
+        proxy.drop();
+        proxy.resume();
+        WardenException resent = assertInstanceOf(WardenException.BadVersionException.class, failureOf(write));
+        assertTrue(resent.afterResend(), "the answer came to a resend");
+        Throwable contended = failureOf(client.setData("/v", bytes("2"), 0));
+        assertFalse(assertInstanceOf(WardenException.BadVersionException.class, contended).afterResend());
         client.close();
     }
 
@@ -169,7 +192,7 @@ class SessionTest {
         proxy.pause();
         CompletableFuture<java.util.Optional<dev.warden.protocol.Stat>> read = client.exists("/");
         Thread.sleep(100);
-        proxy.dropConnections();
+        proxy.drop();
         proxy.resume();
         assertInstanceOf(WardenException.ConnectionLossException.class, failureOf(read));
         states.awaitState(ConnectionState.RECONNECTED, WAIT);
@@ -189,7 +212,7 @@ class SessionTest {
         while (admin.getChildren("/q").join().isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        proxy.dropConnections();
+        proxy.drop();
         proxy.resume();
         CreateResult result = created.orTimeout(10, TimeUnit.SECONDS).join();
         List<String> children = admin.getChildren("/q").join();
@@ -232,7 +255,7 @@ class SessionTest {
     void aServerThatClosesTheHandshakeIsSkipped() throws Exception {
         // Like a server that is behind the client's lastZxidSeen: it accepts, then closes without a reply.
         proxy.refuse(true);
-        try (PausableProxy healthy = new PausableProxy(server.port());
+        try (FaultProxy healthy = new FaultProxy(server.port());
              WardenClient client = WardenClient.builder().connectString(proxy.address() + "," + healthy.address())
                      .connectTimeout(Duration.ofMillis(500)).connect().get(10, TimeUnit.SECONDS)) {
             assertTrue(client.exists("/").join().isPresent());

@@ -16,6 +16,8 @@ final class LeaderLink {
     long lastHeardMs;
     /** Cumulative: every proposal up to here is on this follower's disk (counted for commits). */
     long ackedZxid;
+    /** The leader's last zxid its sync brought this member to (NEWLEADER's), for progress figures. */
+    long syncedToZxid;
     long pingRoundAcked;
 
     LeaderLink(long id, boolean observer, long nowMs) {

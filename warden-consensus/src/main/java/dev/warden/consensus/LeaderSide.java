@@ -248,6 +248,7 @@ final class LeaderSide {
         state.out.send(link.id, new ZabMessage.NewLeader(epoch, upTo, state.membership.upTo(upTo)));
         link.stage = LeaderLink.Stage.SYNC_SENT;
         link.ackedZxid = 0;
+        link.syncedToZxid = upTo;
     }
 
     private void onAckNewLeader(LeaderLink link, ZabMessage.AckNewLeader ack) {

@@ -334,6 +334,29 @@ public final class ZabPeer {
         return state.committedZxid;
     }
 
+    /**
+     * A serving leader's view of its synced followers (observers acknowledge nothing): for each,
+     * the last zxid it has, as far as the leader knows (what it acknowledged, or what its sync
+     * brought it to). Empty unless this member is a serving leader. A fresh map, for figures.
+     */
+    public java.util.Map<Long, Long> followerProgress() {
+        if (leader == null || !leader.established()) {
+            return java.util.Map.of();
+        }
+        java.util.Map<Long, Long> progress = new java.util.TreeMap<>();
+        for (LeaderLink link : leader.links.values()) {
+            if (!link.observer && link.atLeast(LeaderLink.Stage.SYNCED)) {
+                progress.put(link.id, Math.max(link.ackedZxid, link.syncedToZxid));
+            }
+        }
+        return progress;
+    }
+
+    /** The last zxid in this member's log, as the core counts it. */
+    public long lastLoggedZxid() {
+        return state.lastLoggedZxid;
+    }
+
     public boolean hasReady() {
         flushLeader();
         return !state.out.isEmpty();

@@ -34,7 +34,8 @@ public final class ConfigLoader {
 
     /** Ensemble keys that mean nothing to a standalone server; it warns about them and ignores them. */
     private static final Set<String> STANDALONE_IGNORED_KEYS = Set.of(
-            "myid", "initLimit", "syncLimit", "peerType", "standaloneEnabled", EnsembleKeys.VERSION_KEY);
+            "myid", "initLimit", "syncLimit", "peerType", "standaloneEnabled", "quorumListenOnAllIPs",
+            EnsembleKeys.VERSION_KEY);
 
     @FunctionalInterface
     private interface Apply {
@@ -89,31 +90,89 @@ public final class ConfigLoader {
                     "fsync.warningthresholdms", "zookeeper.fsync.warningthresholdms"),
             Setting.of((b, k, v, w) -> b.txnLogDirectIo(asBoolean(k, v)), "txnLogDirectIo"),
             Setting.of((b, k, v, w) -> b.inlineIdleWrites(asBoolean(k, v)), "inlineIdleWrites"),
-            Setting.of((b, k, v, w) -> b.digestEnabled(asBoolean(k, v)), "digest.enabled", "zookeeper.digest.enabled"));
+            Setting.of((b, k, v, w) -> b.digestEnabled(asBoolean(k, v)), "digest.enabled", "zookeeper.digest.enabled"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withEnabled(asBoolean(k, v))),
+                    "admin.enableServer", "zookeeper.admin.enableServer"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withAddress(v)),
+                    "admin.serverAddress", "zookeeper.admin.serverAddress"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withPort(asInt(ServerConfig.Range.ADMIN_PORT, k, v))),
+                    "admin.serverPort", "zookeeper.admin.serverPort"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withCommandUrl(v)),
+                    "admin.commandURL", "zookeeper.admin.commandURL"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withIdleTimeoutMs(
+                    ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"),
+            Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
+            Setting.of(ConfigLoader::applySkipAcl, "skipACL", "zookeeper.skipACL"),
+            Setting.of(ConfigLoader::applyLeaderServes, "leaderServes", "zookeeper.leaderServes"),
+            Setting.of((b, k, v, w) -> b.auditEnabled(asBoolean(k, v)), "audit.enable", "zookeeper.audit.enable"),
+            Setting.of(ConfigLoader::applyMetricsProvider, "metricsProvider.className"),
+            Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpHost(v)), "metricsProvider.httpHost"),
+            Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpPort(asInt(ServerConfig.Range.METRICS_PORT, k, v))),
+                    "metricsProvider.httpPort"),
+            Setting.of((b, k, v, w) -> b.metrics(b.metrics().withExportJvmInfo(asBoolean(k, v))),
+                    "metricsProvider.exportJvmInfo"));
 
     private ConfigLoader() {
     }
 
     /**
-     * Reads a zoo.cfg file (UTF-8, java.util.Properties syntax), and the dynamic config file it
-     * names, if any; warnings go to the log.
+     * Reads a zoo.cfg file (UTF-8, java.util.Properties syntax), the dynamic config file it
+     * names, if any, and the ZooKeeper system properties of this JVM (as ZooKeeper does, so
+     * {@code -Dzookeeper.4lw.commands.whitelist=*} in a start script keeps working); warnings go
+     * to the log.
      */
     public static ServerConfig load(Path zooCfg) {
-        return load(zooCfg, message -> LOG.warn("{}: {}", zooCfg, message));
+        return load(zooCfg, System.getProperties(), message -> LOG.warn("{}: {}", zooCfg, message));
     }
 
-    /** As {@link #load(Path)}, handing each warning (an ignored key, say) to {@code warnings}. */
+    /**
+     * The configuration of a server started without a zoo.cfg: the defaults and the ZooKeeper
+     * system properties of this JVM; warnings go to the log.
+     */
+    public static ServerConfig fromSystemProperties() {
+        return fromSources(new Properties(), System.getProperties(), null,
+                message -> LOG.warn("system properties: {}", message));
+    }
+
+    /** As {@link #load(Path)}, from the file alone, handing each warning (an ignored key, say) to {@code warnings}. */
     public static ServerConfig load(Path zooCfg, Consumer<String> warnings) {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(zooCfg, StandardCharsets.UTF_8)) {
-            properties.load(reader);
+        return load(zooCfg, new Properties(), warnings);
+    }
+
+    /**
+     * As {@link #load(Path)}, taking the ZooKeeper server properties among {@code jvmProperties}
+     * (see {@link ZooKeeperSystemProperties}) and handing each warning to {@code warnings}.
+     */
+    public static ServerConfig load(Path zooCfg, Properties jvmProperties, Consumer<String> warnings) {
+        return fromSources(readFile(zooCfg), jvmProperties, zooCfg, warnings);
+    }
+
+    /**
+     * Builds a config from zoo.cfg properties and the ZooKeeper server properties among
+     * {@code jvmProperties}; a property and a file key for the same setting must agree.
+     */
+    public static ServerConfig fromProperties(Properties properties, Properties jvmProperties, Consumer<String> warnings) {
+        return fromSources(properties, jvmProperties, null, warnings);
+    }
+
+    private static Properties readFile(Path zooCfg) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(zooCfg);
         } catch (NoSuchFileException missing) {
             throw new ConfigException(null, "config file " + zooCfg + " does not exist", missing);
-        } catch (IOException | IllegalArgumentException unreadable) {
-            // IllegalArgumentException: a malformed \\uXXXX escape in the file
+        } catch (IOException unreadable) {
             throw new ConfigException(null, "cannot read config file " + zooCfg + ": " + unreadable, unreadable);
         }
-        return fromProperties(properties, zooCfg, warnings);
+        Properties properties = new Properties();
+        try {
+            properties.load(new java.io.StringReader(ConfigText.decodeUtf8(zooCfg, bytes)));
+        } catch (IOException | IllegalArgumentException unreadable) {
+            // IllegalArgumentException: a malformed \\uXXXX escape in the file
+            throw new ConfigException(null, "cannot read config file " + zooCfg + ": " + unreadable.getMessage(),
+                    unreadable);
+        }
+        return properties;
     }
 
     /**
@@ -122,11 +181,17 @@ public final class ConfigLoader {
      * relative {@code dynamicConfigFile} resolves against the working directory.
      */
     public static ServerConfig fromProperties(Properties properties, Consumer<String> warnings) {
-        return fromProperties(properties, null, warnings);
+        return fromSources(properties, new Properties(), null, warnings);
     }
 
-    /** As above; {@code zooCfg}, if not null, is the file the properties came from. */
-    private static ServerConfig fromProperties(Properties properties, Path zooCfg, Consumer<String> warnings) {
+    /**
+     * The file's keys and the JVM's ZooKeeper properties together; {@code zooCfg}, if not null,
+     * is the file the properties came from.
+     */
+    private static ServerConfig fromSources(Properties file, Properties jvmProperties, Path zooCfg,
+                                            Consumer<String> warnings) {
+        Set<String> fromJvm = new HashSet<>();
+        Properties properties = merge(file, jvmProperties, fromJvm);
         ServerConfig.Builder builder = ServerConfig.builder().configFile(zooCfg);
         Set<String> recognised = new HashSet<>();
         for (Setting setting : SETTINGS) {
@@ -143,18 +208,24 @@ public final class ConfigLoader {
                     chosenKey = name;
                     chosenValue = value;
                 } else if (!chosenValue.equals(value)) {
-                    throw new ConfigException(name, "both " + chosenKey + "='" + chosenValue + "' and "
-                            + name + "='" + value + "' are set: they are the same setting, keep one");
+                    throw new ConfigException(name, "both " + shown(chosenKey, fromJvm) + "='" + chosenValue
+                            + "' and " + shown(name, fromJvm) + "='" + value + "' are set: they are the same"
+                            + " setting, keep one");
                 }
             }
             if (chosenKey != null) {
                 setting.apply().apply(builder, chosenKey, chosenValue, warnings);
             }
         }
+        // The JVM's ZooKeeper properties are already among the merged keys. The JAAS file is a
+        // JVM-wide setting the JDK's own login code reads from the system property, so the server
+        // takes it from there when neither the file nor the given properties name it.
+        builder.security(securityKeys(properties, jvmProperties, recognised, fromJvm));
         // ZooKeeper keys Warden does not implement, first: a refused one explains more than any
         // error it would cause in the member lines (a multi-address line, say)
         for (String key : new TreeSet<>(properties.stringPropertyNames())) {
-            if (!recognised.contains(key) && UnimplementedZooKeeperKeys.check(key, properties.getProperty(key), warnings)) {
+            if (!recognised.contains(key) && !(fromJvm.contains(key) && isFileOnlySetting(key))
+                    && UnimplementedZooKeeperKeys.check(key, shown(key, fromJvm), properties.getProperty(key), warnings)) {
                 recognised.add(key);
             }
         }
@@ -163,7 +234,9 @@ public final class ConfigLoader {
             if (recognised.contains(key)) {
                 continue;
             }
-            if (STANDALONE_IGNORED_KEYS.contains(key)) {
+            if (fromJvm.contains(key)) {
+                warnings.accept(unknownProperty(key));
+            } else if (STANDALONE_IGNORED_KEYS.contains(key)) {
                 warnings.accept("ignoring '" + key + "': " + (ensemble ? "Warden does not support this ensemble setting"
                         : "ensemble keys are ignored in standalone mode"));
             } else {
@@ -171,6 +244,140 @@ public final class ConfigLoader {
             }
         }
         return builder.build();
+    }
+
+    /**
+     * The security keys (docs/SECURITY.md). The JVM's ZooKeeper properties are already among the
+     * merged keys; an error about one of them names it as the operator wrote it
+     * ({@code -Dzookeeper.sslQuorum}). The JAAS file is a JVM-wide setting the JDK's own login
+     * code reads from the system property, so it comes from there when the file does not name it.
+     */
+    private static dev.warden.server.security.SecurityConfig securityKeys(Properties merged, Properties jvmProperties,
+                                                                      Set<String> recognised, Set<String> fromJvm) {
+        // ZooKeeper reads the members' SASL keys only from zoo.cfg: as properties they stay unread
+        // (and are warned about as such), so a stray -D cannot turn authentication between members on.
+        Properties readable = new Properties();
+        merged.forEach((key, value) -> {
+            if (!(fromJvm.contains((String) key) && SecurityKeys.isFileOnly(bareKey((String) key)))) {
+                readable.put(key, value);
+            }
+        });
+        try {
+            return SecurityKeys.apply(readable, recognised, name -> name.equals(SecurityKeys.JAAS_KEY)
+                    ? jvmProperties.getProperty(name, System.getProperty(name)) : null);
+        } catch (ConfigException bad) {
+            String key = bad.key();
+            String property = key == null ? null : fromJvm.contains(key) ? key
+                    : fromJvm.contains(ZooKeeperSystemProperties.PREFIX + key) ? ZooKeeperSystemProperties.PREFIX + key
+                    : null;
+            if (property == null || !bad.getMessage().startsWith(key)) {
+                throw bad;
+            }
+            throw new ConfigException(property, ZooKeeperSystemProperties.spelled(property)
+                    + bad.getMessage().substring(key.length()), bad);
+        }
+    }
+
+    /**
+     * The file's keys plus the JVM's ZooKeeper server properties the file does not hold; the
+     * names taken from the JVM go in {@code fromJvm}. A property that disagrees with the file's
+     * key for it ({@code zookeeper.k} and {@code k}, or the same name) stops the server: which
+     * one the operator meant cannot be known.
+     */
+    private static Properties merge(Properties file, Properties jvmProperties, Set<String> fromJvm) {
+        Properties merged = new Properties();
+        merged.putAll(file);
+        ZooKeeperSystemProperties.select(jvmProperties).forEach((name, rawValue) -> {
+            String value = rawValue.trim();
+            for (String fileKey : fileSpellings(name)) {
+                String inFile = file.getProperty(fileKey);
+                if (inFile != null && !inFile.trim().equals(value)) {
+                    throw new ConfigException(fileKey, "the system property " + ZooKeeperSystemProperties.spelled(name)
+                            + "='" + value + "' and " + fileKey + "='" + inFile.trim() + "' in the config file"
+                            + " disagree: they are the same setting. Remove one of them (check the JVM flags in"
+                            + " SERVER_JVMFLAGS, JVMFLAGS and WARDEN_JAVA_OPTS).");
+                }
+            }
+            if (file.getProperty(name) == null) {
+                merged.setProperty(name, value);
+                fromJvm.add(name);
+            }
+        });
+        return merged;
+    }
+
+    /** The zoo.cfg keys a system property stands for: its own name, and without "zookeeper.". */
+    private static List<String> fileSpellings(String propertyName) {
+        return propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? List.of(propertyName, propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()))
+                : List.of(propertyName);
+    }
+
+    private static String shown(String key, Set<String> fromJvm) {
+        return fromJvm.contains(key) ? ZooKeeperSystemProperties.spelled(key) : key;
+    }
+
+    private static String bareKey(String propertyName) {
+        return propertyName.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? propertyName.substring(ZooKeeperSystemProperties.PREFIX.length()) : propertyName;
+    }
+
+    /** A "zookeeper." property naming a key that ZooKeeper, and so Warden, reads only from the file. */
+    private static boolean isFileOnlySetting(String propertyName) {
+        String bare = bareKey(propertyName);
+        return SETTINGS.stream().anyMatch(setting -> setting.names().get(0).equals(bare))
+                || SecurityKeys.isFileOnly(bare)
+                || STANDALONE_IGNORED_KEYS.contains(bare) || bare.equals("dynamicConfigFile")
+                || bare.equals(EnsembleKeys.RECONFIG_ENABLED_KEY)
+                || MemberLines.isServerKey(bare) || MemberLines.isHierarchicalQuorumKey(bare);
+    }
+
+    private static String unknownProperty(String name) {
+        String bare = name.startsWith(ZooKeeperSystemProperties.PREFIX)
+                ? name.substring(ZooKeeperSystemProperties.PREFIX.length()) : name;
+        boolean fileOnly = isFileOnlySetting(name);
+        return "ignoring the system property " + ZooKeeperSystemProperties.spelled(name) + ": " + (fileOnly
+                ? "ZooKeeper reads " + bare + " only from the config file, and so does Warden; set it there"
+                : "not a ZooKeeper server setting Warden knows");
+    }
+
+    /**
+     * ZooKeeper skips ACL checks for "yes" exactly and checks them for any other value; a value
+     * that reads as "yes" elsewhere ("true") would mean the opposite there, so only yes and no pass.
+     */
+    private static void applySkipAcl(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
+        switch (value) {
+            case "yes" -> b.skipAcl(true);
+            case "no" -> b.skipAcl(false);
+            default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper skips ACL checks only"
+                    + " for yes and checks them for any other value, so '" + value + "' would not mean what it seems");
+        }
+    }
+
+    /**
+     * ZooKeeper's leader stops taking clients for "no" exactly and takes them for any other
+     * value; as for skipACL, a value that reads as "no" elsewhere ("false") would mean the
+     * opposite there, so only yes and no pass.
+     */
+    private static void applyLeaderServes(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
+        switch (value) {
+            case "yes" -> b.leaderServes(true);
+            case "no" -> b.leaderServes(false);
+            default -> throw ConfigException.invalid(key, value, "must be yes or no: ZooKeeper's leader refuses clients"
+                    + " only for no and serves them for any other value, so '" + value + "' would not mean what it"
+                    + " seems");
+        }
+    }
+
+    /** Only ZooKeeper's Prometheus provider is built in; another provider class is ignored with a warning. */
+    private static void applyMetricsProvider(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {
+        if (value.equals(MetricsSettings.PROMETHEUS_PROVIDER)) {
+            b.metrics(b.metrics().withPrometheus(true));
+        } else {
+            warnings.accept("ignoring '" + key + "=" + value + "': Warden has ZooKeeper's Prometheus provider built in ("
+                    + MetricsSettings.PROMETHEUS_PROVIDER + ") and loads no other; mntr and the AdminServer still"
+                    + " give every figure");
+        }
     }
 
     private static void applySnapRetainCount(ServerConfig.Builder b, String key, String value, Consumer<String> warnings) {

@@ -20,8 +20,11 @@ import java.util.regex.Pattern;
  */
 final class EnsembleKeys {
     /** Ensemble keys a member reads; in a standalone server they are warned about and ignored. */
-    static final Set<String> MEMBER_KEYS = Set.of("initLimit", "syncLimit", "peerType", "standaloneEnabled");
+    static final Set<String> MEMBER_KEYS = Set.of("initLimit", "syncLimit", "peerType", "standaloneEnabled",
+            "quorumListenOnAllIPs");
     /** ZooKeeper reads a version beside server lines in zoo.cfg as hexadecimal (its QuorumMaj does). */
+    /** reconfigEnabled: ZooKeeper reads it only from zoo.cfg, never as a system property. */
+    static final String RECONFIG_ENABLED_KEY = "reconfigEnabled";
     static final String VERSION_KEY = "version";
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
 
@@ -67,10 +70,10 @@ final class EnsembleKeys {
         }
         recognised.addAll(properties.stringPropertyNames().stream().filter(MemberLines::isHierarchicalQuorumKey)
                 .toList());
-        String reconfig = properties.getProperty("reconfigEnabled");
+        String reconfig = properties.getProperty(RECONFIG_ENABLED_KEY);
         if (reconfig != null) {
-            recognised.add("reconfigEnabled");
-            builder.reconfigEnabled(ConfigLoader.asBoolean("reconfigEnabled", reconfig.trim()));
+            recognised.add(RECONFIG_ENABLED_KEY);
+            builder.reconfigEnabled(ConfigLoader.asBoolean(RECONFIG_ENABLED_KEY, reconfig.trim()));
         }
         String standalone = properties.getProperty("standaloneEnabled");
         boolean standaloneEnabled = standalone == null || ConfigLoader.asBoolean("standaloneEnabled", standalone.trim());
@@ -100,6 +103,10 @@ final class EnsembleKeys {
         String initLimit = properties.getProperty("initLimit");
         if (initLimit != null) {
             builder.initLimitTicks((int) ServerConfig.Range.INIT_LIMIT.parse("initLimit", initLimit.trim()));
+        }
+        String listenOnAll = properties.getProperty("quorumListenOnAllIPs");
+        if (listenOnAll != null) {
+            builder.quorumListenOnAllIPs(ConfigLoader.asBoolean("quorumListenOnAllIPs", listenOnAll.trim()));
         }
         String syncLimit = properties.getProperty("syncLimit");
         if (syncLimit != null) {

@@ -1,6 +1,7 @@
 package dev.warden.server;
 
 import dev.warden.server.quorum.QuorumMember;
+import dev.warden.server.security.SecurityConfig;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -60,12 +61,20 @@ public record ServerConfig(
         long configVersion,
         QuorumGroups quorumGroups,
         boolean reconfigEnabled,
-        Path configFile) {
+        Path configFile,
+        AdminServerSettings adminServer,
+        MetricsSettings metrics,
+        boolean enforceQuota,
+        boolean skipAcl,
+        boolean quorumListenOnAllIPs,
+        boolean leaderServes,
+        boolean auditEnabled,
+        SecurityConfig security) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
             "ruok", "srvr", "stat", "mntr", "cons", "conf", "envi", "wchs", "wchc", "wchp", "dump", "isro", "srst",
-            "crst");
+            "crst", "dirs", "hash", "gtmk", "stmk");
 
     /** srvr is what monitoring and zkCli probes use, so it is never switched off. */
     public static final String ALWAYS_ALLOWED_WORD = "srvr";
@@ -88,7 +97,9 @@ public record ServerConfig(
                 "must be a number of snapshots, at least 3"),
         PURGE_INTERVAL("autopurge.purgeInterval", 0, Integer.MAX_VALUE,
                 "must be 0 (purging disabled) or a positive number of hours"),
-        JUTE_MAX_BUFFER("jute.maxbuffer", 1, Integer.MAX_VALUE, "must be a positive number of bytes"),
+        JUTE_MAX_BUFFER("jute.maxbuffer", 1024, Integer.MAX_VALUE, "must be at least 1024 bytes: a smaller limit"
+                + " refuses clients' own connect and ordinary requests, so every connection would be closed (the"
+                + " default is 1048575)"),
         GLOBAL_OUTSTANDING_LIMIT("globalOutstandingLimit", 1, Integer.MAX_VALUE,
                 "must be a positive number of requests"),
         MAX_WATCHES_PER_SESSION("maxWatchesPerSession", 1, Integer.MAX_VALUE,
@@ -104,7 +115,10 @@ public record ServerConfig(
         SERVER_ID("serverId", 1, Integer.MAX_VALUE, "must be a positive server id"),
         MY_ID("myid", 1, Integer.MAX_VALUE, "must be a positive server id"),
         INIT_LIMIT("initLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
-        SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks");
+        SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
+        ADMIN_PORT("admin.serverPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
+        ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds"),
+        METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)");
 
         final String key;
         final long min;
@@ -192,6 +206,10 @@ public record ServerConfig(
             }
             MemberLines.parseGroups(lines, members, "the configuration");
         }
+        adminServer = Objects.requireNonNullElse(adminServer, AdminServerSettings.DEFAULTS);
+        metrics = Objects.requireNonNullElse(metrics, MetricsSettings.DEFAULTS);
+        security = Objects.requireNonNullElse(security, SecurityConfig.NONE);
+        checkSecurity(security, clientPort, clientPortAddress);
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -256,7 +274,10 @@ public record ServerConfig(
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
                 .members(members).configVersion(configVersion).quorumGroups(quorumGroups)
-                .reconfigEnabled(reconfigEnabled).configFile(configFile);
+                .reconfigEnabled(reconfigEnabled).configFile(configFile)
+                .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes).auditEnabled(auditEnabled)
+                .security(security);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -288,7 +309,8 @@ public record ServerConfig(
     public String describe() {
         StringBuilder out = new StringBuilder();
         settings().forEach((key, value) -> out.append(key).append('=')
-                .append(key.equals("superDigest") && value != null ? "<hidden>" : value).append('\n'));
+                .append((key.equals("superDigest") || SecurityConfig.isSecretKey(key)) && value != null
+                        ? dev.warden.protocol.tls.Secret.HIDDEN : value).append('\n'));
         return out.toString();
     }
 
@@ -321,11 +343,28 @@ public record ServerConfig(
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
         s.put("reconfigEnabled", Boolean.toString(reconfigEnabled));
+        s.put("enforceQuota", Boolean.toString(enforceQuota));
+        s.put("skipACL", skipAcl ? "yes" : "no");
+        s.put("audit.enable", Boolean.toString(auditEnabled));
+        s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
+        s.put("admin.serverAddress", adminServer.address());
+        s.put("admin.serverPort", Integer.toString(adminServer.port()));
+        s.put("admin.commandURL", adminServer.commandUrl());
+        s.put("admin.idleTimeout", Long.toString(adminServer.idleTimeoutMs()));
+        if (metrics.prometheus()) {
+            s.put("metricsProvider.className", MetricsSettings.PROMETHEUS_PROVIDER);
+            s.put("metricsProvider.httpHost", metrics.httpHost());
+            s.put("metricsProvider.httpPort", Integer.toString(metrics.httpPort()));
+            s.put("metricsProvider.exportJvmInfo", Boolean.toString(metrics.exportJvmInfo()));
+        }
+        s.putAll(security.settings());
         // Ensemble keys only for a member: a standalone server warns about them and ignores them.
         if (isEnsemble()) {
             s.put("initLimit", Integer.toString(initLimitTicks));
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
+            s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
+            s.put("leaderServes", leaderServes ? "yes" : "no");
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
             for (String line : quorumGroups.lines().split("\n")) {
@@ -385,6 +424,16 @@ public record ServerConfig(
         if (members.values().stream().allMatch(QuorumMember::observer)) {
             throw new ConfigException("server." + members.keySet().iterator().next(),
                     "every server line is an observer: an ensemble needs at least one participant");
+        }
+    }
+
+    private static void checkSecurity(SecurityConfig security, int clientPort, String clientPortAddress) {
+        int securePort = security.secureClientPort();
+        String secureAddress = Objects.requireNonNullElse(security.secureClientPortAddress(), clientPortAddress);
+        if (securePort > 0 && securePort == clientPort && secureAddress.equals(clientPortAddress)) {
+            throw new ConfigException("secureClientPort", "secureClientPort=" + securePort + " is also clientPort:"
+                    + " give TLS its own port, or set client.portUnification=true to take TLS and plaintext"
+                    + " clients on clientPort");
         }
     }
 
@@ -484,11 +533,19 @@ public record ServerConfig(
         private int initLimitTicks = 10;
         private int syncLimitTicks = 5;
         private boolean standaloneEnabled = true;
+        private AdminServerSettings adminServer = AdminServerSettings.DEFAULTS;
+        private MetricsSettings metrics = MetricsSettings.DEFAULTS;
+        private boolean enforceQuota;
+        private boolean skipAcl;
+        private boolean quorumListenOnAllIPs;
+        private boolean leaderServes = true;
+        private boolean auditEnabled;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
         private QuorumGroups quorumGroups = QuorumGroups.NONE;
         private boolean reconfigEnabled;
         private Path configFile;
+        private SecurityConfig security = SecurityConfig.NONE;
 
         private Builder() {
         }
@@ -541,6 +598,18 @@ public record ServerConfig(
         public Builder reconfigEnabled(boolean v) { reconfigEnabled = v; return this; }
         /** The zoo.cfg this was read from, or null; a member writes its new dynamic configuration file beside it. */
         public Builder configFile(Path v) { configFile = v; return this; }
+        public Builder adminServer(AdminServerSettings v) { adminServer = v; return this; }
+        public AdminServerSettings adminServer() { return adminServer; }
+        public Builder metrics(MetricsSettings v) { metrics = v; return this; }
+        public MetricsSettings metrics() { return metrics; }
+        public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
+        public Builder skipAcl(boolean v) { skipAcl = v; return this; }
+        public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
+        /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
+        public Builder leaderServes(boolean v) { leaderServes = v; return this; }
+        public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
+        /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
+        public Builder security(SecurityConfig v) { security = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -555,7 +624,8 @@ public record ServerConfig(
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
-                    configFile);
+                    configFile, adminServer, metrics, enforceQuota, skipAcl,
+                    quorumListenOnAllIPs, leaderServes, auditEnabled, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

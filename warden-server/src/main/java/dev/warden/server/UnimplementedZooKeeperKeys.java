@@ -39,27 +39,23 @@ final class UnimplementedZooKeeperKeys {
     private static final String WATCH_TUNING = "tunes ZooKeeper's optional watch manager; Warden has one watch table";
     private static final String FORMAT = "a detail of ZooKeeper's log and snapshot format; Warden writes its own"
             + " formats (docs/STORAGE.md)";
-    private static final String TLS_DETAIL = "a TLS setting; Warden has no TLS (secureClientPort, sslQuorum and port"
-            + " unification are refused), so it has no effect here";
-    private static final String SASL_DETAIL = "a SASL/Kerberos setting; Warden has no SASL (authProvider.N,"
-            + " quorum.auth.enableSasl and sessionRequireClientSASLAuth are refused), so it has no effect here";
-    private static final String ADMIN = "Warden has no AdminServer (no HTTP port); its four-letter words answer on"
-            + " the client port";
-    private static final String METRICS = "Warden has no metrics providers or path statistics; mntr on the client"
-            + " port gives its figures";
-    private static final String DIAGNOSTICS = "ZooKeeper diagnostics (JVM pause monitor, JMX, message tracking)"
-            + " Warden does not have";
+    private static final String METRICS = "Warden keeps no per-path statistics; mntr, the AdminServer and"
+            + " /metrics give its figures";
+    private static final String TLS_DETAIL = "a ZooKeeper TLS setting Warden does not read (docs/SECURITY.md lists"
+            + " the ones it does); it has no effect here";
+    private static final String SASL_DETAIL = "a ZooKeeper SASL/Kerberos setting Warden does not read"
+            + " (docs/SECURITY.md lists the ones it does); it has no effect here";
+    private static final String QUORUM_TLS = "a setting of TLS between members, read only with sslQuorum=true or"
+            + " portUnification=true (docs/SECURITY.md); neither is set, so it has no effect here";
+    private static final String QUORUM_SASL = "a setting of SASL between members, read only with"
+            + " quorum.auth.enableSasl=true (docs/SECURITY.md); it is not set, so this has no effect here";
+    private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"
+            + " always on and logs every pause of the whole process of half a second or more";
+    private static final String MESSAGE_TRACKER = "ZooKeeper's tracking of recent peer messages, which Warden does not"
+            + " have";
+    private static final String LOG4J_JMX = "ZooKeeper's log4j JMX beans; Warden logs through Logback and registers"
+            + " no logging beans (its server beans are always registered)";
     private static final String TEST_HOOK = "a ZooKeeper test hook";
-
-    // What Warden does instead of a refused feature, and the way out.
-    private static final String NO_TLS_CLIENTS = "ZooKeeper would serve TLS clients; Warden does not support TLS yet"
-            + " and serves plaintext clients on clientPort only. Remove secureClientPort and secureClientPortAddress"
-            + " to run without TLS.";
-    private static final String NO_SASL_QUORUM = "ZooKeeper would make members authenticate each other with SASL;"
-            + " Warden's members do not authenticate their peers. Remove the quorum.auth lines (or set them to"
-            + " false) to run the ensemble without peer authentication, on a network only the members can reach.";
-    private static final String UNAUTHENTICATED_CLIENTS = "Warden has no SASL and no authentication enforcement yet:"
-            + " it serves clients that have not authenticated (ACLs still apply).";
 
     /**
      * One key, or a family of keys sharing a prefix.
@@ -109,6 +105,11 @@ final class UnimplementedZooKeeperKeys {
      * ignored key, says nothing for an "off" value. False if this is not a ZooKeeper key Warden knows.
      */
     static boolean check(String key, String value, Consumer<String> warnings) {
+        return check(key, key, value, warnings);
+    }
+
+    /** As above; {@code shownAs} is how messages write the key ({@code -Dzookeeper.k} for a system property). */
+    static boolean check(String key, String shownAs, String value, Consumer<String> warnings) {
         String name = key.startsWith(PREFIX) ? key.substring(PREFIX.length()) : key;
         Rule rule = EXACT.get(name);
         if (rule == null) {
@@ -122,9 +123,9 @@ final class UnimplementedZooKeeperKeys {
             return true;
         }
         if (rule.refusal() != null) {
-            throw new ConfigException(key, key + "=" + trimmed + ": " + rule.refusal());
+            throw new ConfigException(key, shownAs + "=" + trimmed + ": " + rule.refusal());
         }
-        warnings.accept("ignoring '" + key + "': " + rule.ignoredWhy());
+        warnings.accept("ignoring '" + shownAs + "': " + rule.ignoredWhy());
         return true;
     }
 
@@ -138,48 +139,19 @@ final class UnimplementedZooKeeperKeys {
     private static List<Rule> rules() {
         List<Rule> r = new ArrayList<>();
         // ---- refused: ignoring them would change security, safety or meaning ----
-        r.add(refuse("secureClientPort", is("0"), NO_TLS_CLIENTS));
-        r.add(refuse("secureClientPortAddress", never(), NO_TLS_CLIENTS));
-        r.add(refuse("client.portUnification", off(), "ZooKeeper would accept TLS clients on clientPort; Warden"
-                + " does not support TLS yet, so clients that use it could not connect. Remove it (or set false)."));
-        r.add(refuse("sslQuorum", off(), "ZooKeeper would encrypt the traffic between members; Warden's peer"
-                + " connections are plaintext (no TLS yet). Remove it (or set false) to run the ensemble"
-                + " unencrypted, on a network only the members can reach."));
-        r.add(refuse("portUnification", off(), "ZooKeeper would accept TLS on the quorum ports; Warden's peer"
-                + " connections are plaintext only (no TLS yet). Remove it (or set false)."));
-        r.add(refusePrefix("authProvider.", UnimplementedZooKeeperKeys::builtInProvider, "ZooKeeper would"
-                + " authenticate clients with that provider; Warden knows only its built-in digest and ip schemes"
-                + " (no SASL, x509 or custom providers yet), so clients using the provider's scheme are refused and"
-                + " ACLs naming it can never be satisfied. Remove the line if no client or ACL uses that scheme."));
-        r.add(refuse("enforce.auth.enabled", off(), "ZooKeeper would refuse requests from clients that have not"
-                + " authenticated; " + UNAUTHENTICATED_CLIENTS + " Remove it (or set false) and protect nodes with"
-                + " ACLs."));
-        r.add(refuse("sessionRequireClientSASLAuth", off(), "ZooKeeper would accept only clients authenticated with"
-                + " SASL; " + UNAUTHENTICATED_CLIENTS + " Remove it (or set false)."));
-        r.add(refuse("requireClientAuthScheme", never(), "it is written to require authenticated clients (ZooKeeper"
-                + " 3.9 does not read it: enforce.auth.enabled does that there); " + UNAUTHENTICATED_CLIENTS
-                + " Remove the line."));
-        r.add(refuse("quorum.auth.enableSasl", off(), NO_SASL_QUORUM));
-        r.add(refuse("quorum.auth.learnerRequireSasl", off(), NO_SASL_QUORUM));
-        r.add(refuse("quorum.auth.serverRequireSasl", off(), NO_SASL_QUORUM));
-        r.add(refuse("skipACL", off(), "ZooKeeper skips every ACL check with skipACL=yes; Warden always checks"
-                + " ACLs, so requests ZooKeeper allowed can fail with NOAUTH. Remove it (or set skipACL=no), and give"
-                + " nodes open ACLs where everyone may use them."));
+        r.add(refuse("requireClientAuthScheme", never(), "it is written to require authenticated clients, but"
+                + " ZooKeeper 3.9 does not read it; enforce.auth.enabled with enforce.auth.schemes (or"
+                + " sessionRequireClientSASLAuth) does that, in ZooKeeper and in Warden. Replace the line with those."));
         r.add(refuse("DigestAuthenticationProvider.enabled", on(), "ZooKeeper would turn the digest scheme off;"
                 + " Warden always accepts digest credentials, so digest ACLs could be satisfied. Remove it (or set"
                 + " true)."));
         r.add(refuse("DigestAuthenticationProvider.digestAlg", UnimplementedZooKeeperKeys::sha1, "ZooKeeper would"
                 + " hash digest credentials with that algorithm; Warden uses SHA-1, so digest ACL ids and a"
                 + " superDigest made with it would never match. Remove it, and use SHA-1 digests."));
-        r.add(refuse("enforceQuota", off(), "ZooKeeper would refuse writes that exceed a quota set under"
-                + " /zookeeper/quota; Warden does not enforce quotas, so such writes succeed. Remove it (or set"
-                + " false)."));
-        r.add(refuse("audit.enable", off(), "ZooKeeper would write an audit log of client operations; Warden has"
-                + " no audit log yet. Remove it (or set false)."));
         r.add(refuse("electionAlg", is("3"), "ZooKeeper 3.9 accepts only 3 (fast leader election); Warden elects"
                 + " its leaders the same way. Remove the line or set electionAlg=3."));
         r.add(refuse("oraclePath", never(), "ZooKeeper would let an oracle file decide the quorum of a two-member"
-                + " ensemble (Oracle Quorum); Warden counts a plain majority of voters and has no oracle. Remove it,"
+                + " ensemble (Oracle Quorum); Warden counts a majority of voters (or by group.N and weight.N) and has no oracle. Remove it,"
                 + " knowing two members then stop serving when either is down (a third member avoids that)."));
         r.add(refuse("multiAddress.enabled", off(), "ZooKeeper would let a server line list several addresses"
                 + " (a|b) and switch between them; Warden uses one address per member. Remove it (or set false)"
@@ -192,12 +164,9 @@ final class UnimplementedZooKeeperKeys {
                 + " Remove it (or set true)."));
 
         // ---- warned: ignoring them is harmless ----
-        r.add(warn("leaderServes", "Warden's leader always serves clients"));
         r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
         r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
                 + " default)"));
-        r.add(warn("quorumListenOnAllIPs", "Warden listens for peers on the address of the member's own server"
-                + " line (a member that cannot bind it says so at startup)"));
         r.add(warn("localSessionsEnabled", "every Warden session is a global session (ZooKeeper's default): it"
                 + " survives a move to another member and may own ephemeral nodes"));
         r.add(warn("localSessionsUpgradingEnabled", "every Warden session is a global session (ZooKeeper's default)"));
@@ -217,35 +186,36 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("emulate353TTLNodes", "Warden encodes TTL nodes as ZooKeeper 3.5.4 and later do"));
         r.add(warn("enableEagerACLCheck", "an early ACL check on the member a write arrives at; Warden checks every"
                 + " request's ACLs once, which refuses the same requests"));
-        r.add(warn("enforce.auth.schemes", "ZooKeeper reads it only with enforce.auth.enabled=true, which Warden"
-                + " refuses"));
-        r.add(warn("audit.impl.class", "ZooKeeper reads it only with audit.enable=true, which Warden refuses"));
-        r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which needs an"
-                + " authProvider.N line (refused)"));
-        r.add(warn("superUser", SASL_DETAIL));
-        r.add(warn("X509AuthenticationProvider.superUser", TLS_DETAIL));
-        r.add(warn("IPAuthenticationProvider.usexforwardedfor", ADMIN));
-        r.add(warn("admin.enableServer", off(), ADMIN));
-        r.add(warnPrefix("admin.", ADMIN));
-        r.add(warnPrefix("metricsProvider.", METRICS));
+        r.add(warn("audit.impl.class", "Warden writes its audit log through its logging (logger dev.warden.audit)"
+                + " and loads no audit logger class"));
+        r.add(warn("IPAuthenticationProvider.usexforwardedfor", "the ip scheme of Warden's AdminServer takes the"
+                + " address the connection comes from; ZooKeeper's X-Forwarded-For option is not read"));
+        r.add(warnPrefix("admin.", "an AdminServer setting Warden does not have (it serves plain HTTP on"
+                + " admin.serverAddress:admin.serverPort; no HTTPS, port unification or custom headers)"));
+        r.add(warnPrefix("metricsProvider.", "a setting of ZooKeeper's metrics providers Warden does not have (its"
+                + " Prometheus endpoint takes className, httpHost, httpPort and exportJvmInfo)"));
+        r.add(warn("ensembleAuthName", "read only by ZooKeeper's EnsembleAuthenticationProvider, which Warden"
+                + " cannot load"));
         r.add(warnPrefix("pathStats.", METRICS));
-        r.add(warnPrefix("jvm.pause.", DIAGNOSTICS));
-        r.add(warnPrefix("messageTracker.", DIAGNOSTICS));
-        r.add(warnPrefix("jmx.", DIAGNOSTICS));
+        r.add(warnPrefix("jvm.pause.", PAUSE_MONITOR));
+        r.add(warnPrefix("messageTracker.", MESSAGE_TRACKER));
+        r.add(warnPrefix("jmx.", LOG4J_JMX));
         r.add(warnPrefix("multiAddress.", "applies only with multiAddress.enabled=true, which Warden refuses"));
         r.add(warnPrefix("ssl.", TLS_DETAIL));
-        for (String key : List.of("sslQuorumReloadCertFiles", "client.certReload", "fips-mode",
+        r.add(warnPrefix("ssl.quorum.", QUORUM_TLS));
+        r.add(warn("sslQuorumReloadCertFiles", QUORUM_TLS));
+        for (String key : List.of("fips-mode",
                 "netty.server.outstandingHandshake.limit", "netty.server.earlyDropSecureConnectionHandshakes")) {
             r.add(warn(key, TLS_DETAIL));
         }
-        r.add(warnPrefix("quorum.auth.", SASL_DETAIL));
+        r.add(warnPrefix("quorum.auth.", QUORUM_SASL));
         r.add(warnPrefix("kerberos.", SASL_DETAIL));
-        for (String key : List.of("allowSaslFailedClients", "letAnySaslUserDoX", "SASLAuthenticationProvider.superPassword",
-                "sasl.serverconfig", "kinit", "security.auth_to_local", "requireKerberosConfig", "jaasLoginRenew")) {
+        for (String key : List.of("letAnySaslUserDoX", "SASLAuthenticationProvider.superPassword", "kinit",
+                "security.auth_to_local", "requireKerberosConfig", "jaasLoginRenew")) {
             r.add(warn(key, SASL_DETAIL));
         }
         for (String key : List.of("cnxTimeout", "quorumCnxnTimeoutMs", "electionPortBindRetry", "tcpKeepAlive",
-                "quorum.cnxn.threads.size", "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
+                "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
                 "observer.election.DelayMs", "maxTimeToWaitForEpoch")) {
             r.add(warn(key, PEER_TUNING));
         }
@@ -329,11 +299,5 @@ final class UnimplementedZooKeeperKeys {
     private static boolean sha1(String algorithm) {
         String a = algorithm.toUpperCase(Locale.ROOT);
         return a.equals("SHA1") || a.equals("SHA-1");
-    }
-
-    /** ZooKeeper's digest and ip providers, which Warden has built in. */
-    private static boolean builtInProvider(String className) {
-        return className.equals("org.apache.zookeeper.server.auth.DigestAuthenticationProvider")
-                || className.equals("org.apache.zookeeper.server.auth.IPAuthenticationProvider");
     }
 }

@@ -5,8 +5,14 @@ import dev.warden.protocol.DeleteContainerRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
+import dev.warden.server.admin.AdminServer;
+import dev.warden.server.jmx.MemberBeans;
+import dev.warden.server.jmx.ServerBeans;
+import dev.warden.server.metrics.MetricsServer;
+import dev.warden.server.net.AuditLog;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;
+import dev.warden.server.net.TraceMask;
 import dev.warden.server.net.MemberStatus;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Pipeline;
@@ -30,6 +36,7 @@ import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
+import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.recovery.ResyncMarker;
@@ -39,7 +46,10 @@ import dev.warden.storage.TxnLog;
 import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Objects;
+import dev.warden.server.security.SaslServers;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,6 +62,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class WardenServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
+    /** Where the AdminServer writes a snapshot while it streams it (removed afterwards). */
+    static final String ADMIN_SCRATCH_DIR = "admin-snapshot.tmp";
+    /** How long close waits for a snapshot being written (a large tree's takes seconds). */
+    private static final long SNAPSHOT_FINISH_WAIT_SECONDS = 120;
 
     private final ServerConfig config;
     private final Clock clock;
@@ -68,11 +82,25 @@ public final class WardenServer implements AutoCloseable {
     private final java.util.concurrent.ExecutorService snapshotter;
     private final AtomicBoolean snapshotRunning = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held from start to close, so no tool and no second server uses the data directory meanwhile. */
+    private final DataDirLock dataDirLock;
     private ClientTransport transport;
+    /** Null unless admin.enableServer=true and its port could be bound. */
+    private volatile AdminServer adminServer;
+    /** Null unless metricsProvider.className names ZooKeeper's Prometheus provider and its port could be bound. */
+    private volatile MetricsServer metricsServer;
+    /** The JMX beans under ZooKeeper's names (a standalone server's, or a member's). */
+    private AutoCloseable jmxBeans;
+    /** The bound TLS client port, 0 without one. */
+    private int secureClientPort;
 
     private WardenServer(ServerConfig config, Clock clock, FileChannelFactory logChannels,
-                         ConsensusFactory.Provider consensusProvider) throws IOException {
-        ZooKeeperDataCheck.refuseZooKeeperData(config);
+                         ConsensusFactory.Provider consensusProvider, DataDirLock dataDirLock) throws IOException {
+        this.dataDirLock = dataDirLock;
+        // the key and trust stores are read first: a bad one stops the server before it touches its data
+        ClientPorts ports = ClientPorts.of(config.security());
+        SaslServers saslServers = ClientSasl.serversFor(config.security().sasl(),
+                config.security().enforcement().requiredSchemes().contains("sasl"));
         this.config = config;
         this.clock = clock;
         Files.createDirectories(config.dataDir());
@@ -87,8 +115,10 @@ public final class WardenServer implements AutoCloseable {
         DataDirRecovery.OnUnprovable onUnprovable = config.isEnsemble() ? DataDirRecovery.OnUnprovable.RESYNC
                 : config.discardUnprovable() ? DataDirRecovery.OnUnprovable.DISCARD_UNPROVABLE
                 : DataDirRecovery.OnUnprovable.REFUSE;
+        long recoveryStartNs = System.nanoTime();
         DataDirRecovery.Outcome recovered = DataDirRecovery.recover(layout, logOptions, stateMachine, onUnprovable,
                 clock.wallTimeMs());
+        long dbInitMs = (System.nanoTime() - recoveryStartNs) / 1_000_000;
         this.txnLog = recovered.log();
         this.snapshots = new SnapshotStore(layout.snapshotsDir());
         WatchManager watches = new WatchManager(config.maxWatchesPerSession());
@@ -99,6 +129,13 @@ public final class WardenServer implements AutoCloseable {
         long lastZxid = Math.max(tree.lastAppliedZxid(), txnLog.lastAppendedZxid());
         Preparer preparer = new Preparer(pending, sessions, clock, random, config.extendedTypesEnabled(), lastZxid);
         preparer.reconfigurer(Reconfigurer.standalone(config.reconfigEnabled()));
+        if (config.enforceQuota()) {
+            preparer.enforceQuotas(new TreeQuotaGuard(tree));
+        }
+        if (config.skipAcl()) {
+            preparer.skipAclChecks();
+            log.warn("ACL checks are off (skipACL=yes): every client may read, change and delete every node");
+        }
         ReadProcessor reads = new ReadProcessor(tree, watches);
         this.timers = ServerThreads.timer("warden-timers-" + config.clientPort());
         this.snapshotter = ServerThreads.single("warden-snapshot-" + config.clientPort());
@@ -134,28 +171,125 @@ public final class WardenServer implements AutoCloseable {
             standalone.start("warden-" + config.clientPort());
             this.pipeline = standalone;
         }
-        ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats());
+        ServerStats stats = new ServerStats(clock.wallTimeMs(), txnLog.fsyncStats(), txnLog.batchRecords(),
+                snapshots.writeTimes(), dbInitMs);
         ServerContext context = new ServerContext(config, clock, stateMachine, watches, pipeline, reads, stats, registry,
-                member != null ? member.status() : MemberStatus.STANDALONE);
+                member != null ? member.status() : MemberStatus.STANDALONE, new TraceMask(), saslServers);
         try {
             if (member != null) {
                 member.start(timers);
             }
             int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads);
+            transport = new ClientTransport(context, config.clientPortAddress(), config.clientPort(), ioThreads,
+                    ports.plainPort());
+            if (ports.securePort() != null) {
+                secureClientPort = transport.bind(Objects.requireNonNullElse(
+                        config.security().secureClientPortAddress(), config.clientPortAddress()),
+                        config.security().secureClientPort(), ports.securePort());
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding the client port", e);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
+            if (transport != null) {
+                transport.close();
+            }
             if (member != null) {
                 member.close();
             }
             pipeline.close();
             txnLog.close();
-            throw new IOException("cannot listen on " + config.clientPortAddress() + ":" + config.clientPort()
-                    + ": " + e.getMessage(), e);
+            throw e instanceof IOException io ? io : new IOException("cannot listen for clients on "
+                    + config.clientPortAddress() + ":" + config.clientPort() + " (clientPortAddress, clientPort): "
+                    + e.getMessage(), e);
         }
         scheduleTimers();
+        if (config.auditEnabled()) {
+            AuditLog.serverStart();
+        }
+        startAdminServer(context);
+        startMetricsServer(context);
+        if (member == null) {
+            jmxBeans = ServerBeans.registerStandalone(context, transport.port());
+        } else {
+            MemberBeans beans = MemberBeans.register(context, transport.port());
+            member.onRoleChange(() -> {
+                try {
+                    timers.execute(beans::roleChanged);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // the server is stopping; its beans go with it
+                }
+            });
+            beans.roleChanged(); // a change before the listener was set
+            jmxBeans = beans;
+        }
+    }
+
+    /** /metrics, if configured; as in ZooKeeper, a port that cannot be bound stops the server. */
+    private void startMetricsServer(ServerContext context) throws IOException {
+        MetricsSettings metrics = config.metrics();
+        if (!metrics.prometheus()) {
+            return;
+        }
+        try {
+            metricsServer = MetricsServer.start(metrics, context);
+            log.info("Prometheus metrics on http://{}:{}/metrics", metrics.httpHost(), metricsServer.port());
+        } catch (Exception e) {
+            close();
+            throw new IOException("cannot serve /metrics on " + metrics.httpHost() + ":" + metrics.httpPort()
+                    + " (metricsProvider.httpHost, metricsProvider.httpPort): " + e
+                    + ". Choose a free metricsProvider.httpPort.", e);
+        }
+    }
+
+    /** The /metrics port, or -1 when Prometheus metrics are off. */
+    public int metricsPort() {
+        MetricsServer metrics = metricsServer;
+        return metrics == null ? -1 : metrics.port();
+    }
+
+    /**
+     * The AdminServer, if enabled. As in ZooKeeper, a port that cannot be bound is logged and the
+     * server runs on without it: clients do not need it.
+     */
+    private void startAdminServer(ServerContext context) {
+        AdminServerSettings admin = config.adminServer();
+        if (!admin.enabled()) {
+            return;
+        }
+        try {
+            adminServer = AdminServer.start(admin, context, snapshots, this::writeConsistentSnapshot,
+                    config.dataDir().resolve(ADMIN_SCRATCH_DIR));
+            log.info("AdminServer listening on http://{}:{}{}", admin.address(), adminServer.port(), admin.commandUrl());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("AdminServer not started: cannot listen on {}:{} (admin.serverAddress, admin.serverPort): {}."
+                    + " The server runs without it; choose a free admin.serverPort or set admin.enableServer=false.",
+                    admin.address(), admin.port(), e.toString());
+        }
+    }
+
+    /** The AdminServer's port, or -1 when it is not running. */
+    public int adminServerPort() {
+        AdminServer admin = adminServer;
+        return admin == null ? -1 : admin.port();
+    }
+
+    /**
+     * A snapshot of the whole state as of one zxid, written into {@code dir} while no transaction
+     * is applied (the apply thread waits for the tree's lock), so it is exact without a log: the
+     * AdminServer's snapshot command streams it as a backup.
+     */
+    private Path writeConsistentSnapshot(Path dir) throws IOException {
+        SnapshotStore store = new SnapshotStore(dir);
+        var lock = stateMachine.tree().readLock();
+        lock.lock();
+        try {
+            return ServerState.writeSnapshot(store, stateMachine);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -187,8 +321,28 @@ public final class WardenServer implements AutoCloseable {
     /** As above; an ensemble member's core and peer links come from {@code consensus} (tests substitute them). */
     public static WardenServer start(ServerConfig config, Clock clock, FileChannelFactory logChannels,
                                      ConsensusFactory.Provider consensus) throws IOException {
-        WardenServer server = new WardenServer(config, clock, logChannels, consensus);
-        log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
+        // Refused before the lock file is made: nothing may be written into ZooKeeper's directory.
+        ZooKeeperDataCheck.refuseZooKeeperData(config);
+        DataDirLock lock;
+        try {
+            lock = DataDirLock.acquire(config.dataDir(), "a Warden server");
+        } catch (DataDirLock.InUseException inUse) {
+            throw new ConfigException("dataDir", "dataDir=" + config.dataDir() + ": " + inUse.getMessage(), inUse);
+        }
+        WardenServer server;
+        try {
+            server = new WardenServer(config, clock, logChannels, consensus, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+        if (config.isEnsemble()) {
+            // a member serves only once it has joined a leader; the member logs when it does
+            log.info("member {} listening for clients on {}:{} (served once it has joined a leader), data in {}",
+                    config.serverId(), config.clientPortAddress(), server.clientPort(), config.dataDir());
+        } else {
+            log.info("serving on {}:{}, data in {}", config.clientPortAddress(), server.clientPort(), config.dataDir());
+        }
         return server;
     }
 
@@ -301,6 +455,11 @@ public final class WardenServer implements AutoCloseable {
         return transport.port();
     }
 
+    /** The bound TLS-only client port ({@code secureClientPort}), 0 if there is none. */
+    public int secureClientPort() {
+        return secureClientPort;
+    }
+
     /** The request pipeline, for tests in this package. */
     RequestPipeline pipeline() {
         return pipeline;
@@ -326,6 +485,38 @@ public final class WardenServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        if (config.auditEnabled()) {
+            AuditLog.serverStop();
+        }
+        AdminServer admin = adminServer;
+        if (admin != null) {
+            admin.close();
+        }
+        MetricsServer metrics = metricsServer;
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (jmxBeans != null) {
+            try {
+                jmxBeans.close();
+            } catch (Exception e) {
+                log.warn("unregistering the JMX beans failed: {}", e.toString());
+            }
+        }
+        try {
+            stopAndCloseFiles();
+        } finally {
+            // last, and whatever failed before: the directory is free for the next server or tool
+            try {
+                dataDirLock.close();
+            } catch (IOException e) {
+                log.warn("releasing the lock on {} failed: {}", config.dataDir(), e.toString());
+            }
+        }
+        log.info("stopped server on port {}", transport.port());
+    }
+
+    private void stopAndCloseFiles() {
         transport.stopAccepting();
         timers.shutdownNow();
         snapshotter.shutdown();
@@ -335,12 +526,27 @@ public final class WardenServer implements AutoCloseable {
         pipeline.close();
         registry.closeAll();
         transport.close();
+        awaitSnapshotWriter();
         try {
             txnLog.close();
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
         }
-        log.info("stopped server on port {}", config.clientPort());
+    }
+
+    /**
+     * A snapshot still being written finishes before the server lets its directory go, so the
+     * next server or tool on it never finds a snapshot appearing under its feet.
+     */
+    private void awaitSnapshotWriter() {
+        try {
+            if (!snapshotter.awaitTermination(SNAPSHOT_FINISH_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                log.warn("a snapshot was still being written {} s after the server stopped; leaving it",
+                        SNAPSHOT_FINISH_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private final class Listener implements PipelineListener {

@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Refuses to start on a data directory Apache ZooKeeper wrote. Warden does not read ZooKeeper's
- * files: started there it would serve an empty tree and write its own files beside ZooKeeper's,
+ * Refuses to start on a data directory Apache ZooKeeper wrote. The server does not read ZooKeeper's
+ * files (`warden import` converts them): started there it would serve an empty tree and write its own files beside ZooKeeper's,
  * so an operator who pointed Warden at an existing ZooKeeper data directory would find the data
  * gone only once clients miss it. ZooKeeper keeps everything in {@code version-2/} under dataDir
  * and dataLogDir ({@code snapshot.<zxid>}, {@code log.<zxid>}, and a member's
@@ -33,8 +33,9 @@ final class ZooKeeperDataCheck {
         if (!Files.isDirectory(zookeeperDir)) {
             return;
         }
-        String wayOut = " Point dataDir and dataLogDir at an empty directory (importing ZooKeeper data is planned as"
-                + " 'warden import --from-zookeeper DIR').";
+        String wayOut = " To bring this data to Warden, stop ZooKeeper and run 'warden import --from-zookeeper " + dir
+                + " --data-dir NEW_DIR' (docs/MIGRATING.md), then point dataDir at NEW_DIR; to start empty, point"
+                + " dataDir and dataLogDir at an empty directory.";
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(zookeeperDir)) {
             for (Path entry : entries) {
                 if (isZooKeeperFile(entry.getFileName().toString())) {

@@ -179,7 +179,7 @@ class ConfigLoaderTest {
             "autopurge.snapRetainCount|-1|at least 3",
             "autopurge.snapRetainCount|many|at least 3",
             "autopurge.purgeInterval|-1|must be 0 (purging disabled)",
-            "jute.maxbuffer|1.5|must be a positive number of bytes",
+            "jute.maxbuffer|1.5|must be at least 1024 bytes",
             "superDigest|super|must look like 'super:<base64 of a SHA-1 digest>'",
             "extendedTypesEnabled|maybe|must be true/false or yes/no",
             "forceSync|1|must be true/false or yes/no",
@@ -222,7 +222,7 @@ class ConfigLoaderTest {
         ServerConfig original = ServerConfig.builder().tickTimeMs(250).dataDir(Path.of("d"))
                 .dataLogDir(Path.of("l")).clientPort(0).maxClientCnxns(5).minSessionTimeoutMs(900)
                 .snapCount(10).autopurgeSnapRetainCount(4).autopurgePurgeIntervalHours(1)
-                .juteMaxBuffer(100).fourLetterWordWhitelist(Set.of("ruok", "conf")).superDigest(ServerConfigTest.SUPER)
+                .juteMaxBuffer(2048).fourLetterWordWhitelist(Set.of("ruok", "conf")).superDigest(ServerConfigTest.SUPER)
                 .extendedTypesEnabled(false).forceSync(false).globalOutstandingLimit(3)
                 .maxWatchesPerSession(4).containerCheckIntervalMs(5).sessionlessConnectionTimeoutMs(6)
                 .preAllocSizeBytes(8 * 1024).build();
@@ -268,5 +268,70 @@ class ConfigLoaderTest {
         Files.writeString(cfg, "dataDir=\\u12G4\n");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(cfg));
         assertTrue(e.getMessage().startsWith("cannot read config file"), e.getMessage());
+    }
+
+    private ServerConfig parseWithJvm(Properties file, String... jvmKeyValues) {
+        Properties jvm = new Properties();
+        for (int i = 0; i < jvmKeyValues.length; i += 2) {
+            jvm.setProperty(jvmKeyValues[i], jvmKeyValues[i + 1]);
+        }
+        return ConfigLoader.fromProperties(file, jvm, warnings::add);
+    }
+
+    @Test
+    void zooKeeperSystemPropertiesConfigureTheServerAsZooKeepersDo() {
+        ServerConfig c = parseWithJvm(new Properties(), "zookeeper.4lw.commands.whitelist", "*",
+                "zookeeper.DigestAuthenticationProvider.superDigest", "super:D/InIHSb7yEEbrWz8b9l71RjZJU=", "jute.maxbuffer", "4194304",
+                "java.version", "17", "zookeeper.sasl.client", "false", "zookeeper.log.dir", "/var/log/zk");
+        assertTrue(c.fourLetterWordWhitelist().containsAll(Set.of("mntr", "ruok", "cons")), c.fourLetterWordWhitelist().toString());
+        assertEquals("super:D/InIHSb7yEEbrWz8b9l71RjZJU=", c.superDigest());
+        assertEquals(4194304, c.juteMaxBuffer());
+        assertEquals(List.of(), warnings, "the JVM's own and ZooKeeper's client properties are not server settings");
+    }
+
+    @Test
+    void aSystemPropertyThatDisagreesWithTheFileStopsTheServerNamingBoth() {
+        Properties file = new Properties();
+        file.setProperty("4lw.commands.whitelist", "ruok");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> parseWithJvm(file, "zookeeper.4lw.commands.whitelist", "*"));
+        assertEquals("4lw.commands.whitelist", e.key());
+        assertTrue(e.getMessage().contains("-Dzookeeper.4lw.commands.whitelist='*'"), e.getMessage());
+        assertTrue(e.getMessage().contains("4lw.commands.whitelist='ruok' in the config file"), e.getMessage());
+        file.setProperty("snapCount", "5000");
+        file.setProperty("4lw.commands.whitelist", "*");
+        assertEquals(5000, parseWithJvm(file, "zookeeper.4lw.commands.whitelist", " * ").snapCount(),
+                "a property that agrees with the file is fine");
+    }
+
+    @Test
+    void aSystemPropertyZooKeeperDoesNotReadIsIgnoredSayingWhere() {
+        assertEquals(ServerConfig.builder().build(), parseWithJvm(new Properties(), "zookeeper.tickTime", "100"));
+        assertEquals(List.of("ignoring the system property -Dzookeeper.tickTime: ZooKeeper reads tickTime only from"
+                + " the config file, and so does Warden; set it there"), warnings);
+    }
+
+    @Test
+    void aRefusedSystemPropertyIsNamedAsTheOperatorWroteIt() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> parseWithJvm(new Properties(), "zookeeper.DigestAuthenticationProvider.enabled", "false"));
+        assertTrue(e.getMessage().startsWith("-Dzookeeper.DigestAuthenticationProvider.enabled=false: "), e.getMessage());
+    }
+
+    @Test
+    void aByteThatIsNotUtf8IsNamedWithItsLine(@TempDir Path dir) throws IOException {
+        Path cfg = dir.resolve("zoo.cfg");
+        byte[] latin1 = "tickTime=2000\n# caf\u00e9\ndataDir=/tmp\n".getBytes(StandardCharsets.ISO_8859_1);
+        Files.write(cfg, latin1);
+        ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(cfg, warnings::add));
+        assertEquals(cfg + " line 2, byte 6 of the line: 0xE9 is not UTF-8 (was the file saved as Latin-1?). Save it"
+                + " as UTF-8, or write the character as a \\uXXXX escape.", e.getMessage());
+    }
+
+    @Test
+    void jutemaxbufferTooSmallForAnyRequestIsRefused() {
+        ConfigException e = assertThrows(ConfigException.class, () -> parse("jute.maxbuffer", "10"));
+        assertTrue(e.getMessage().startsWith("jute.maxbuffer='10' is invalid: must be at least 1024 bytes"),
+                e.getMessage());
     }
 }

@@ -181,12 +181,20 @@ class QuorumConfigTest {
     }
 
     @Test
-    void harmlessEnsembleKeysWarnAndElectionAlgorithmThreeIsAcceptedSilently() throws IOException {
+    void electionAlgorithmThreeIsAcceptedSilently() throws IOException {
         myid("1");
         parseThree("electionAlg", "3");
         assertEquals(List.of(), warnings);
-        parseThree("leaderServes", "no");
-        assertEquals(List.of("ignoring 'leaderServes': Warden's leader always serves clients"), warnings);
+    }
+
+    @Test
+    void leaderServesTakesZooKeepersYesAndNoOnly() throws IOException {
+        myid("1");
+        assertFalse(parseThree("leaderServes", "no").leaderServes());
+        assertTrue(parseThree("zookeeper.leaderServes", "yes").leaderServes());
+        assertEquals(List.of(), warnings);
+        ConfigException e = assertThrows(ConfigException.class, () -> parseThree("leaderServes", "false"));
+        assertTrue(e.getMessage().contains("must be yes or no"), e.getMessage());
     }
 
     @Test

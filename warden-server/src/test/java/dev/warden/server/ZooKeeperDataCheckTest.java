@@ -75,8 +75,9 @@ class ZooKeeperDataCheckTest {
         assertTrue(e.getMessage().startsWith("dataDir=" + zookeeperData + " holds Apache ZooKeeper data ("
                 + zookeeperData.resolve("version-2")), e.getMessage());
         assertTrue(e.getMessage().contains("Warden does not read ZooKeeper's format"), e.getMessage());
-        assertTrue(e.getMessage().contains("Point dataDir and dataLogDir at an empty directory"), e.getMessage());
-        assertTrue(e.getMessage().contains("'warden import --from-zookeeper DIR'"), e.getMessage());
+        assertTrue(e.getMessage().contains("point dataDir and dataLogDir at an empty directory"), e.getMessage());
+        assertTrue(e.getMessage().contains("'warden import --from-zookeeper " + zookeeperData + " --data-dir NEW_DIR'"),
+                e.getMessage());
         assertEquals(before, listing(zookeeperData), "nothing created or written in ZooKeeper's directory");
     }
 

@@ -18,6 +18,7 @@ final class BatchBuffer {
     private ByteBuffer buffer = ByteBuffer.allocateDirect(INITIAL_CAPACITY_BYTES);
     private long firstZxid;
     private long lastZxid;
+    private int records;
 
     void add(long zxid, byte[] payload) {
         long recordBytes = SegmentFormat.recordBytes(payload.length);
@@ -34,6 +35,12 @@ final class BatchBuffer {
             firstZxid = zxid;
         }
         lastZxid = zxid;
+        records++;
+    }
+
+    /** Records buffered. */
+    int records() {
+        return records;
     }
 
     boolean isEmpty() {
@@ -63,11 +70,13 @@ final class BatchBuffer {
         buffer.clear();
         firstZxid = 0;
         lastZxid = 0;
+        records = 0;
     }
 
     /** Drops buffered records with zxid above {@code zxid}. */
     void truncateAfter(long zxid) {
         int position = 0;
+        int kept = 0;
         long keptZxid = 0;
         while (position < buffer.position()) {
             int length = buffer.getInt(position);
@@ -77,7 +86,9 @@ final class BatchBuffer {
             }
             keptZxid = recordZxid;
             position += SegmentFormat.RECORD_HEADER_BYTES - SegmentFormat.ZXID_BYTES + length;
+            kept++;
         }
+        records = kept;
         buffer.position(position);
         lastZxid = keptZxid;
         if (keptZxid == 0) {

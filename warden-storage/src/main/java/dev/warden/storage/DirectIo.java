@@ -28,6 +28,12 @@ final class DirectIo {
 
     /** The alignment for direct I/O under {@code dir}, or 0 when it cannot be used there. */
     static int blockBytes(Path dir) {
+        if (!Directories.isOperatingSystemFileSystem(dir)) {
+            // Another provider (an in-memory file system) has no page cache to bypass, and may
+            // accept O_DIRECT without meaning it; nothing to warn about either, and remembering
+            // its paths in REPORTED would keep its whole file system reachable after it closed.
+            return 0;
+        }
         long storeBlockBytes;
         try {
             storeBlockBytes = Files.getFileStore(dir).getBlockSize();

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * by all channels is spent, writes fail with "No space left on device" (a write that straddles
  * the limit lands partially, as a real one can). Truncation and fsync keep working. Fsyncs can
  * also be made slow, like a disk busy with other work. A {@link WriteHook} sees every write and
- * can fail any of them; a {@link TruncateHook} does the same for truncations.
+ * can fail any of them; a {@link TruncateHook} does the same for truncations, and a
+ * {@link ForceHook} for fsyncs (it also hears when an fsync has completed).
  */
 public final class FaultInjectingChannels implements FileChannelFactory {
 
@@ -30,6 +31,7 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     private volatile long forceDelayMs;
     private volatile WriteHook writeHook = (file, positionBytes, bytes) -> { };
     private volatile TruncateHook truncateHook = (file, sizeBytes) -> { };
+    private volatile ForceHook forceHook = file -> { };
 
     /** Sees each write before it reaches the file; throwing fails that write, with nothing written. */
     @FunctionalInterface
@@ -42,6 +44,20 @@ public final class FaultInjectingChannels implements FileChannelFactory {
     @FunctionalInterface
     public interface TruncateHook {
         void beforeTruncate(Path file, long sizeBytes) throws IOException;
+    }
+
+    /** Sees each fsync before it reaches the file (throwing fails it, as a failing disk would) and after it completed. */
+    public interface ForceHook {
+        void beforeForce(Path file) throws IOException;
+
+        /** Everything written to {@code file} before the fsync began is durable now. */
+        default void afterForce(Path file) {
+        }
+    }
+
+    /** From now on every fsync of every channel passes {@code hook}. */
+    public void hookForces(ForceHook hook) {
+        forceHook = hook;
     }
 
     /** From now on every truncation of every channel passes {@code hook} first. */
@@ -143,6 +159,8 @@ public final class FaultInjectingChannels implements FileChannelFactory {
         @Override
         public void force(boolean metaData) throws IOException {
             forceCount.incrementAndGet();
+            ForceHook hook = forceHook;
+            hook.beforeForce(path);
             long delayMs = forceDelayMs;
             if (delayMs > 0) {
                 try {
@@ -153,6 +171,7 @@ public final class FaultInjectingChannels implements FileChannelFactory {
                 }
             }
             delegate.force(metaData);
+            hook.afterForce(path);
         }
 
         @Override

@@ -32,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * while writing leaves at most a temporary file, which the next start deletes.
  */
 public final class SnapshotStore {
+    private final DurationSummary writeTimes = new DurationSummary();
 
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotStore.class);
     private static final Set<StandardOpenOption> TEMP_OPTIONS = Set.of(
@@ -56,6 +57,7 @@ public final class SnapshotStore {
      * atomic rename, directory fsync. Returns the final file.
      */
     public Path write(long zxid, SnapshotBodyWriter body) throws IOException {
+        long startNs = System.nanoTime();
         Path target = dir.resolve(SnapshotFormat.fileName(zxid));
         Path temp = dir.resolve(target.getFileName() + SnapshotFormat.TEMP_SUFFIX);
         try (FileChannel channel = channels.open(temp, TEMP_OPTIONS)) {
@@ -83,6 +85,7 @@ public final class SnapshotStore {
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Directories.fsync(dir, channels);
+        writeTimes.record(System.nanoTime() - startNs);
         return target;
     }
 
@@ -103,6 +106,21 @@ public final class SnapshotStore {
             }
             return new Snapshot(zxid, file);
         }
+    }
+
+    /**
+     * Verifies one snapshot file wherever it lies (a copy, a backup): its name must be
+     * {@code snapshot.<16 hex digits>}, and header, length and checksum must agree. Reads only.
+     */
+    public static SnapshotFile verifyFile(Path file) throws IOException {
+        OptionalLong zxid = SnapshotFormat.zxidOf(file);
+        if (zxid.isEmpty()) {
+            return new SnapshotFile(-1, file, Optional.of("not named snapshot.<16 hex digits>"));
+        }
+        if (!Files.isRegularFile(file)) {
+            return new SnapshotFile(zxid.getAsLong(), file, Optional.of("no such file"));
+        }
+        return new SnapshotFile(zxid.getAsLong(), file, SnapshotFormat.verify(file, zxid.getAsLong()));
     }
 
     /** Every snapshot file, verified, newest first. Reads each whole file to check its checksum. */
@@ -126,6 +144,11 @@ public final class SnapshotStore {
         }
         Directories.fsync(intoDir, channels);
         Directories.fsync(dir, channels);
+    }
+
+    /** How long each snapshot written through this store took, fsyncs included. */
+    public DurationSummary writeTimes() {
+        return writeTimes;
     }
 
     public Path dir() {
@@ -186,6 +209,12 @@ public final class SnapshotStore {
     public OptionalLong oldestZxid() {
         List<Path> files = snapshotFiles();
         return files.isEmpty() ? OptionalLong.empty() : SnapshotFormat.zxidOf(files.get(0));
+    }
+
+    /** The zxid of the newest snapshot file (valid or not), if any. */
+    public OptionalLong newestZxid() {
+        List<Path> files = snapshotFiles();
+        return files.isEmpty() ? OptionalLong.empty() : SnapshotFormat.zxidOf(files.get(files.size() - 1));
     }
 
     /** Every snapshot file, valid or not, oldest first. */

@@ -56,9 +56,11 @@ public final class TxnLog implements AutoCloseable {
     /** True while the directory holds a {@link LogBase} file, which the next new segment makes stale. */
     private boolean baseFilePresent;
     private final FsyncStats fsyncStats = new FsyncStats();
+    private final ValueSummary batchRecords = new ValueSummary();
 
     private TxnLog(Path dir, TxnLogOptions options, List<Segment> segments, long emptyStartZxid,
                    boolean baseFilePresent) throws IOException {
+        ProcessPauses.get(); // watching for pauses from before the first fsync, to tell them from a slow disk
         this.dir = dir;
         this.options = options;
         this.segments = segments;
@@ -142,6 +144,7 @@ public final class TxnLog implements AutoCloseable {
             created = true;
         }
         long batchBytes = pending.sizeBytes();
+        batchRecords.record(pending.records());
         long dataEnd = active.write(pending.contents());
         if (options.forceSync()) {
             long startNs = System.nanoTime();
@@ -149,7 +152,7 @@ public final class TxnLog implements AutoCloseable {
             if (created) {
                 Directories.fsync(dir, options.channels());
             }
-            noteFsync(System.nanoTime() - startNs);
+            noteFsync(startNs, System.nanoTime());
         }
         active.commit(dataEnd, pending.lastZxid());
         lastDurableZxid = pending.lastZxid();
@@ -181,11 +184,27 @@ public final class TxnLog implements AutoCloseable {
         return fsyncStats;
     }
 
-    private void noteFsync(long nanos) {
+    /**
+     * Records written per flush (the group commit's batch size, ZooKeeper's
+     * sync_processor_batch_size), counted for every flush that wrote something.
+     */
+    public ValueSummary batchRecords() {
+        return batchRecords;
+    }
+
+    private void noteFsync(long startNs, long endNs) {
+        long nanos = endNs - startNs;
         long thresholdMs = options.slowFsyncWarningMs();
         boolean slow = thresholdMs > 0 && nanos >= thresholdMs * 1_000_000;
         fsyncStats.record(nanos, slow);
-        if (slow) {
+        long pausedMs = slow ? ProcessPauses.get().pausedMillisDuring(startNs, endNs) : 0;
+        if (slow && pausedMs * 2 >= nanos / 1_000_000) {
+            // most of it the process was not running at all: the disk did not make it slow
+            LOG.warn("fsync of the transaction log in {} took {} ms, at or above the warning threshold of {} ms"
+                    + " (fsync.warningthresholdms), but the whole process was paused for about {} ms of it (SIGSTOP,"
+                    + " garbage collection, a stalled host): not the disk's doing. Every write in the batch waited.",
+                    dir, nanos / 1_000_000, thresholdMs, pausedMs);
+        } else if (slow) {
             // Every write waits for this fsync before it is acknowledged, so clients saw it too.
             LOG.warn("fsync of the transaction log in {} took {} ms ({} bytes, zxids 0x{} to 0x{}), at or above the"
                     + " warning threshold of {} ms (fsync.warningthresholdms); every write in the batch waited"

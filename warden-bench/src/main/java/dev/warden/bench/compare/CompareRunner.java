@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.load.LoadResult;
 import dev.warden.bench.load.LoadRunner;

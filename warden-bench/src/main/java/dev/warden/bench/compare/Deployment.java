@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,8 +31,11 @@ public final class Deployment implements AutoCloseable {
      * would fight over port 8080) and no log4j MBeans.
      */
     static List<String> commonSystemProperties(int juteMaxBufferBytes) {
+        // zookeeper.log.threshold: both servers log through warden-cli's logback.xml here; warnings
+        // and errors only, so neither pays for INFO logging during a run
         return List.of("-Djute.maxbuffer=" + juteMaxBufferBytes, "-Dzookeeper.forceSync=yes",
-                "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.jmx.log4j.disable=true");
+                "-Dzookeeper.admin.enableServer=false", "-Dzookeeper.jmx.log4j.disable=true",
+                "-Dzookeeper.log.threshold=WARN");
     }
 
     private final Flavour flavour;

@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.ExitCleanup;
 import dev.warden.cli.cluster.ClusterSpec;
 import dev.warden.cli.cluster.LocalCluster;
@@ -17,7 +18,7 @@ final class EnsembleLauncher {
 
     static Deployment start(Flavour flavour, Topology topology, Path dir, JvmSettings jvm, long readyTimeoutMs)
             throws IOException, InterruptedException, DeploymentUnavailableException {
-        ClusterSpec.Builder spec = ClusterSpec.builder(flavour.clusterFlavour(),
+        ClusterSpec.Builder spec = ClusterSpec.builder(flavour,
                         dir.resolve(flavour.name().toLowerCase() + "-" + topology.members()), jvm.classPath())
                 .participants(topology.members())
                 .javaExecutable(jvm.javaExecutable())

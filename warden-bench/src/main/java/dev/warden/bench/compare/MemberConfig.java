@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.ExitCleanup;
 import dev.warden.cli.cluster.FreePorts;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.warden.bench.report;
 
 import dev.warden.bench.compare.CompareReport;
-import dev.warden.bench.compare.Flavour;
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.compare.Outcome;
 import dev.warden.bench.compare.Target;
 import dev.warden.bench.compare.Target.Metric;

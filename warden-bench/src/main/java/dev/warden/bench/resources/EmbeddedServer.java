@@ -1,5 +1,6 @@
 package dev.warden.bench.resources;
 
+import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -1,5 +1,6 @@
 package dev.warden.bench.resources;
 
+import dev.warden.cli.cluster.Flavour;
 import java.nio.file.Path;
 import java.util.List;
 

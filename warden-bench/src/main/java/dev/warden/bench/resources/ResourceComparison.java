@@ -1,5 +1,6 @@
 package dev.warden.bench.resources;
 
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.report.DocSplicer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

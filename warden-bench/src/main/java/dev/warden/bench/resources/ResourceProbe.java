@@ -36,6 +36,7 @@ public final class ResourceProbe {
     }
 
     public static void main(String[] args) throws Exception {
+        dev.warden.cli.ToolLogging.quiet(dev.warden.bench.BenchMain.APACHE_CLIENT_LEVELS);
         ProbeOptions options;
         try {
             options = ProbeOptions.parse(args);

@@ -1,5 +1,6 @@
 package dev.warden.bench.resources;
 
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.BenchMain;
 import dev.warden.bench.ExitCleanup;
 import dev.warden.bench.WorkDirectories;

@@ -21,6 +21,7 @@ public final class WatchHolder {
     }
 
     public static void main(String[] args) throws Exception {
+        dev.warden.cli.ToolLogging.quiet(dev.warden.bench.BenchMain.APACHE_CLIENT_LEVELS);
         if (args.length != 3) {
             System.err.println("usage: WatchHolder <connectString> <watchCount> <maxInFlight>");
             System.exit(2);

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.bench.compare.CompareOptions;
 import dev.warden.bench.compare.CompareReport;
 import dev.warden.bench.compare.DiskLatency;
-import dev.warden.bench.compare.Flavour;
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.compare.JvmSettings;
 import dev.warden.bench.compare.Outcome;
 import dev.warden.bench.compare.Scenario;

@@ -1,5 +1,6 @@
 package dev.warden.bench.resources;
 
+import dev.warden.cli.cluster.Flavour;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -48,6 +48,10 @@ public final class ClusterCommand implements Callable<Integer> {
     @Option(names = "--heap", paramLabel = "SIZE", defaultValue = "256m", description = "Each member's -Xmx (default 256m).")
     private String heap;
 
+    @Option(names = "--client-port", paramLabel = "PORT", defaultValue = "0",
+            description = "Member N serves clients on PORT+N-1 (default: free ports).")
+    private int firstClientPort;
+
     @Option(names = "--start-timeout-s", paramLabel = "S", defaultValue = "120",
             description = "How long to wait for a quorum (default 120).")
     private int startTimeoutSeconds;
@@ -69,6 +73,14 @@ public final class ClusterCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ClusterSpec clusterSpec;
         try {
+            if (!heap.matches("\\d+[kKmMgGtT]?")) {
+                throw new IllegalArgumentException("--heap " + heap + " is invalid: give a size such as 256m or 2g (it"
+                        + " becomes each member's -Xmx)");
+            }
+            if (firstClientPort < 0 || firstClientPort > 65535 - participants - observers) {
+                throw new IllegalArgumentException("--client-port " + firstClientPort + " is invalid: give a port such"
+                        + " that every member's (PORT+N-1) is at most 65535, or leave it out for free ports");
+            }
             Flavour flavour = Flavour.parse(flavourName);
             String members = classPath != null ? classPath : ManagementFactory.getRuntimeMXBean().getClassPath();
             ClusterSpec.Builder builder = ClusterSpec.builder(flavour, baseDir, members).participants(participants)
@@ -86,7 +98,7 @@ public final class ClusterCommand implements Callable<Integer> {
         LocalCluster cluster;
         int leader;
         try {
-            cluster = LocalCluster.create(clusterSpec);
+            cluster = LocalCluster.create(clusterSpec, firstClientPort);
         } catch (IOException e) {
             err.println("cannot lay out the members under " + baseDir + ": " + e.getMessage());
             err.flush();
@@ -113,8 +125,32 @@ public final class ClusterCommand implements Callable<Integer> {
         out.println(clusterSpec.flavour().name().toLowerCase() + " ensemble of " + clusterSpec.memberCount()
                 + " serving on " + cluster.connectString() + ", leader " + leader + ", files in "
                 + baseDir.toAbsolutePath());
+        // commands only from a terminal: a pipe (a script, a test runner's) is not this command's to read
+        boolean interactive = System.console() != null;
+        if (interactive) {
+            out.println("type a command: status, restart N, stop N, kill N, start N");
+        }
         out.flush();
-        stopSignal.await();
+        ClusterConsole console = new ClusterConsole(cluster, out);
+        java.util.concurrent.ScheduledExecutorService watcher = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(r -> {
+                    Thread thread = new Thread(r, "cluster-watch");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        watcher.scheduleWithFixedDelay(console::reportDeaths, ClusterConsole.WATCH_INTERVAL_MS,
+                ClusterConsole.WATCH_INTERVAL_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        Thread commands = new Thread(() -> console.readCommands(new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))), "cluster-commands");
+        commands.setDaemon(true);
+        if (interactive) {
+            commands.start();
+        }
+        try {
+            stopSignal.await();
+        } finally {
+            watcher.shutdownNow();
+        }
         return 0;
     }
 }

@@ -9,15 +9,8 @@ import java.util.List;
  * so the caller decides the classpath (a Warden distribution, or one holding the ZooKeeper jars).
  */
 public enum Flavour {
-    /** {@code dev.warden.cli.Main server --config zoo.cfg}. */
-    WARDEN("dev.warden.cli.Main", List.of(), List.of()) {
-        @Override
-        public List<String> programArguments(Path configFile) {
-            return List.of("server", "--config", configFile.toString());
-        }
-    },
     /** Apache ZooKeeper 3.9's {@code QuorumPeerMain zoo.cfg}, the baseline and test oracle. */
-    APACHE("org.apache.zookeeper.server.quorum.QuorumPeerMain",
+    APACHE("Apache ZooKeeper", "org.apache.zookeeper.server.quorum.QuorumPeerMain",
             List.of("admin.enableServer=false", "standaloneEnabled=false", "reconfigEnabled=false"),
             // no JMX connector or log4j MBeans: they cost start time and nothing here reads them
             List.of("-Dzookeeper.jmx.log4j.disable=true", "-Dzookeeper.admin.enableServer=false")) {
@@ -25,20 +18,47 @@ public enum Flavour {
         public List<String> programArguments(Path configFile) {
             return List.of(configFile.toString());
         }
+    },
+    /** {@code dev.warden.cli.Main server --config zoo.cfg}. */
+    WARDEN("Warden", "dev.warden.cli.Main", List.of(), List.of()) {
+        @Override
+        public List<String> programArguments(Path configFile) {
+            return List.of("server", "--config", configFile.toString());
+        }
     };
 
+    private final String title;
     private final String mainClass;
     private final List<String> extraConfigLines;
     private final List<String> systemProperties;
 
-    Flavour(String mainClass, List<String> extraConfigLines, List<String> systemProperties) {
+    Flavour(String title, String mainClass, List<String> extraConfigLines, List<String> systemProperties) {
+        this.title = title;
         this.mainClass = mainClass;
         this.extraConfigLines = extraConfigLines;
         this.systemProperties = systemProperties;
     }
 
+    /** The server's name in reports. */
+    public String title() {
+        return title;
+    }
+
+    /** {@code warden} or {@code apache}: the flavour on a command line and in file names. */
+    public String cliName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     public String mainClass() {
         return mainClass;
+    }
+
+    /** The main class and its arguments for a standalone server whose configuration is {@code configFile}. */
+    public List<String> standaloneMainAndArguments(String configFile) {
+        return switch (this) {
+            case APACHE -> List.of("org.apache.zookeeper.server.ZooKeeperServerMain", configFile);
+            case WARDEN -> List.of("dev.warden.cli.Main", "server", "--config", configFile);
+        };
     }
 
     /** zoo.cfg lines this flavour needs beyond the common ensemble config. */
@@ -61,6 +81,6 @@ public enum Flavour {
                 return flavour;
             }
         }
-        throw new IllegalArgumentException("unknown ensemble flavour '" + name + "', expected warden or apache");
+        throw new IllegalArgumentException("unknown server flavour '" + name + "': expected warden or apache");
     }
 }

@@ -41,16 +41,42 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Picks free ports and writes each member's config and myid under {@code spec.baseDir()}. */
     public static LocalCluster create(ClusterSpec spec) throws IOException {
+        return create(spec, 0);
+    }
+
+    /**
+     * As {@link #create(ClusterSpec)}; with {@code firstClientPort} above 0, member N serves
+     * clients on {@code firstClientPort + N - 1} (peer and election ports are still picked free).
+     */
+    public static LocalCluster create(ClusterSpec spec, int firstClientPort) throws IOException {
         List<MemberPorts> picked = FreePorts.pickForMembers(spec.memberCount());
         Map<Integer, MemberPorts> portsById = new LinkedHashMap<>();
         for (int id = 1; id <= spec.memberCount(); id++) {
-            portsById.put(id, picked.get(id - 1));
+            MemberPorts ports = picked.get(id - 1);
+            if (firstClientPort > 0) {
+                ports = new MemberPorts(firstClientPort + id - 1, ports.peerPort(), ports.electionPort());
+            }
+            portsById.put(id, ports);
+        }
+        return create(spec, portsById, PeerView.DIRECT);
+    }
+
+    /**
+     * With ports the caller chose (ids 1..memberCount) and each member told to reach the others
+     * where {@code view} says, for a relay between members.
+     */
+    public static LocalCluster create(ClusterSpec spec, Map<Integer, MemberPorts> portsById, PeerView view)
+            throws IOException {
+        for (int id = 1; id <= spec.memberCount(); id++) {
+            if (!portsById.containsKey(id)) {
+                throw new IllegalArgumentException("no ports for member " + id + "; given " + portsById.keySet());
+            }
         }
         SortedMap<Integer, MemberProcess> members = new TreeMap<>();
         for (int id = 1; id <= spec.memberCount(); id++) {
             Path dir = spec.baseDir().resolve("member-" + id).toAbsolutePath();
             Files.createDirectories(dir);
-            Path config = ZooCfg.write(spec, id, dir, dir.resolve("data"), portsById);
+            Path config = ZooCfg.write(spec, id, dir, dir.resolve("data"), portsById, view);
             members.put(id, new MemberProcess(id, portsById.get(id), dir, config, spec));
         }
         return new LocalCluster(spec, members);

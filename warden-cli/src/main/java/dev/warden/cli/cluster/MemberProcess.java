@@ -170,11 +170,34 @@ public final class MemberProcess {
         }
     }
 
-    /** Exit code if the JVM has exited, for failure messages. */
-    synchronized String describe() {
+    /** True if this side started the JVM, did not stop it, and it exited by itself. */
+    public synchronized boolean died() {
+        return state == State.RUNNING && process != null && !process.isAlive();
+    }
+
+    /** Exit code if the JVM has exited (and, if it died, the last line it wrote to stderr), for messages. */
+    public synchronized String describe() {
+        if (died()) {
+            return "member " + id + " (DIED, exit status " + process.exitValue() + lastErrorLine() + "; client "
+                    + connectString() + ", logs " + stdoutFile() + " and " + stderrFile() + ")";
+        }
         String status = process == null ? "never started"
                 : process.isAlive() ? "pid " + process.pid() : "exited " + process.exitValue();
         return "member " + id + " (" + state + ", " + status + ", client " + connectString() + ", logs "
                 + stdoutFile() + " and " + stderrFile() + ")";
+    }
+
+    private String lastErrorLine() {
+        try {
+            List<String> lines = Files.readAllLines(stderrFile());
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (!lines.get(i).isBlank()) {
+                    return ": " + lines.get(i).strip();
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            // the log is gone or unreadable: the path is still shown
+        }
+        return "";
     }
 }

@@ -33,6 +33,12 @@ public final class ZooCfg {
      */
     public static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById,
                                 Path dynamicConfigFile) {
+        return render(spec, id, dataDir, portsById, dynamicConfigFile, PeerView.DIRECT);
+    }
+
+    /** As above, with the other members' lines giving the ports {@code view} says member {@code id} reaches them at. */
+    public static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById,
+                                Path dynamicConfigFile, PeerView view) {
         MemberPorts own = portsById.get(id);
         if (own == null) {
             throw new IllegalArgumentException("member " + id + " has no ports; members are " + portsById.keySet());
@@ -49,7 +55,7 @@ public final class ZooCfg {
             lines.add("peerType=observer");
         }
         if (dynamicConfigFile == null) {
-            lines.addAll(memberLines(spec, portsById));
+            lines.addAll(memberLines(spec, portsById, id, view));
         } else {
             lines.add("dynamicConfigFile=" + dynamicConfigFile.toAbsolutePath());
         }
@@ -60,12 +66,22 @@ public final class ZooCfg {
 
     /** The {@code server.N} line of every member, in id order. */
     public static List<String> memberLines(ClusterSpec spec, Map<Integer, MemberPorts> portsById) {
+        return memberLines(spec, portsById, 0, PeerView.DIRECT);
+    }
+
+    /**
+     * The {@code server.N} line of every member, in id order, as member {@code viewerId} is to see
+     * them: its own line with its own ports, the others' with the ports {@code view} gives.
+     */
+    public static List<String> memberLines(ClusterSpec spec, Map<Integer, MemberPorts> portsById, int viewerId,
+                                           PeerView view) {
         List<String> lines = new ArrayList<>();
         for (int member = 1; member <= spec.memberCount(); member++) {
-            MemberPorts ports = portsById.get(member);
-            if (ports == null) {
+            MemberPorts own = portsById.get(member);
+            if (own == null) {
                 throw new IllegalArgumentException("member " + member + " has no ports");
             }
+            MemberPorts ports = member == viewerId ? own : view.portsSeenBy(viewerId, member, own);
             lines.add("server." + member + "=" + HOST + ":" + ports.peerPort() + ":" + ports.electionPort()
                     + (spec.isObserver(member) ? ":observer" : "") + ";" + ports.clientPort());
         }
@@ -78,17 +94,24 @@ public final class ZooCfg {
      */
     public static Path write(ClusterSpec spec, int id, Path memberDir, Path dataDir,
                              Map<Integer, MemberPorts> portsById) throws IOException {
+        return write(spec, id, memberDir, dataDir, portsById, PeerView.DIRECT);
+    }
+
+    /** As above, with the other members at the ports {@code view} gives member {@code id}. */
+    public static Path write(ClusterSpec spec, int id, Path memberDir, Path dataDir,
+                             Map<Integer, MemberPorts> portsById, PeerView view) throws IOException {
         Files.createDirectories(dataDir);
         Files.writeString(dataDir.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
         Path dynamicConfigFile = null;
         if (spec.dynamicConfigVersion().isPresent()) {
             dynamicConfigFile = memberDir.resolve(DYNAMIC_FILE_PREFIX
                     + Long.toHexString(spec.dynamicConfigVersion().getAsLong()));
-            Files.writeString(dynamicConfigFile, String.join("\n", memberLines(spec, portsById)) + "\n",
+            Files.writeString(dynamicConfigFile, String.join("\n", memberLines(spec, portsById, id, view)) + "\n",
                     StandardCharsets.UTF_8);
         }
         Path config = memberDir.resolve("zoo.cfg");
-        Files.writeString(config, render(spec, id, dataDir, portsById, dynamicConfigFile), StandardCharsets.UTF_8);
+        Files.writeString(config, render(spec, id, dataDir, portsById, dynamicConfigFile, view),
+                StandardCharsets.UTF_8);
         return config;
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * colons (digest ids do), so the scheme ends at the first colon and the perms start after the
  * last one.
  */
-final class AclText {
+public final class AclText {
     private static final String PERM_LETTERS = "rwcda";
     private static final int[] PERM_BITS = {Perms.READ, Perms.WRITE, Perms.CREATE, Perms.DELETE, Perms.ADMIN};
 
@@ -50,7 +50,7 @@ final class AclText {
     }
 
     /** Perms as zkCli prints them: letters in the order c d r w a. */
-    static String formatPerms(int perms) {
+    public static String formatPerms(int perms) {
         StringBuilder text = new StringBuilder();
         appendIf(text, perms, Perms.CREATE, 'c');
         appendIf(text, perms, Perms.DELETE, 'd');

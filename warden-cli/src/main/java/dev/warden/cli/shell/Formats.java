@@ -86,6 +86,7 @@ final class Formats {
             case SUSPENDED -> "Disconnected";
             case LOST -> "Expired";
             case CLOSED -> "Closed";
+            case AUTH_FAILED -> "AuthFailed";
         };
         return "WATCHER:: WatchedEvent state:" + keeperState + " type:None path:null zxid: -1";
     }

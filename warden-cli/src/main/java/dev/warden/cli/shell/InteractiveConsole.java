@@ -41,7 +41,10 @@ final class InteractiveConsole {
             builder.variable(LineReader.HISTORY_FILE, io.historyFile());
         }
         LineReader reader = builder.build();
-        shell.session().setEventSink(reader::printAbove);
+        shell.session().setEventSink(message -> {
+            reader.printAbove(message);
+            refreshPrompt(reader);
+        });
         terminal.writer().println("Connecting to " + server);
         terminal.writer().flush();
         shell.connectInitially(server);
@@ -64,6 +67,22 @@ final class InteractiveConsole {
         }
         // A person saw each error as it happened; the session as a whole did not fail.
         return 0;
+    }
+
+    /**
+     * A connection change also changes the prompt (host:port(SUSPENDED) and back): show it on the
+     * line being typed, not only at the next one.
+     */
+    private void refreshPrompt(LineReader reader) {
+        if (reader instanceof org.jline.reader.impl.LineReaderImpl impl && reader.isReading()) {
+            try {
+                impl.setPrompt(shell.prompt());
+                reader.callWidget(LineReader.REDRAW_LINE);
+                reader.callWidget(LineReader.REDISPLAY);
+            } catch (IllegalStateException notReading) {
+                // the line was just submitted: the next prompt is drawn fresh anyway
+            }
+        }
     }
 
     private Completer completer() {

@@ -23,7 +23,7 @@ final class NodeCommands {
         table.add(new CommandDef("create", "sec", "t", 1, 3, "create [-s] [-e] [-c] [-t ttl] path [data] [acl]",
                 CreateCommand::run));
         table.add(new CommandDef("delete", "", "v", 1, 1, "delete [-v version] path", NodeCommands::delete));
-        table.add(new CommandDef("deleteall", "", "", 1, 1, "deleteall path", NodeCommands::deleteAll));
+        table.add(new CommandDef("deleteall", "", "b", 1, 1, "deleteall path [-b batch size]", NodeCommands::deleteAll));
         table.add(new CommandDef("stat", "w", "", 1, 1, "stat [-w] path", NodeCommands::stat));
         table.add(new CommandDef("sync", "", "", 1, 1, "sync path", NodeCommands::sync));
         table.add(new CommandDef("getAllChildrenNumber", "", "", 1, 1, "getAllChildrenNumber path",
@@ -69,21 +69,64 @@ final class NodeCommands {
         session.client().delete(args.arg(0), versionOption(args));
     }
 
-    /** Deletes leaves first; a node that vanished meanwhile (someone else deleted it) is fine. */
+    /**
+     * Deletes leaves first; a node that vanished meanwhile (someone else deleted it) is fine. With
+     * {@code -b N}, as zkCli's, the deletes go in multi requests of up to N (fewer round trips); a
+     * batch that fails because one of its nodes is gone is retried one by one.
+     */
     private static void deleteAll(ParsedArgs args, ShellSession session) {
         BlockingClient client = session.client();
+        int batch = batchOption(args);
         List<String> nodes = Subtree.preOrder(client, args.arg(0));
+        List<String> pending = new java.util.ArrayList<>();
         for (int i = nodes.size() - 1; i >= 0; i--) {
             String node = nodes.get(i);
             if (node.equals("/")) {
                 continue; // the root cannot be deleted; deleteall / empties the tree instead
             }
+            pending.add(node);
+            if (pending.size() == batch) {
+                deleteBatch(client, pending);
+                pending.clear();
+            }
+        }
+        deleteBatch(client, pending);
+    }
+
+    private static void deleteBatch(BlockingClient client, List<String> nodes) {
+        if (nodes.size() > 1) {
+            dev.warden.client.Transaction multi = client.async().transaction();
+            nodes.forEach(node -> multi.delete(node, -1));
+            try {
+                client.commit(multi);
+                return;
+            } catch (WardenException.NoNodeException | WardenException.NotEmptyException raced) {
+                // someone changed the subtree meanwhile: fall back to one by one
+            }
+        }
+        for (String node : nodes) {
             try {
                 client.delete(node);
             } catch (WardenException.NoNodeException e) {
                 // already gone
             }
         }
+    }
+
+    private static int batchOption(ParsedArgs args) {
+        String text = args.value('b');
+        if (text == null) {
+            return 1;
+        }
+        try {
+            int batch = Integer.parseInt(text);
+            if (batch > 0) {
+                return batch;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ShellException("batch size must be a positive integer: " + text, "deleteall path [-b batch size]");
     }
 
     private static void stat(ParsedArgs args, ShellSession session) {

@@ -32,6 +32,7 @@ public final class Shell {
         NodeCommands.register(commands);
         AclCommands.register(commands);
         WatchCommands.register(commands);
+        QuotaCommands.register(commands);
         registerSessionCommands();
     }
 
@@ -55,6 +56,35 @@ public final class Shell {
         commands.add(new CommandDef("quit", "", "", 0, 0, "quit", (args, s) -> quitRequested = true));
         commands.add(new CommandDef("exit", "", "", 0, 0, "exit", (args, s) -> quitRequested = true));
         commands.add(new CommandDef("help", "", "", 0, 0, "help", (args, s) -> printHelp(s.out())));
+        commands.add(new CommandDef("version", "", "", 0, 0, "version", (args, s) ->
+                s.out().println("ZooKeeper CLI version: " + dev.warden.server.WardenVersion.DESCRIPTION)));
+        commands.add(new CommandDef("printwatches", "", "", 0, 1, "printwatches on|off", (args, s) -> {
+            if (args.count() == 0) {
+                s.out().println("printwatches is " + (s.printWatches() ? "on" : "off"));
+            } else if (args.arg(0).equals("on") || args.arg(0).equals("off")) {
+                s.setPrintWatches(args.arg(0).equals("on"));
+            } else {
+                throw new ShellException("printwatches takes on or off", "printwatches on|off");
+            }
+        }));
+        commands.add(new CommandDef("config", "cws", "", 0, 0, "config [-c] [-w] [-s]", Shell::config));
+    }
+
+    /**
+     * zkCli's config: the ensemble configuration from /zookeeper/config; {@code -c} only the
+     * client connect string it gives, {@code -s} the node's stat too, {@code -w} a watch on it.
+     */
+    private static void config(ParsedArgs args, ShellSession s) {
+        var data = s.client().getData("/zookeeper/config", args.has('w') ? s.printingWatcher() : null);
+        String text = new String(data.data(), java.nio.charset.StandardCharsets.UTF_8);
+        if (args.has('c')) {
+            s.out().println(ConfigText.connectString(text));
+        } else {
+            s.out().println(text);
+        }
+        if (args.has('s')) {
+            Formats.printStat(s.out(), data.stat());
+        }
     }
 
     private static String requirePrevious(ShellSession s) {

@@ -24,6 +24,13 @@ public final class ShellCommand implements Callable<Integer> {
             description = "Session timeout in milliseconds (default: ${DEFAULT-VALUE}).")
     private int sessionTimeoutMs;
 
+    @Option(names = ShellClientConfig.FLAG, paramLabel = "file",
+            description = {"The Apache client's properties: zookeeper.client.secure=true and the zookeeper.ssl.*"
+                + " keys connect with TLS (a key store gives the session its x509 identity);"
+                + " java.security.auth.login.config with a Client section authenticates with SASL.",
+                "The same keys are also read as JVM system properties; the file wins."})
+    private java.nio.file.Path clientConfiguration;
+
     @Parameters(paramLabel = "command", arity = "0..*", description = "A command and its arguments, e.g. ls -s /.")
     private List<String> commandWords = new ArrayList<>();
 
@@ -52,7 +59,17 @@ public final class ShellCommand implements Callable<Integer> {
             io.err().println("-timeout must be a positive number of milliseconds");
             return CommandLine.ExitCode.USAGE;
         }
-        try (ShellSession session = new ShellSession(io.out(), sessionTimeoutMs)) {
+        ShellClientConfig clientConfig;
+        try {
+            clientConfig = ShellClientConfig.load(clientConfiguration, System::getProperty);
+        } catch (IllegalArgumentException bad) {
+            io.err().println(bad.getMessage());
+            return CommandLine.ExitCode.USAGE;
+        }
+        if (clientConfig.notice() != null) {
+            io.err().println(clientConfig.notice());
+        }
+        try (ShellSession session = new ShellSession(io.out(), sessionTimeoutMs, clientConfig)) {
             Shell shell = new Shell(session, io.err());
             if (io.interactive() && commandWords.isEmpty()) {
                 return new InteractiveConsole(shell, io).run(server);

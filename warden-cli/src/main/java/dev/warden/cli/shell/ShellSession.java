@@ -21,16 +21,24 @@ import java.util.function.Consumer;
  */
 final class ShellSession implements AutoCloseable {
     private static final long COMPLETION_WAIT_MS = 2000;
+    /** How long connect waits for a first server to answer before it gives up. */
+    static final long CONNECT_WAIT_MS = 10_000;
+    /** The largest frame the client takes, as zkCli takes it: -Djute.maxbuffer (default 0xfffff). */
+    static final String JUTE_MAX_BUFFER = "jute.maxbuffer";
 
     private final PrintStream out;
     private final int sessionTimeoutMs;
+    /** TLS and SASL for every connection of this shell. */
+    private final ShellClientConfig clientConfig;
     private volatile Consumer<String> eventSink;
+    private volatile boolean printWatches = true;
     private Link link;
     private String connectString;
 
-    ShellSession(PrintStream out, int sessionTimeoutMs) {
+    ShellSession(PrintStream out, int sessionTimeoutMs, ShellClientConfig clientConfig) {
         this.out = out;
         this.sessionTimeoutMs = sessionTimeoutMs;
+        this.clientConfig = clientConfig;
         this.eventSink = out::println;
     }
 
@@ -42,9 +50,22 @@ final class ShellSession implements AutoCloseable {
         this.eventSink = sink;
     }
 
-    /** Prints each event it receives: the watcher commands pass for {@code -w}. */
+    /** Prints each event it receives, unless printwatches is off: the watcher commands pass it for {@code -w}. */
     Watcher printingWatcher() {
-        return event -> eventSink.accept(Formats.watchEvent(event));
+        return event -> {
+            if (printWatches) {
+                eventSink.accept(Formats.watchEvent(event));
+            }
+        };
+    }
+
+    /** zkCli's printwatches: whether watch events are printed. */
+    void setPrintWatches(boolean on) {
+        printWatches = on;
+    }
+
+    boolean printWatches() {
+        return printWatches;
     }
 
     /**
@@ -55,23 +76,52 @@ final class ShellSession implements AutoCloseable {
         close();
         connectString = newConnectString;
         Link candidate = new Link();
+        long waitMs = Math.min(CONNECT_WAIT_MS, sessionTimeoutMs + 1000L);
         try {
             candidate.client = WardenClient.builder()
                     .connectString(newConnectString)
                     .sessionTimeout(Duration.ofMillis(sessionTimeoutMs))
+                    .maxFrameBytes(maxFrameBytes())
                     .stateListener(candidate)
-                    .connect()
-                    .get(sessionTimeoutMs + 1000L, TimeUnit.MILLISECONDS);
+                    .tls(clientConfig.tls())
+                    .sasl(clientConfig.sasl())
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new ShellException("Invalid connect string " + newConnectString + ": " + e.getMessage());
-        } catch (ExecutionException | TimeoutException e) {
-            throw new ShellException("Unable to connect to " + newConnectString);
+        }
+        try {
+            boolean answered = candidate.connected.await(waitMs, TimeUnit.MILLISECONDS);
+            if (candidate.state == ConnectionState.AUTH_FAILED) {
+                candidate.client.close();
+                throw new ShellException("Unable to connect to " + newConnectString
+                        + ": AUTH_FAILED, the server refused this shell's SASL authentication");
+            }
+            if (!answered) {
+                // no session was ever made: the client goes quietly, with no "expired" event for it
+                candidate.client.close();
+                throw new ShellException("Unable to connect to " + newConnectString + ": no server answered within "
+                        + (waitMs % 1000 == 0 ? waitMs / 1000 + " s" : waitMs + " ms") + " (is one running there?)");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            candidate.client.close();
             throw new ShellException("Interrupted while connecting to " + newConnectString);
         }
         candidate.blocking = candidate.client.blocking(Duration.ofMillis(sessionTimeoutMs));
         link = candidate;
+    }
+
+    /** -Djute.maxbuffer, as zkCli reads it, so nodes with many children or large data can be read. */
+    static int maxFrameBytes() {
+        String text = System.getProperty(JUTE_MAX_BUFFER);
+        if (text == null) {
+            return 0xfffff;
+        }
+        try {
+            return Math.max(1024, Integer.decode(text.trim()));
+        } catch (NumberFormatException e) {
+            throw new ShellException("-Djute.maxbuffer=" + text + " is not a number of bytes");
+        }
     }
 
     /** The blocking client, or a "Not connected" failure after {@code close} or a failed connect. */
@@ -134,6 +184,7 @@ final class ShellSession implements AutoCloseable {
     /** One client and the state it last reported; a new connect gets a new link. */
     private final class Link implements StateListener {
         private volatile ConnectionState state;
+        private final java.util.concurrent.CountDownLatch connected = new java.util.concurrent.CountDownLatch(1);
         private WardenClient client;
         private BlockingClient blocking;
 
@@ -141,8 +192,12 @@ final class ShellSession implements AutoCloseable {
         public void stateChanged(ConnectionState newState) {
             ConnectionState previous = state;
             state = newState;
-            // The first CONNECTED and our own CLOSED are expected; only surprises are worth a line.
-            if (newState != ConnectionState.CLOSED && !(newState == ConnectionState.CONNECTED && previous == null)) {
+            if (newState == ConnectionState.CONNECTED || newState == ConnectionState.AUTH_FAILED) {
+                connected.countDown();
+            }
+            // The first CONNECTED and our own CLOSED are expected, and a link that never connected
+            // had no session to lose; only surprises on a live session are worth a line.
+            if (newState != ConnectionState.CLOSED && previous != null && link == this) {
                 eventSink.accept(Formats.stateEvent(newState));
             }
         }

@@ -77,8 +77,21 @@ class ClusterCommandTest {
         assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--members", "0"));
         assertTrue(err.toString().contains("at least one participant"), err.toString());
         assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--flavour", "etcd"));
-        assertTrue(err.toString().contains("unknown ensemble flavour 'etcd'"), err.toString());
+        assertTrue(err.toString().contains("unknown server flavour 'etcd'"), err.toString());
         assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--set", "forceSync"));
         assertTrue(err.toString().contains("a zoo.cfg line is key=value, was 'forceSync'"), err.toString());
+    }
+
+    @Test
+    void aBadHeapIsRefusedBeforeAnyMemberStarts() {
+        assertEquals(2, run(() -> { }, "--dir", tmp.toString(), "--heap", "lots"));
+        assertTrue(err.toString().contains("--heap lots is invalid: give a size such as 256m or 2g"), err.toString());
+    }
+
+    @Test
+    void aMemberThatDiesAtStartIsReportedWithItsStatusAndLastError() {
+        assertEquals(1, run(() -> { }, "--dir", tmp.toString(), "--members", "1", "--set", "tickTime=soon",
+                "--start-timeout-s", "30"));
+        assertTrue(err.toString().contains("(DIED, exit status 2: tickTime='soon' is invalid"), err.toString());
     }
 }

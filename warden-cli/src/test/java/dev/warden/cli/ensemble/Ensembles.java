@@ -9,7 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.Watcher;
@@ -85,5 +88,18 @@ final class Ensembles {
             throw new IllegalStateException("no session with " + connectString + " within " + CONNECT_TIMEOUT);
         }
         return zk;
+    }
+
+    /** Rewrites the member's zoo.cfg with these keys set (replacing earlier lines for them). */
+    static void setKeys(Path zooCfg, Map<String, String> keys) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(zooCfg, StandardCharsets.UTF_8)) {
+            int eq = line.indexOf('=');
+            if (eq < 0 || !keys.containsKey(line.substring(0, eq).trim())) {
+                lines.add(line);
+            }
+        }
+        keys.forEach((key, value) -> lines.add(key + "=" + value));
+        Files.write(zooCfg, lines, StandardCharsets.UTF_8);
     }
 }

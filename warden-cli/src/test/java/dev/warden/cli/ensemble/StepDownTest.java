@@ -40,7 +40,9 @@ class StepDownTest {
             System.out.println(flavour + ": leader " + leader + " said leader for " + servedMs
                     + " ms after both followers froze (syncLimit " + SYNC_LIMIT_TICKS * TICK_TIME_MS + " ms)");
             if (flavour == Flavour.WARDEN) {
-                assertTrue(servedMs <= (SYNC_LIMIT_TICKS + 1) * TICK_TIME_MS, "leader " + leader + " said leader for "
+                // the leader checks once a tick; the probe's own polling of a process over srvr adds
+                // up to another tick on a loaded machine
+                assertTrue(servedMs <= (SYNC_LIMIT_TICKS + 2) * TICK_TIME_MS, "leader " + leader + " said leader for "
                         + servedMs + " ms after its followers froze; syncLimit is "
                         + SYNC_LIMIT_TICKS * TICK_TIME_MS + " ms");
             }

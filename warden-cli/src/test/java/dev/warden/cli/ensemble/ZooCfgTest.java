@@ -9,6 +9,7 @@ import dev.warden.cli.cluster.Flavour;
 import dev.warden.cli.cluster.LocalCluster;
 import dev.warden.cli.cluster.MemberMode;
 import dev.warden.cli.cluster.MemberPorts;
+import dev.warden.cli.cluster.PeerView;
 import dev.warden.cli.cluster.ZooCfg;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +43,19 @@ class ZooCfgTest {
                 "server.1=127.0.0.1:2888:3888;2181",
                 "server.2=127.0.0.1:2889:3889;2182",
                 "server.3=127.0.0.1:2890:3890;2183"), lines);
+    }
+
+    @Test
+    void aPeerViewMovesTheOtherMembersPortsButNeverTheMembersOwn() {
+        ClusterSpec spec = ClusterSpec.builder(Flavour.WARDEN, tmp, "cp").build();
+        PeerView relayed = (viewer, member, ports) ->
+                new MemberPorts(ports.clientPort(), 10_000 + 10 * viewer + member, 11_000 + 10 * viewer + member);
+        List<String> lines = ZooCfg.render(spec, 2, tmp.resolve("d2"), PORTS, null, relayed).lines()
+                .filter(line -> line.startsWith("server.")).toList();
+        assertEquals(List.of(
+                "server.1=127.0.0.1:10021:11021;2181",
+                "server.2=127.0.0.1:2889:3889;2182",
+                "server.3=127.0.0.1:10023:11023;2183"), lines);
     }
 
     @Test

@@ -47,7 +47,7 @@ class InteractiveTest {
 
     @Test
     void completesCommandNamesAndZnodePathsFromTheServer() {
-        try (ShellSession session = new ShellSession(new PrintStream(new ByteArrayOutputStream()), 10_000)) {
+        try (ShellSession session = new ShellSession(new PrintStream(new ByteArrayOutputStream()), 10_000, ShellClientConfig.PLAINTEXT)) {
             Shell shell = new Shell(session, new PrintStream(new ByteArrayOutputStream()));
             ShellCompleter completer = new ShellCompleter(shell.commands(), session);
             assertEquals(List.of(), values(completer.complete(1, "/")), "not connected yet: nothing to offer");
@@ -75,7 +75,7 @@ class InteractiveTest {
         ShellIo io = new ShellIo(new ByteArrayInputStream(new byte[0]), outStream,
                 new PrintStream(err, true, StandardCharsets.UTF_8), true, historyFile);
         int exitCode;
-        try (ShellSession session = new ShellSession(outStream, 10_000);
+        try (ShellSession session = new ShellSession(outStream, 10_000, ShellClientConfig.PLAINTEXT);
              Terminal terminal = new ExternalTerminal("test", Terminal.TYPE_DUMB,
                      new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)), screen, StandardCharsets.UTF_8)) {
             exitCode = new InteractiveConsole(new Shell(session, io.err()), io).runOn(terminal, server.connectString());

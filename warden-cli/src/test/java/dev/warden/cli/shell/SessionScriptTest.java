@@ -136,7 +136,8 @@ class SessionScriptTest extends ScriptTestBase {
     void unreachableServerFailsEveryCommand() {
         ShellRun run = ShellRun.of("ls /\n", "-server", "127.0.0.1:1", "-timeout", "500");
         assertEquals(1, run.exitCode(), run::toString);
-        assertEquals("Unable to connect to 127.0.0.1:1\nNot connected\n", run.err());
+        assertEquals("Unable to connect to 127.0.0.1:1: no server answered within 1500 ms (is one running there?)\n"
+                + "Not connected\n", run.err());
     }
 
     @Test

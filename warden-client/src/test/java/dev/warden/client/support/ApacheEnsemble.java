@@ -28,6 +28,7 @@ public final class ApacheEnsemble implements TargetServer {
     private final int[] quorumPorts = new int[SIZE];
     private final int[] electionPorts = new int[SIZE];
     private final List<Peer> peers = new ArrayList<>();
+    private final boolean reconfigEnabled;
 
     /** One running member; QuorumPeerMain blocks in runFromConfig, so it gets a thread. */
     private static final class Peer extends QuorumPeerMain {
@@ -43,6 +44,11 @@ public final class ApacheEnsemble implements TargetServer {
             }, "zk-peer-" + id);
             thread.setDaemon(true);
             thread.start();
+        }
+
+        boolean isLeading() {
+            QuorumPeer peer = quorumPeer;
+            return peer != null && peer.getPeerState() == QuorumPeer.ServerState.LEADING;
         }
 
         boolean hostsSession(long sessionId) {
@@ -67,6 +73,12 @@ public final class ApacheEnsemble implements TargetServer {
     }
 
     public ApacheEnsemble() {
+        this(false);
+    }
+
+    /** With {@code reconfigEnabled}, members accept dynamic reconfiguration from a super user. */
+    public ApacheEnsemble(boolean reconfigEnabled) {
+        this.reconfigEnabled = reconfigEnabled;
         try {
             baseDir = Files.createTempDirectory("warden-client-ensemble");
             int[] ports = freePorts(SIZE * 3);
@@ -107,10 +119,26 @@ public final class ApacheEnsemble implements TargetServer {
             properties.setProperty("clientPort", Integer.toString(clientPorts[index]));
             properties.setProperty("clientPortAddress", "127.0.0.1");
             for (int i = 0; i < SIZE; i++) {
-                properties.setProperty("server." + (i + 1), "127.0.0.1:" + quorumPorts[i] + ":" + electionPorts[i]);
+                properties.setProperty("server." + (i + 1), "127.0.0.1:" + quorumPorts[i] + ":" + electionPorts[i]
+                        + (reconfigEnabled ? ";127.0.0.1:" + clientPorts[i] : ""));
+            }
+            if (reconfigEnabled) {
+                properties.setProperty("reconfigEnabled", "true");
+                properties.setProperty("standaloneEnabled", "false");
             }
             QuorumPeerConfig config = new QuorumPeerConfig();
-            config.parseProperties(properties);
+            if (reconfigEnabled) {
+                // With reconfiguration the member keeps its list in a dynamic file beside a zoo.cfg it rewrites.
+                Path zooCfg = dataDir.resolve("zoo.cfg");
+                if (!Files.exists(zooCfg)) {
+                    try (var out = Files.newBufferedWriter(zooCfg)) {
+                        properties.store(out, null);
+                    }
+                }
+                config.parse(zooCfg.toString());
+            } else {
+                config.parseProperties(properties);
+            }
             peers.set(index, new Peer(config, index + 1));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -131,6 +159,17 @@ public final class ApacheEnsemble implements TargetServer {
         }
     }
 
+    /** The member that leads now, or -1. */
+    public int leaderIndex() {
+        for (int i = 0; i < SIZE; i++) {
+            Peer peer = peers.get(i);
+            if (peer != null && peer.isLeading()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The member whose client port currently carries the session, or -1. */
     public int memberHosting(long sessionId) {
         for (int i = 0; i < SIZE; i++) {
@@ -140,6 +179,12 @@ public final class ApacheEnsemble implements TargetServer {
             }
         }
         return -1;
+    }
+
+    /** The dynamic-config line of a member without the {@code server.} prefix (id=spec), for reconfig. */
+    public String memberSpec(int index) {
+        return (index + 1) + "=127.0.0.1:" + quorumPorts[index] + ":" + electionPorts[index] + ":participant;127.0.0.1:"
+                + clientPorts[index];
     }
 
     public String address(int index) {

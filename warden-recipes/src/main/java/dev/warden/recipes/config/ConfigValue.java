@@ -40,6 +40,8 @@ public final class ConfigValue<T> implements AutoCloseable {
     private Boolean lastSeenPresent;
     private volatile boolean stopped;
     private volatile WatchHandle watch;
+    /** The last {@link #set} made; the next one starts when it is done. */
+    private CompletableFuture<Stat> lastSet = CompletableFuture.completedFuture(null);
 
     private ConfigValue(WardenClient client, String path, ConfigCodec<T> codec) {
         this.client = client;
@@ -80,9 +82,20 @@ public final class ConfigValue<T> implements AutoCloseable {
         listeners.add(listener);
     }
 
-    /** Writes a value whatever the node's version, creating the node (and parents) if needed. */
+    /**
+     * Writes a value whatever the node's version, creating the node (and parents) if needed.
+     * Calls on one {@code ConfigValue} take effect in the order they were made: each waits for
+     * the one before it. Pipelined, a write that found the node missing would create it or write
+     * it again only after later writes had landed, and the node would end on an older value.
+     */
     public CompletableFuture<Stat> set(T value) {
-        return write(client, path, codec.encode(value), -1);
+        byte[] data = codec.encode(value);
+        synchronized (this) {
+            CompletableFuture<Stat> next = lastSet.handle((stat, failure) -> null)
+                    .thenCompose(ignored -> write(client, path, data, -1));
+            lastSet = next;
+            return next;
+        }
     }
 
     /** Writes a value only if the node's version is {@code expectedVersion}. */

@@ -233,7 +233,7 @@ final class LockFileAttempt implements LockAttempt {
                     });
                 }
             }
-            case LOST, CLOSED -> {
+            case LOST, CLOSED, AUTH_FAILED -> {
                 if (seen == Phase.HELD && markLost()) {
                     reportLost("session " + state, new WardenException.SessionExpiredException("session " + state));
                 } else if (seen == Phase.WAITING) {

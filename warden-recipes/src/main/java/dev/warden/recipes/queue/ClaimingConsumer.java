@@ -10,6 +10,7 @@ import dev.warden.recipes.support.RecipeCalls;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -24,18 +25,20 @@ final class ClaimingConsumer {
     private final WardenClient client;
     private final String itemsPath;
     private final String claimsPath;
-    private final boolean prioritized;
+    private final String queuePath;
+    private final ItemKind kind;
     private final PendingWaits waits;
     private final Deque<String> listing = new ArrayDeque<>();
     private CompletableFuture<?> previousTake = CompletableFuture.completedFuture(null);
     private volatile boolean listingStale;
     private volatile boolean pathsExist;
 
-    ClaimingConsumer(WardenClient client, String queuePath, boolean prioritized) {
+    ClaimingConsumer(WardenClient client, String queuePath, ItemKind kind) {
         this.client = client;
         this.itemsPath = EnsurePath.child(queuePath, "items");
         this.claimsPath = EnsurePath.child(queuePath, "claims");
-        this.prioritized = prioritized;
+        this.queuePath = queuePath;
+        this.kind = kind;
         this.waits = new PendingWaits(client);
     }
 
@@ -91,19 +94,27 @@ final class ClaimingConsumer {
         client.getChildren(claimsPath, event -> changed.complete(null))
                 .thenCompose(claims -> client.getChildren(itemsPath, event -> {
                     changed.complete(null);
-                    if (prioritized) {
+                    if (kind.relistOnChange()) {
                         listingStale = true;
                     }
                 }).thenApply(items -> unclaimed(items, claims)))
                 .whenComplete((fresh, failure) -> {
                     if (failure != null) {
                         result.completeExceptionally(Failures.cause(failure));
-                    } else if (fresh.isEmpty()) {
+                        return;
+                    }
+                    long nowMs = System.currentTimeMillis();
+                    List<String> due = fresh.stream().filter(name -> kind.dueAtMs(name) <= nowMs).toList();
+                    if (due.isEmpty()) {
+                        // Nothing to serve now: wait for a change, or until the earliest item is due.
+                        fresh.stream().mapToLong(kind::dueAtMs).min().ifPresent(earliestMs ->
+                                CompletableFuture.delayedExecutor(Math.max(1, earliestMs - nowMs), TimeUnit.MILLISECONDS)
+                                        .execute(() -> changed.complete(null)));
                         changed.thenRun(() -> next(result));
                     } else {
                         synchronized (this) {
                             listing.clear();
-                            listing.addAll(fresh);
+                            listing.addAll(due);
                             listingStale = false;
                         }
                         next(result);
@@ -115,7 +126,7 @@ final class ClaimingConsumer {
         return items.stream()
                 .filter(ItemNames::isItem)
                 .filter(name -> !claims.contains(name))
-                .sorted(ItemNames.order(prioritized))
+                .sorted(kind.order())
                 .toList();
     }
 
@@ -157,7 +168,7 @@ final class ClaimingConsumer {
         client.getData(itemPath).whenComplete((read, readFailure) -> {
             if (readFailure == null) {
                 QueueItem item = new QueueItem(client, itemPath, claimPath, name, read.data(),
-                        ItemNames.sequence(name), prioritized ? ItemNames.priority(name) : 0);
+                        ItemNames.sequence(name), kind.priority(name), kind.alsoDeletedOnCompletion(queuePath, name));
                 if (!result.complete(item)) {
                     item.release(); // the taker gave up meanwhile: hand the item back
                 }

@@ -18,7 +18,7 @@ public final class DistributedPriorityQueue {
 
     public DistributedPriorityQueue(WardenClient client, String path) {
         this.client = client;
-        this.consumer = new ClaimingConsumer(client, path, true);
+        this.consumer = new ClaimingConsumer(client, path, ItemKind.PRIORITY);
     }
 
     /** Adds an item with a priority (0 most urgent, 999 least); completes with its node name. */

@@ -29,7 +29,7 @@ public final class DistributedQueue {
 
     public DistributedQueue(WardenClient client, String path) {
         this.client = client;
-        this.consumer = new ClaimingConsumer(client, path, false);
+        this.consumer = new ClaimingConsumer(client, path, ItemKind.FIFO);
     }
 
     /** Adds an item; completes with its node name. */

@@ -3,6 +3,7 @@ package dev.warden.recipes.queue;
 import dev.warden.client.WardenClient;
 import dev.warden.recipes.support.Failures;
 import dev.warden.recipes.support.RecipeCalls;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -22,8 +23,11 @@ public final class QueueItem {
     private final byte[] data;
     private final long sequence;
     private final int priority;
+    private final List<String> alsoDeleted;
 
-    QueueItem(WardenClient client, String itemPath, String claimPath, String name, byte[] data, long sequence, int priority) {
+    QueueItem(WardenClient client, String itemPath, String claimPath, String name, byte[] data, long sequence, int priority,
+              List<String> alsoDeleted) {
+        this.alsoDeleted = List.copyOf(alsoDeleted);
         this.client = client;
         this.itemPath = itemPath;
         this.claimPath = claimPath;
@@ -70,7 +74,11 @@ public final class QueueItem {
     }
 
     private CompletableFuture<Void> commitRemoval() {
-        return client.transaction().delete(itemPath, -1).delete(claimPath, -1).commit().thenApply(results -> null);
+        var transaction = client.transaction().delete(itemPath, -1).delete(claimPath, -1);
+        for (String path : alsoDeleted) {
+            transaction.delete(path, -1);
+        }
+        return transaction.commit().thenApply(results -> null);
     }
 
     /**

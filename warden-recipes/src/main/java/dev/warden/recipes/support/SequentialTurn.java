@@ -312,7 +312,7 @@ public final class SequentialTurn implements LockAttempt {
                     });
                 }
             }
-            case LOST, CLOSED -> {
+            case LOST, CLOSED, AUTH_FAILED -> {
                 if (seen == Phase.HELD && markLost()) {
                     reportLost("session " + state, new WardenException.SessionExpiredException("session " + state));
                 } else if (seen == Phase.CREATING || seen == Phase.WAITING) {

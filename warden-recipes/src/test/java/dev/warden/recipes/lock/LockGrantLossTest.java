@@ -8,7 +8,7 @@ import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
 import dev.warden.recipes.testing.CallbackGate;
 import dev.warden.recipes.testing.Eventually;
-import dev.warden.recipes.testing.FaultProxy;
+import dev.warden.testsupport.FaultProxy;
 import dev.warden.recipes.testing.RecipeTarget;
 import dev.warden.recipes.testing.RecipeTarget.ProxiedClient;
 import java.time.Duration;

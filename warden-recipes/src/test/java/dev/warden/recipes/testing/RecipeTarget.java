@@ -1,5 +1,6 @@
 package dev.warden.recipes.testing;
 
+import dev.warden.testsupport.FaultProxy;
 import dev.warden.client.WardenClient;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;

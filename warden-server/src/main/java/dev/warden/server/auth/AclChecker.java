@@ -75,6 +75,13 @@ public final class AclChecker {
                     }
                     result.add(entry);
                 }
+                case "x509", "sasl" -> {
+                    // identities from a verified certificate or a SASL exchange: any non-empty name
+                    if (id.id() == null || id.id().isEmpty()) {
+                        return null;
+                    }
+                    result.add(entry);
+                }
                 case "ip" -> {
                     if (!IpMatcher.isValidId(id.id())) {
                         return null;

@@ -5,6 +5,8 @@ import dev.warden.protocol.AuthPacket;
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.GetSASLRequest;
+import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.EventType;
 import dev.warden.protocol.Id;
 import dev.warden.protocol.JuteReader;
@@ -21,6 +23,7 @@ import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Reply;
+import dev.warden.server.pipeline.ReplyHeaders;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
@@ -52,6 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
+    /** One per JVM: a flood of malformed frames (a fuzzer, a broken client) becomes two lines a minute. */
+    private static final RepeatedWarning MALFORMED = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
     private static final byte[] NO_PASSWORD = new byte[16];
 
@@ -67,12 +72,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile long sessionId;
     private volatile int sessionTimeoutMs;
     private boolean handshakeDone;
+    /** This connection's SASL exchange, from its first SASL request on. */
+    private SaslExchange saslExchange;
     private boolean awaitingSession;
     /** Clients up to 3.3 omit the handshake's readOnly byte and expect none back. */
     private volatile boolean readOnlyBytePresent = true;
     private volatile boolean throttled;
     private volatile boolean closing;
     private volatile long lastZxidSent;
+    /** Set when the connection is accepted; cons and crst read and reset it. */
+    private volatile ConnectionStats connectionStats = new ConnectionStats(0);
+    /** The error code of the last reply sent, read by requestDone right after on the same thread (audit.enable). */
+    private int lastReplyXid;
+    private int lastReplyError;
 
     public ClientConnection(ServerContext server, FrameDecoder frames) {
         this.server = server;
@@ -99,6 +111,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return lastZxidSent;
     }
 
+    ConnectionStats connectionStats() {
+        return connectionStats;
+    }
+
+    /** Whether the connection is read from now (ZooKeeper's interest ops in cons: 1 read, 0 none). */
+    boolean reading() {
+        return channel != null && channel.isActive() && channel.config().isAutoRead() && !closing;
+    }
+
     @Override
     public AuthIdentities identities() {
         return identities;
@@ -112,10 +133,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        connectionStats = new ConnectionStats(server.clock().wallTimeMs());
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
         identities = new AuthIdentities(address.getHostAddress());
+        if (server.config().skipAcl()) {
+            identities.skipAclChecks();
+        }
         if (!server.registry().tryOpen(this, address)) {
+            server.stats().connectionRejected();
             log.warn("refusing connection from {}: maxClientCnxns ({}) reached", address.getHostAddress(),
                     server.config().maxClientCnxns());
             channel.close();
@@ -124,6 +150,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long timeoutMs = server.config().sessionlessConnectionTimeoutMs();
         channel.eventLoop().schedule(() -> {
             if (!handshakeDone && channel.isActive()) {
+                server.stats().sessionlessConnectionExpired();
                 log.info("closing {}: no handshake within {} ms", remote, timeoutMs);
                 channel.close();
             }
@@ -132,6 +159,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (saslExchange != null) {
+            saslExchange.dispose();
+        }
         server.watches().removeWatcher(this);
         server.registry().closed(this, address);
         ByteBuf pending;
@@ -142,16 +172,40 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        if (cause instanceof io.netty.handler.codec.DecoderException
+                && cause.getCause() instanceof io.netty.handler.ssl.NotSslRecordException) {
+            TlsRefusals.notTls(ctx.channel().remoteAddress());
+        } else if (!TlsRefusals.isHandshakeFailure(cause)) {
+            log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+        }
         ctx.close();
+    }
+
+    /**
+     * A TLS handshake finished: a verified client certificate becomes this connection's x509
+     * identity (before any frame of the client is read, so its first request already has it).
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof io.netty.handler.ssl.SslHandshakeCompletionEvent done) {
+            if (done.isSuccess()) {
+                io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+                X509Login.identify(tls.engine().getSession(), server.config().security().x509(), identities,
+                        ctx.channel().remoteAddress());
+            } else {
+                TlsRefusals.handshakeFailed(ctx.channel().remoteAddress(), done.cause());
+            }
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (message instanceof FrameDecoder.FourLetterWord word) {
             if (!closing) {
-                server.stats().received();
-                byte[] text = FourLetterWords.respond(word.word(), server).getBytes(StandardCharsets.UTF_8);
+                server.stats().received(4);
+                connectionStats.received();
+                byte[] text = FourLetterWords.respond(word, server).getBytes(StandardCharsets.UTF_8);
                 ctx.writeAndFlush(Unpooled.wrappedBuffer(text)).addListener(f -> ctx.close());
             }
             return;
@@ -169,7 +223,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } finally {
             received.release();
         }
-        server.stats().received();
+        server.stats().received(4 + length);
+        connectionStats.received();
         try {
             if (!handshakeDone) {
                 handshake(frame, length);
@@ -177,7 +232,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 request(frame, length, moreBehind);
             }
         } catch (ProtocolException e) {
-            log.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
+            MALFORMED.warn("closing connection from {}: malformed frame: {}", channel.remoteAddress(), e.getMessage());
             closeNow();
         }
     }
@@ -192,8 +247,14 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             closeNow();
             return;
         }
+        if (!server.config().leaderServes() && "leader".equals(server.memberStatus().mode())) {
+            // leaderServes=no: the leader keeps to coordination; clients connect to the others
+            closeNow();
+            return;
+        }
         JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
+        server.stats().connectionRequest();
         long lastApplied = server.stateMachine().tree().lastAppliedZxid();
         if (connect.lastZxidSeen() > lastApplied) {
             log.info("refusing session 0x{} from {}: client has seen zxid 0x{}, this server only 0x{}",
@@ -219,7 +280,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 || !sessions.reattach(connect.sessionId(), timeoutMs)) {
             log.info("session 0x{} from {} is expired or invalid", Long.toHexString(connect.sessionId()),
                     channel.remoteAddress());
-            sendFrame(null, new ConnectResponse(0, 0, 0, NO_PASSWORD, false, readOnlyPresent));
+            sendFrame(null, ReplyHeaders.noSession(readOnlyPresent));
             closeAfterFlush();
             return;
         }
@@ -238,6 +299,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void establish(long id, int timeoutMs, byte[] password, boolean readOnlyPresent) {
+        if (server.traceMask().tracing(TraceMask.SESSION)) {
+            TraceMask.TRACE.trace("session 0x{} established for {} with timeout {} ms", Long.toHexString(id),
+                    channel.remoteAddress(), timeoutMs);
+        }
         sessionId = id;
         sessionTimeoutMs = timeoutMs;
         handshakeDone = true;
@@ -255,8 +320,20 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         long receivedNs = System.nanoTime();
         server.stateMachine().sessions().touch(sessionId);
         int opcode = header.type();
+        long kind = opcode == OpCode.PING ? TraceMask.CLIENT_PING : TraceMask.CLIENT_REQUEST;
+        if (server.traceMask().tracing(kind)) {
+            TraceMask.TRACE.trace("session 0x{} from {}: {} xid {}", Long.toHexString(sessionId),
+                    channel.remoteAddress(), OpCode.name(opcode), header.xid());
+        }
         if (opcode == OpCode.AUTH) {
             authenticate(header, AuthPacket.read(in));
+            return;
+        }
+        if (opcode == OpCode.SASL) {
+            sasl(header, GetSASLRequest.read(in));
+            return;
+        }
+        if (!authenticatedEnough(header)) {
             return;
         }
         if (!RequestBodies.isSupported(opcode)) {
@@ -292,13 +369,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             Reply reply = server.stateMachine().sessions().isActive(sessionId)
                     ? server.reads().process(request)
                     : Reply.error(ErrorCode.SESSION_EXPIRED);
-            long zxid = server.stateMachine().tree().lastAppliedZxid();
-            int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
-            sendFrame(new ReplyHeader(xid, zxid, reply.error().code()), reply.error() == ErrorCode.OK ? reply.body() : null);
+            sendFrame(ReplyHeaders.of(request, reply.error(), server.stateMachine().tree().lastAppliedZxid()),
+                    reply.error() == ErrorCode.OK ? reply.body() : null);
         } finally {
             treeReadLock.unlock();
         }
-        server.stats().latency(System.nanoTime() - receivedNs);
+        answered(request, System.nanoTime() - receivedNs);
+    }
+
+    /** Counts an answered request in the server's and this connection's figures. */
+    private void answered(Request request, long latencyNs) {
+        server.stats().latency(latencyNs, request.isWrite(), request.opcode == OpCode.PING);
+        connectionStats.answered(request.opcode, request.xid, lastZxidSent, latencyNs / 1_000_000,
+                System.nanoTime() / 1_000_000);
     }
 
     private void submit(Request request) {
@@ -318,8 +401,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
     private void routeError(Request request, ErrorCode error, boolean thenClose) {
         if (inFlight.get() == 0) {
-            long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : server.stateMachine().tree().lastAppliedZxid();
-            sendFrame(new ReplyHeader(request.xid, zxid, error.code()), null);
+            sendFrame(ReplyHeaders.of(request, error, server.stateMachine().tree().lastAppliedZxid()), null);
             if (thenClose) {
                 closeAfterFlush();
             }
@@ -343,25 +425,111 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         } else if ("ip".equals(scheme)) {
             sendFrame(new ReplyHeader(header.xid(), 0, 0), null);
         } else {
+            server.stats().authFailed();
             log.info("closing session 0x{}: authentication failed for scheme {}", Long.toHexString(sessionId), scheme);
             sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
             closeAfterFlush();
         }
     }
 
+    /**
+     * One step of a SASL exchange, answered at once (outside the pipeline) as in ZooKeeper. A
+     * failed step is answered AUTHFAILED (SESSIONCLOSEDREQUIRESASLAUTH where SASL is required)
+     * and the connection closed, unless allowSaslFailedClients lets it go on unauthenticated.
+     */
+    private void sasl(RequestHeader header, GetSASLRequest request) {
+        var security = server.config().security();
+        if (server.sasl() == null) {
+            log.warn("refusing SASL from {} (session 0x{}): SASL is not configured on this server (no JAAS file"
+                    + " with a {} section)", channel.remoteAddress(), Long.toHexString(sessionId),
+                    security.sasl().serverSection());
+            saslFailed(header, false);
+            return;
+        }
+        if (saslExchange == null) {
+            saslExchange = new SaslExchange(server.sasl());
+        }
+        byte[] answer;
+        try {
+            answer = saslExchange.step(request.token());
+        } catch (javax.security.sasl.SaslException failed) {
+            // the mechanism's reason names no secret: a wrong password reads "digest response format violation"
+            log.warn("SASL {} authentication failed for {} (session 0x{}): {}", saslExchange.mechanism(),
+                    channel.remoteAddress(), Long.toHexString(sessionId), failed.getMessage()
+                            + (failed.getCause() != null ? " (" + failed.getCause().getMessage() + ")" : ""));
+            saslFailed(header, security.sasl().allowFailedClients());
+            return;
+        }
+        if (saslExchange.complete()) {
+            String id = saslExchange.authorizedId();
+            identities.add(new Id("sasl", id));
+            if (id.equals(security.sasl().superUser())) {
+                identities.add(new Id(AuthIdentities.SUPER_SCHEME, id));
+            }
+            log.info("session 0x{} from {} authenticated with SASL {} as {}", Long.toHexString(sessionId),
+                    channel.remoteAddress(), saslExchange.mechanism(), id);
+            saslExchange.dispose();
+        }
+        sendFrame(new ReplyHeader(header.xid(), 0, 0), new SetSASLResponse(answer));
+    }
+
+    private void saslFailed(RequestHeader header, boolean mayGoOn) {
+        var enforcement = server.config().security().enforcement();
+        boolean required = enforcement.active() && enforcement.requiredSchemes().contains("sasl");
+        if (mayGoOn && !required) {
+            log.warn("keeping session 0x{} unauthenticated after its failed SASL exchange (allowSaslFailedClients)",
+                    Long.toHexString(sessionId));
+            sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
+            return;
+        }
+        ErrorCode error = required ? ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH : ErrorCode.AUTH_FAILED;
+        sendFrame(new ReplyHeader(header.xid(), 0, error.code()), null);
+        closeAfterFlush();
+    }
+
+    /**
+     * enforce.auth.enabled / sessionRequireClientSASLAuth: a request from a connection holding
+     * no identity of a required scheme is answered SESSIONCLOSEDREQUIRESASLAUTH and the
+     * connection closed.
+     */
+    private boolean authenticatedEnough(RequestHeader header) {
+        var enforcement = server.config().security().enforcement();
+        if (!enforcement.active()) {
+            return true;
+        }
+        for (Id id : identities.ids()) {
+            if (enforcement.requiredSchemes().contains(id.scheme())) {
+                return true;
+            }
+        }
+        log.warn("closing session 0x{} from {}: {} request before authenticating with one of {}",
+                Long.toHexString(sessionId), channel.remoteAddress(), OpCode.name(header.type()),
+                enforcement.requiredSchemes());
+        sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH.code()), null);
+        closeAfterFlush();
+        return false;
+    }
+
     // ---- Origin: called from the applier thread -------------------------------------------
 
     @Override
     public void send(ReplyHeader header, Record body) {
+        if (header != null) {
+            lastReplyXid = header.xid();
+            lastReplyError = header.err();
+        }
         sendFrame(header, body);
     }
 
     @Override
     public void requestDone(Request request) {
         inFlight.decrementAndGet();
+        if (server.config().auditEnabled() && request.xid == lastReplyXid) {
+            AuditLog.request(sessionId, identities, address.getHostAddress(), request, lastReplyError);
+        }
         if (request.receivedNs() != 0) {
             // Writes and queued reads too, as ZooKeeper counts them: without them a write load reads as 0 ms.
-            server.stats().latency(System.nanoTime() - request.receivedNs());
+            answered(request, System.nanoTime() - request.receivedNs());
         }
     }
 
@@ -371,6 +539,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public void process(int eventType, String path, long zxid, List<Acl> aclForReadCheck) {
         if (aclForReadCheck != null && !AclChecker.canRead(aclForReadCheck, identities)) {
             return;
+        }
+        if (server.traceMask().tracing(TraceMask.WATCH_EVENT)) {
+            TraceMask.TRACE.trace("session 0x{}: {} on {} at zxid 0x{}", Long.toHexString(sessionId),
+                    EventType.name(eventType), path, Long.toHexString(zxid));
         }
         sendFrame(new ReplyHeader(OpCode.XID_NOTIFICATION, zxid, 0),
                 new WatcherEvent(eventType, EventType.STATE_SYNC_CONNECTED, path));
@@ -395,6 +567,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             body.writeTo(out);
         }
         out.setInt(0, out.size() - 4);
+        server.stats().responseSize(out.size() - 4);
         enqueue(Unpooled.wrappedBuffer(out.array(), 0, out.size()));
     }
 
@@ -417,6 +590,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             }
             channel.write(frame, channel.voidPromise());
             server.stats().sent();
+            connectionStats.sent();
             wrote = true;
         }
         if (wrote) {

@@ -2,18 +2,22 @@ package dev.warden.server.net;
 
 import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenVersion;
+import dev.warden.server.recovery.DataLayout;
+import dev.warden.server.tree.DigestHistory;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
-import dev.warden.storage.DurationSummary;
-import dev.warden.storage.FsyncStats;
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.List;
-import java.util.Locale;
+import java.util.Date;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
-/** The plain-text admin commands answered on the client port (WIRE-PROTOCOL.md §8). */
+/**
+ * The plain-text admin commands answered on the client port (WIRE-PROTOCOL.md §8): all eighteen
+ * of ZooKeeper 3.9's, with its output shapes, so scripts and monitoring that parse them keep
+ * working. Words that need a serving server answer ZooKeeper's "not currently serving" line
+ * while the member cannot serve clients.
+ */
 final class FourLetterWords {
     /** ZooKeeper's answer to srvr, stat and mntr while the member cannot serve. */
     static final String NOT_SERVING = "This ZooKeeper instance is not currently serving requests\n";
@@ -21,36 +25,55 @@ final class FourLetterWords {
     private FourLetterWords() {
     }
 
-    private static String stateWord(String word, ServerContext server, String mode) {
-        return switch (word) {
-            case "srvr" -> srvr(server, mode, false);
-            case "stat" -> srvr(server, mode, true);
-            default -> mntr(server, mode);
-        };
+    static String respond(String word, ServerContext server) {
+        return respond(new FrameDecoder.FourLetterWord(word, 0), server);
     }
 
-    static String respond(String word, ServerContext server) {
+    static String respond(FrameDecoder.FourLetterWord request, ServerContext server) {
+        String word = request.word();
         if (!isEnabled(word, server.config())) {
             return word + " is not executed because it is not in the whitelist.\n";
         }
+        Optional<String> mode = server.memberStatus().servingMode();
+        switch (word) {
+            case "ruok":
+                return "imok";
+            case "envi":
+                return envi();
+            case "gtmk":
+                return Long.toString(server.traceMask().get());
+            case "stmk":
+                server.traceMask().set(request.argument());
+                return Long.toString(server.traceMask().get());
+            case "isro":
+                // No read-only mode: a serving member is read-write; one that cannot serve says "null", as ZooKeeper's does.
+                return mode.isPresent() ? "rw" : "null";
+            default:
+                break;
+        }
+        if (mode.isEmpty()) {
+            return word.equals("hash") ? NOT_SERVING.strip() : NOT_SERVING;
+        }
         return switch (word) {
-            case "ruok" -> "imok";
-            case "isro" -> "rw";
-            case "srvr", "stat", "mntr" -> server.memberStatus().servingMode()
-                    .map(mode -> stateWord(word, server, mode)).orElse(NOT_SERVING);
+            case "srvr" -> srvr(server, mode.get(), false);
+            case "stat" -> srvr(server, mode.get(), true);
+            case "mntr" -> Monitor.mntr(server, mode.get());
             case "cons" -> cons(server);
-            case "conf" -> server.config().describe();
-            case "envi" -> envi();
+            case "conf" -> conf(server);
             case "wchs" -> wchs(server);
             case "wchc" -> wchc(server);
             case "wchp" -> wchp(server);
             case "dump" -> dump(server);
+            case "dirs" -> dirs(server);
+            case "hash" -> hash(server);
             case "srst" -> {
                 server.stats().reset();
                 yield "Server stats reset.\n";
             }
-            // Connections keep no figures of their own here, so there is nothing to reset.
-            case "crst" -> "Connection stats reset.\n";
+            case "crst" -> {
+                server.registry().connections().forEach(connection -> connection.connectionStats().reset());
+                yield "Connection stats reset.\n";
+            }
             default -> word + " is not supported by this server.\n";
         };
     }
@@ -66,13 +89,14 @@ final class FourLetterWords {
         if (withClients) {
             out.append("Clients:\n");
             for (ClientConnection connection : server.registry().connections()) {
-                out.append(' ').append(brief(connection)).append('\n');
+                out.append(' ').append(connectionLine(connection, true)).append('\n');
             }
             out.append('\n');
         }
         ServerStats stats = server.stats();
         out.append("Latency min/avg/max: ").append(stats.latency().minMs()).append('/')
-                .append(String.format(Locale.ROOT, "%.4f", stats.latency().avgMs())).append('/').append(stats.latency().maxMs()).append('\n');
+                .append(Monitor.average(stats.latency().avgMs())).append('/').append(stats.latency().maxMs())
+                .append('\n');
         out.append("Received: ").append(stats.packetsReceived()).append('\n');
         out.append("Sent: ").append(stats.packetsSent()).append('\n');
         out.append("Connections: ").append(server.registry().size()).append('\n');
@@ -83,13 +107,31 @@ final class FourLetterWords {
         return out.toString();
     }
 
-    private static String brief(ClientConnection connection) {
+    /**
+     * One connection as ZooKeeper's cons and stat print it: address, interest ops (1 while it is
+     * read from) and, unless {@code brief}, the session and its request figures.
+     */
+    static String connectionLine(ClientConnection connection, boolean brief) {
+        ConnectionStats stats = connection.connectionStats();
         StringBuilder out = new StringBuilder();
-        out.append(connection.remoteAddress()).append("[1](queued=").append(connection.inFlight());
-        if (connection.sessionId() != 0) {
+        out.append(connection.remoteAddress()).append('[').append(connection.reading() ? 1 : 0)
+                .append("](queued=").append(connection.inFlight())
+                .append(",recved=").append(stats.packetsReceived())
+                .append(",sent=").append(stats.packetsSent());
+        if (!brief && connection.sessionId() != 0) {
             out.append(",sid=0x").append(Long.toHexString(connection.sessionId()))
-                    .append(",to=").append(connection.sessionTimeoutMs())
-                    .append(",lzxid=0x").append(Long.toHexString(connection.lastZxidSent()));
+                    .append(",lop=").append(stats.lastOperation())
+                    .append(",est=").append(stats.establishedAtMs())
+                    .append(",to=").append(connection.sessionTimeoutMs());
+            if (stats.lastCxid() >= 0) {
+                out.append(",lcxid=0x").append(Long.toHexString(stats.lastCxid()));
+            }
+            out.append(",lzxid=0x").append(Long.toHexString(stats.lastZxid()))
+                    .append(",lresp=").append(stats.lastResponseMs())
+                    .append(",llat=").append(stats.lastLatencyMs())
+                    .append(",minlat=").append(stats.minLatencyMs())
+                    .append(",avglat=").append(stats.avgLatencyMs())
+                    .append(",maxlat=").append(stats.maxLatencyMs());
         }
         return out.append(')').toString();
     }
@@ -97,83 +139,56 @@ final class FourLetterWords {
     private static String cons(ServerContext server) {
         StringBuilder out = new StringBuilder();
         for (ClientConnection connection : server.registry().connections()) {
-            out.append(' ').append(brief(connection)).append('\n');
+            out.append(' ').append(connectionLine(connection, false)).append('\n');
         }
         return out.append('\n').toString();
     }
 
     private static String envi() {
-        // The JVM's own view of its environment; this is reporting, not configuration.
-        Map<String, String> properties = ManagementFactory.getRuntimeMXBean().getSystemProperties();
         StringBuilder out = new StringBuilder("Environment:\n");
-        out.append("zookeeper.version=").append(WardenVersion.DESCRIPTION).append('\n');
-        for (String key : List.of("java.version", "java.vendor", "java.home", "java.class.path", "java.io.tmpdir",
-                "os.name", "os.arch", "os.version", "user.name", "user.home", "user.dir")) {
-            out.append(key).append("=").append(properties.get(key)).append("\n");
-        }
-        Runtime runtime = Runtime.getRuntime();
-        out.append("os.memory.free=").append(runtime.freeMemory() / (1024 * 1024)).append("MB\n");
-        out.append("os.memory.max=").append(runtime.maxMemory() / (1024 * 1024)).append("MB\n");
-        out.append("os.memory.total=").append(runtime.totalMemory() / (1024 * 1024)).append("MB\n");
+        Environment.list().forEach((key, value) -> out.append(key).append('=').append(value).append('\n'));
         return out.toString();
     }
 
-    private static String mntr(ServerContext server, String mode) {
-        ServerStats stats = server.stats();
+    /**
+     * Every setting (ServerConfig.describe), with the lines ZooKeeper's conf adds where it puts
+     * them: no secure client port (-1), the data directories' sizes, the operating system's listen
+     * backlog (-1).
+     */
+    private static String conf(ServerContext server) {
+        DataLayout layout = new DataLayout(server.config().dataDir(), server.config().dataLogDir());
         StringBuilder out = new StringBuilder();
-        line(out, "zk_version", WardenVersion.DESCRIPTION);
-        line(out, "zk_server_state", mode);
-        line(out, "zk_avg_latency", String.format(Locale.ROOT, "%.4f", stats.latency().avgMs()));
-        line(out, "zk_max_latency", stats.latency().maxMs());
-        line(out, "zk_min_latency", stats.latency().minMs());
-        line(out, "zk_packets_received", stats.packetsReceived());
-        line(out, "zk_packets_sent", stats.packetsSent());
-        line(out, "zk_num_alive_connections", server.registry().size());
-        line(out, "zk_outstanding_requests", server.pipeline().outstanding());
-        line(out, "zk_uptime", server.clock().wallTimeMs() - stats.startedAtMs());
-        line(out, "zk_znode_count", server.stateMachine().tree().nodeCount());
-        line(out, "zk_watch_count", server.watches().watchCount());
-        line(out, "zk_ephemerals_count", server.stateMachine().tree().ephemeralCount());
-        line(out, "zk_approximate_data_size", server.stateMachine().tree().approximateDataBytes());
-        line(out, "zk_tree_digest", String.format("%016x", server.stateMachine().tree().digest()));
-        line(out, "zk_digest_mismatches_count", server.memberStatus().digestMismatches());
-        line(out, "zk_global_sessions", server.stateMachine().sessions().size());
-        line(out, "zk_local_sessions", 0);
-        fsyncLines(out, stats.fsyncs());
-        leaderLines(out, server.memberStatus());
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-            line(out, "zk_open_file_descriptor_count", unix.getOpenFileDescriptorCount());
-            line(out, "zk_max_file_descriptor_count", unix.getMaxFileDescriptorCount());
+        for (String line : server.config().describe().split("\n")) {
+            out.append(line).append('\n');
+            String key = line.substring(0, Math.max(0, line.indexOf('=')));
+            switch (key) {
+                case "clientPort" -> out.append("secureClientPort=-1\n");
+                case "dataDir" -> out.append("dataDirSize=").append(DirectorySize.bytesOf(layout.snapshotsDir()))
+                        .append('\n');
+                case "dataLogDir" -> out.append("dataLogSize=").append(DirectorySize.bytesOf(layout.logDir()))
+                        .append('\n');
+                case "maxSessionTimeout" -> out.append("clientPortListenBacklog=-1\n");
+                default -> {
+                }
+            }
         }
         return out.toString();
     }
 
-    /** The log's fsync times in ms, under ZooKeeper's names (a summary called fsynctime, and the threshold count). */
-    static void fsyncLines(StringBuilder out, FsyncStats fsyncs) {
-        DurationSummary times = fsyncs.times();
-        line(out, "zk_fsync_threshold_exceed_count", fsyncs.slowCount());
-        line(out, "zk_avg_fsynctime", String.format(Locale.ROOT, "%.4f", times.avgMs()));
-        line(out, "zk_min_fsynctime", times.minMs());
-        line(out, "zk_max_fsynctime", times.maxMs());
-        line(out, "zk_cnt_fsynctime", times.count());
-        line(out, "zk_sum_fsynctime", times.totalMs());
+    /** Bytes of the snapshot files and of the log segments, as ZooKeeper's dirs word gives them. */
+    private static String dirs(ServerContext server) {
+        DataLayout layout = new DataLayout(server.config().dataDir(), server.config().dataLogDir());
+        return "datadir_size: " + DirectorySize.bytesOf(layout.snapshotsDir()) + "\n"
+                + "logdir_size: " + DirectorySize.bytesOf(layout.logDir()) + "\n";
     }
 
-    /** mntr's leader-only keys, as ZooKeeper names them. */
-    static void leaderLines(StringBuilder out, MemberStatus status) {
-        status.leaderFigures().ifPresent(figures -> {
-            line(out, "zk_learners", figures.learners());
-            line(out, "zk_synced_followers", figures.syncedFollowers());
-            line(out, "zk_synced_non_voting_followers", 0);
-            line(out, "zk_synced_observers", figures.syncedObservers());
-            line(out, "zk_pending_syncs", figures.pendingSyncs());
-            line(out, "zk_quorum_size", figures.quorumSize());
-        });
-    }
-
-    private static void line(StringBuilder out, String key, Object value) {
-        out.append(key).append('\t').append(value).append('\n');
+    /** The digest history: one "zxid-in-hex: digest" line per entry, newest first, as ZooKeeper's hash. */
+    private static String hash(ServerContext server) {
+        StringBuilder out = new StringBuilder();
+        for (DigestHistory.ZxidDigest entry : server.stateMachine().tree().digestHistory().newestFirst()) {
+            out.append(Long.toHexString(entry.zxid())).append(": ").append(entry.digest()).append('\n');
+        }
+        return out.toString();
     }
 
     private static String wchs(ServerContext server) {
@@ -185,35 +200,38 @@ final class FourLetterWords {
 
     private static String wchc(ServerContext server) {
         StringBuilder out = new StringBuilder();
-        for (Map.Entry<Watcher, List<String>> entry : server.watches().pathsByWatcher().entrySet()) {
+        for (Map.Entry<Watcher, List<String>> entry : server.watches().dataWatchPathsByWatcher().entrySet()) {
             long session = entry.getKey() instanceof ClientConnection c ? c.sessionId() : 0;
             out.append("0x").append(Long.toHexString(session)).append('\n');
             for (String path : entry.getValue()) {
                 out.append('\t').append(path).append('\n');
             }
         }
-        return out.toString();
+        return out.append('\n').toString(); // ZooKeeper ends the list with an empty line
     }
 
     private static String wchp(ServerContext server) {
         StringBuilder out = new StringBuilder();
-        for (Map.Entry<String, List<Watcher>> entry : server.watches().watchersByPath().entrySet()) {
+        for (Map.Entry<String, List<Watcher>> entry : server.watches().dataWatchersByPath().entrySet()) {
             out.append(entry.getKey()).append('\n');
             for (Watcher watcher : entry.getValue()) {
                 long session = watcher instanceof ClientConnection c ? c.sessionId() : 0;
                 out.append("\t0x").append(Long.toHexString(session)).append('\n');
             }
         }
-        return out.toString();
+        return out.append('\n').toString(); // ZooKeeper ends the list with an empty line
     }
 
     private static String dump(ServerContext server) {
         StringBuilder out = new StringBuilder("SessionTracker dump:\n");
         SessionTracker sessions = server.stateMachine().sessions();
+        // expiry times are monotonic; shown as wall-clock dates, as ZooKeeper shows them
+        long nowWallMs = server.clock().wallTimeMs();
+        long nowMonoMs = server.clock().monotonicMs();
         out.append("Session Sets (").append(sessions.expiryBuckets().size()).append(")/(").append(sessions.size())
                 .append("):\n");
         sessions.expiryBuckets().forEach((expiry, ids) -> {
-            out.append(ids.size()).append(" expire at ").append(expiry).append(":\n");
+            out.append(ids.size()).append(" expire at ").append(new Date(nowWallMs + expiry - nowMonoMs)).append(":\n");
             ids.forEach(id -> out.append("\t0x").append(Long.toHexString(id)).append('\n'));
         });
         out.append("ephemeral nodes dump:\n");
@@ -225,7 +243,7 @@ final class FourLetterWords {
         });
         out.append("Connections dump:\n");
         for (ClientConnection connection : server.registry().connections()) {
-            out.append(' ').append(brief(connection)).append('\n');
+            out.append(' ').append(connectionLine(connection, true)).append('\n');
         }
         return out.toString();
     }

@@ -22,11 +22,17 @@ import org.slf4j.LoggerFactory;
  */
 final class FrameDecoder extends ByteToMessageDecoder {
     private static final Logger log = LoggerFactory.getLogger(FrameDecoder.class);
+    /** One per JVM: a flood of bad frames from many connections is summarized together. */
+    private static final RepeatedWarning BAD_LENGTH = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     static final Set<String> KNOWN_WORDS = Set.of("ruok", "srvr", "stat", "mntr", "cons", "conf", "envi",
             "wchs", "wchc", "wchp", "dump", "isro", "crst", "srst", "dirs", "gtmk", "stmk", "hash");
 
-    record FourLetterWord(String word) {
+    /** A four-letter word; {@code argument} is stmk's trace mask (0 for every other word). */
+    record FourLetterWord(String word, long argument) {
     }
+
+    /** stmk carries its new trace mask as an 8-byte big-endian long after the word, as in ZooKeeper. */
+    static final String SET_TRACE_MASK = "stmk";
 
     private final int maxFrameBytes;
     private boolean firstFrame = true;
@@ -44,18 +50,29 @@ final class FrameDecoder extends ByteToMessageDecoder {
         while (in.readableBytes() >= 4) {
             int length = in.getInt(in.readerIndex());
             if (firstFrame) {
-                firstFrame = false;
                 String word = asWord(length);
+                if (word.equals(SET_TRACE_MASK) && in.readableBytes() < 12) {
+                    return; // its mask has not all arrived; a client that never sends it gets no answer
+                }
+                firstFrame = false;
                 if (KNOWN_WORDS.contains(word)) {
                     in.skipBytes(4);
-                    out.add(new FourLetterWord(word));
+                    long argument = word.equals(SET_TRACE_MASK) ? in.readLong() : 0;
+                    out.add(new FourLetterWord(word, argument));
                     in.skipBytes(in.readableBytes());
                     return;
                 }
             }
             if (length < 0 || length > maxFrameBytes) {
-                log.warn("closing connection from {}: frame length {} outside 0..{}", ctx.channel().remoteAddress(),
-                        length, maxFrameBytes);
+                if (length > maxFrameBytes) {
+                    BAD_LENGTH.warn("closing connection from {}: it sent a frame of {} bytes, above jute.maxbuffer ({}"
+                            + " bytes). If the client means it (large data or a long multi), raise jute.maxbuffer on"
+                            + " the servers and the clients alike.", ctx.channel().remoteAddress(), length,
+                            maxFrameBytes);
+                } else {
+                    BAD_LENGTH.warn("closing connection from {}: it sent a negative frame length ({}), not the"
+                            + " ZooKeeper protocol", ctx.channel().remoteAddress(), length);
+                }
                 in.skipBytes(in.readableBytes());
                 ctx.close();
                 return;

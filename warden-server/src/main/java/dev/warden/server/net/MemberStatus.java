@@ -32,7 +32,25 @@ public interface MemberStatus {
         return 0;
     }
 
+    /** The id of the leader this member follows or is, when it knows one; empty for a standalone server. */
+    default java.util.OptionalLong leaderId() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
+     * ZooKeeper's name for the member's Zab phase: ELECTION while looking, SYNCHRONIZATION while
+     * it has a leader but cannot serve yet, BROADCAST while serving; empty for a standalone server.
+     */
+    default Optional<String> zabState() {
+        return Optional.empty();
+    }
+
     /** Figures only a leader has; empty on every other member. */
+    /** A serving leader's followers (by id) and how many transactions each is behind; empty elsewhere. */
+    default java.util.Map<Long, Long> followerLag() {
+        return java.util.Map.of();
+    }
+
     default Optional<LeaderFigures> leaderFigures() {
         return Optional.empty();
     }

@@ -10,7 +10,15 @@ import dev.warden.server.watch.WatchManager;
 /** What a client connection needs from the server, in one place. */
 public record ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,
                             RequestPipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry,
-                            MemberStatus memberStatus) {
+                            MemberStatus memberStatus, TraceMask traceMask,
+                            dev.warden.server.security.SaslServers sasl) {
+
+    /** A context without SASL (SASL requests are refused) and with a trace mask of its own. */
+    public ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,
+                         RequestPipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry,
+                         MemberStatus memberStatus) {
+        this(config, clock, stateMachine, watches, pipeline, reads, stats, registry, memberStatus, new TraceMask(), null);
+    }
 
     /** A standalone server's context. */
     public ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,

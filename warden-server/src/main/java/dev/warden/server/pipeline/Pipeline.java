@@ -1,11 +1,9 @@
 package dev.warden.server.pipeline;
 
 import dev.warden.server.threads.ServerThreads;
-import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
-import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.Stat;
 import dev.warden.server.txn.TxnBody;
 import dev.warden.storage.TxnLog;
@@ -53,14 +51,12 @@ public final class Pipeline implements RequestPipeline {
     private final StateMachine stateMachine;
     private final ReadProcessor reads;
     private final PipelineListener listener;
-    private final int outstandingLimit;
-    private final long snapshotEveryTxns;
-    private final RandomGenerator random;
+    private final SnapshotSchedule snapshots;
 
     private final BlockingQueue<Request> prepQueue = new LinkedBlockingQueue<>();
     private final BlockingQueue<Request> logQueue = new LinkedBlockingQueue<>();
     private final BlockingQueue<Request> applyQueue = new LinkedBlockingQueue<>();
-    private final AtomicInteger outstanding = new AtomicInteger();
+    private final OutstandingRequests outstanding;
     /** Longest fsync after which the next idle request still runs inline. */
     static final long INLINE_MAX_FLUSH_NS = 2_000_000;
     /** Guards {@link #inlineRunning}; the prep thread waits on it. */
@@ -82,8 +78,6 @@ public final class Pipeline implements RequestPipeline {
     /** -1 until the first failure; then failures since the last log line (log thread only). */
     private long failuresNotLogged = -1;
     private long lastFailureLogNs;
-    private long txnsSinceSnapshot;
-    private long nextSnapshotAt;
 
     /** @param inlineEnabled whether an idle pipeline runs a request on the submitting thread */
     public Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
@@ -96,15 +90,8 @@ public final class Pipeline implements RequestPipeline {
         this.stateMachine = stateMachine;
         this.reads = reads;
         this.listener = listener;
-        this.outstandingLimit = outstandingLimit;
-        this.snapshotEveryTxns = Math.max(2, snapCount);
-        this.random = random;
-        this.nextSnapshotAt = randomizedSnapshotInterval();
-    }
-
-    /** Snapshots start somewhere in [snapCount/2, snapCount] so members don't all snapshot at once. */
-    private long randomizedSnapshotInterval() {
-        return snapshotEveryTxns / 2 + random.nextLong(snapshotEveryTxns / 2 + 1);
+        this.outstanding = new OutstandingRequests(outstandingLimit, listener::belowOutstandingLimit);
+        this.snapshots = new SnapshotSchedule(snapCount, random);
     }
 
     public void start(String namePrefix) {
@@ -126,9 +113,9 @@ public final class Pipeline implements RequestPipeline {
     }
 
     private boolean enqueue(Request request) {
-        int now = outstanding.incrementAndGet();
+        boolean belowLimit = outstanding.enter();
         prepQueue.add(request);
-        return now < outstandingLimit;
+        return belowLimit;
     }
 
     /** Requests run on their submitting thread so far. */
@@ -142,12 +129,12 @@ public final class Pipeline implements RequestPipeline {
      * so the order of requests is the order in which they entered.
      */
     private boolean runInlineIfIdle(Request request) {
-        if (outstanding.get() != 0 || lastFlushNs >= INLINE_MAX_FLUSH_NS) {
+        if (outstanding.count() != 0 || lastFlushNs >= INLINE_MAX_FLUSH_NS) {
             // the usual answer under load, found without the lock the connections' threads share
             return false;
         }
         synchronized (inlineGate) {
-            if (inlineRunning || resetRequested || !outstanding.compareAndSet(0, 1)) {
+            if (inlineRunning || resetRequested || !outstanding.enterIfNone()) {
                 return false;
             }
             inlineRunning = true;
@@ -190,12 +177,12 @@ public final class Pipeline implements RequestPipeline {
 
     @Override
     public boolean isOverLimit() {
-        return outstanding.get() >= outstandingLimit;
+        return outstanding.isOverLimit();
     }
 
     @Override
     public int outstanding() {
-        return outstanding.get();
+        return outstanding.count();
     }
 
     private void prepLoop() {
@@ -360,12 +347,9 @@ public final class Pipeline implements RequestPipeline {
     }
 
     private void maybeRollForSnapshot(int appended) {
-        txnsSinceSnapshot += appended;
-        if (txnsSinceSnapshot < nextSnapshotAt) {
+        if (!snapshots.counted(appended)) {
             return;
         }
-        txnsSinceSnapshot = 0;
-        nextSnapshotAt = randomizedSnapshotInterval();
         try {
             txnLog.rollSegment();
         } catch (IOException e) {
@@ -400,10 +384,7 @@ public final class Pipeline implements RequestPipeline {
         } catch (RuntimeException e) {
             log.error("applying {} failed", request, e);
         }
-        int left = outstanding.decrementAndGet();
-        if (left == outstandingLimit - 1) {
-            listener.belowOutstandingLimit();
-        }
+        outstanding.leave();
     }
 
     private void finish(Request request) {
@@ -435,7 +416,7 @@ public final class Pipeline implements RequestPipeline {
         }
         if (request.opcode == OpCode.CREATE_SESSION) {
             // Could not persist the session: tell the client it has none, then hang up.
-            origin.send(null, new ConnectResponse(0, 0, 0, new byte[16], false, request.readOnlyPresent));
+            origin.send(null, ReplyHeaders.noSession(request.readOnlyPresent));
             origin.closeAfterFlush();
             origin.requestDone(request);
             return;
@@ -456,9 +437,8 @@ public final class Pipeline implements RequestPipeline {
     }
 
     private void reply(Origin origin, Request request, ErrorCode error, Record body) {
-        long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : stateMachine.tree().lastAppliedZxid();
-        int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
-        origin.send(new ReplyHeader(xid, zxid, error.code()), error == ErrorCode.OK ? body : null);
+        origin.send(ReplyHeaders.of(request, error, stateMachine.tree().lastAppliedZxid()),
+                error == ErrorCode.OK ? body : null);
         origin.requestDone(request);
     }
 

@@ -45,6 +45,8 @@ public final class Preparer {
     private Reconfigurer reconfigurer = Reconfigurer.standalone(false);
     /** The last counter of an epoch; the real limit except in tests that reach an epoch's end fast. */
     private long maxCounter = MAX_COUNTER;
+    private volatile QuotaGuard quotaGuard = QuotaGuard.NONE;
+    private volatile boolean skipAclChecks;
 
     public Preparer(PendingState pending, SessionTracker sessions, Clock clock, RandomGenerator random,
                     boolean ttlEnabled, long lastZxid) {
@@ -65,6 +67,19 @@ public final class Preparer {
             throw new IllegalArgumentException("counter limit out of range: " + counter);
         }
         maxCounter = counter;
+    }
+
+    /**
+     * skipACL=yes: every write passes its ACL checks, whoever sends it (requests a follower
+     * forwards too); set before the first request is prepared.
+     */
+    public void skipAclChecks() {
+        skipAclChecks = true;
+    }
+
+    /** enforceQuota: set before the first request is prepared. */
+    public void enforceQuotas(QuotaGuard guard) {
+        quotaGuard = guard;
     }
 
     public long lastZxid() {
@@ -103,6 +118,9 @@ public final class Preparer {
                 case OpCode.RECONFIG -> {
                     checkSession(request);
                     AuthIdentities who = request.origin == null ? null : request.origin.identities();
+                    if (skipAclChecks && who != null) {
+                        who.skipAclChecks(); // as ZooKeeper: skipACL skips /zookeeper/config's ACL too
+                    }
                     TxnBody.Reconfig body = reconfigurer.prepare((ReconfigRequest) request.body, who);
                     commit(request, body, pending.overlay());
                     reconfigurer.prepared(request.txn.zxid());
@@ -239,6 +257,9 @@ public final class Preparer {
     private TxnBody prepareOp(int opcode, Record body, Request request, PendingState.Overlay overlay)
             throws PrepException {
         AuthIdentities who = request.origin.identities();
+        if (skipAclChecks) {
+            who.skipAclChecks();
+        }
         return switch (opcode) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER -> {
                 CreateRequest create = (CreateRequest) body;
@@ -298,6 +319,9 @@ public final class Preparer {
         }
         if (NodeOwner.isEphemeral(parent.owner())) {
             throw new PrepException(ErrorCode.NO_CHILDREN_FOR_EPHEMERALS);
+        }
+        if (quotaGuard.exceededByCreate(finalPath, data == null ? 0 : data.length) != null) {
+            throw new PrepException(ErrorCode.QUOTA_EXCEEDED);
         }
         long owner;
         if (opcode == OpCode.CREATE_CONTAINER) {
@@ -374,6 +398,9 @@ public final class Preparer {
         }
         if (!AclChecker.permits(node.acl(), Perms.WRITE, who)) {
             throw new PrepException(ErrorCode.NO_AUTH);
+        }
+        if (quotaGuard.exceededBySetData(set.path(), set.data() == null ? 0 : set.data().length) != null) {
+            throw new PrepException(ErrorCode.QUOTA_EXCEEDED);
         }
         if (set.version() != -1 && set.version() != node.version()) {
             throw new PrepException(ErrorCode.BAD_VERSION);

@@ -288,7 +288,7 @@ public final class ReadProcessor {
         for (Id id : who.ids()) {
             String user = switch (id.scheme()) {
                 case "digest" -> id.id().split(":", 2)[0];
-                case "ip" -> id.id();
+                case "ip", "x509", "sasl" -> id.id();
                 default -> "";
             };
             infos.add(new ClientInfo(id.scheme(), user));

@@ -36,6 +36,16 @@ public interface ConsensusCore {
      */
     boolean leaderHeardQuorumWithin(long windowMs);
 
+    /** A serving leader's synced followers and the last zxid each has; empty otherwise (see ZabPeer). */
+    default java.util.Map<Long, Long> followerProgress() {
+        return java.util.Map.of();
+    }
+
+    /** The last zxid in this member's log as the core counts it; -1 where the core does not say. */
+    default long lastLoggedZxid() {
+        return -1;
+    }
+
     Role role();
 
     long leaderId();

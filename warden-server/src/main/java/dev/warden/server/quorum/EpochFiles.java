@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.EpochState;
+import dev.warden.storage.Directories;
 import dev.warden.storage.FileChannelFactory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -84,9 +85,7 @@ public final class EpochFiles {
             channel.force(true);
         }
         Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel dir = channels.open(dataDir, Set.of(StandardOpenOption.READ))) {
-            dir.force(true);
-        }
+        Directories.fsync(dataDir, channels);
     }
 
     private static Long read(Path file) throws IOException {

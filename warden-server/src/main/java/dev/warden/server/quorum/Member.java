@@ -15,6 +15,7 @@ import dev.warden.server.DynamicConfigWriter;
 import dev.warden.server.EnsembleConfig;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.net.ConnectionRegistry;
+import dev.warden.server.pipeline.OutstandingRequests;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReadProcessor;
@@ -28,7 +29,6 @@ import java.util.Map;
 import dev.warden.server.net.MemberStatus;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,6 +104,10 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
      * cycle's batch is performed, after this check.
      */
     private boolean expiryHeldOutOfTouch;
+    /** The leader's account of its learners, for the lines it logs as they come and go (driver thread). */
+    private final LearnerContact learners;
+    /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
+    private volatile Runnable roleListener = () -> { };
 
     public Member(ServerConfig config, Clock clock, StateMachine stateMachine, PendingState pending,
                   Preparer preparer, ReadProcessor reads, ConnectionRegistry registry, TxnLogView memberLog,
@@ -117,9 +121,10 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         this.storage = storage;
         this.consensus = consensus;
         String name = "warden-" + myId;
-        AtomicInteger outstanding = new AtomicInteger();
-        this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.globalOutstandingLimit(),
-                config.snapCount(), random, name + "-apply");
+        OutstandingRequests outstanding = new OutstandingRequests(config.globalOutstandingLimit(),
+                this::belowOutstandingLimit);
+        this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.snapCount(), random,
+                name + "-apply");
         ConsensusCore core = consensus.core(StateSnapshots.source(() -> storage.take(stateMachine), stateMachine),
                 clock.monotonicMs());
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
@@ -128,8 +133,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
                         config.reconfigEnabled()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
-        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
-                config.globalOutstandingLimit());
+        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding);
+        this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
+                (long) config.syncLimitTicks() * config.tickTimeMs());
         this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
                 config.voterIds(), stateMachine, driver, this::isLeading, command -> timers.execute(command),
                 this::abandonHistoryBecause);
@@ -182,6 +188,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     public Role role() {
         return driver.role();
+    }
+
+    /**
+     * {@code listener} runs after each change of role, leader or serving, on the driver thread:
+     * it must only hand the news on (the JMX beans move on another thread).
+     */
+    public void onRoleChange(Runnable listener) {
+        roleListener = listener;
     }
 
     public boolean isServing() {
@@ -237,6 +251,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private void expireSessionsWhileInTouch() {
         if (!isLeading()) {
             return;
+        }
+        for (LearnerContact.Line line : learners.update(
+                driver.peersHeardWithin((long) config.syncLimitTicks() * config.tickTimeMs()))) {
+            if (line.warning()) {
+                log.warn(line.text());
+            } else {
+                log.info(line.text());
+            }
         }
         if (!driver.leaderHeardQuorumWithin(contactWindowMs())) {
             if (!expiryHeldOutOfTouch) {
@@ -346,8 +368,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         if (treeCheck != null) {
             treeCheck.newTerm();
         }
-        log.info("member {}: {} (leader {}, epoch {}){}", myId, change.role(), change.leaderId(), change.epoch(),
-                change.serving() ? ", serving" : ", not serving");
+        learners.reset();
+        log.info(MemberLogLines.roleChange(myId, change));
+        roleListener.run();
         if (!change.serving()) {
             stopServing();
             return;

@@ -2,16 +2,17 @@ package dev.warden.server.quorum;
 
 import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Entry;
-import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
-import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.Stat;
 import dev.warden.server.pipeline.Origin;
+import dev.warden.server.pipeline.OutstandingRequests;
 import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Reply;
+import dev.warden.server.pipeline.ReplyHeaders;
 import dev.warden.server.pipeline.Request;
+import dev.warden.server.pipeline.SnapshotSchedule;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.pipeline.WriteReplies;
 import dev.warden.server.txn.Txn;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -78,10 +78,8 @@ public final class MemberApplier implements AutoCloseable {
     private final StateMachine stateMachine;
     private final ReadProcessor reads;
     private final ApplyHooks hooks;
-    private final AtomicInteger outstanding;
-    private final int outstandingLimit;
-    private final long snapshotEveryTxns;
-    private final RandomGenerator random;
+    private final OutstandingRequests outstanding;
+    private final SnapshotSchedule snapshots;
     /** Events in arrival order; only this class's {@link #enqueue} adds and only the thread takes. */
     private final ConcurrentLinkedQueue<Event> inbox = new ConcurrentLinkedQueue<>();
     /** Set while the thread is parked or about to park; an event that must be seen unparks it. */
@@ -91,19 +89,14 @@ public final class MemberApplier implements AutoCloseable {
     private final PriorityQueue<AppMessage.Failed> deferred =
             new PriorityQueue<>(Comparator.comparingLong(AppMessage.Failed::afterZxid));
     private final Thread thread;
-    private long txnsSinceSnapshot;
-    private long nextSnapshotAt;
 
-    public MemberApplier(StateMachine stateMachine, ReadProcessor reads, ApplyHooks hooks, AtomicInteger outstanding,
-                         int outstandingLimit, int snapCount, RandomGenerator random, String threadName) {
+    public MemberApplier(StateMachine stateMachine, ReadProcessor reads, ApplyHooks hooks,
+                         OutstandingRequests outstanding, int snapCount, RandomGenerator random, String threadName) {
         this.stateMachine = stateMachine;
         this.reads = reads;
         this.hooks = hooks;
         this.outstanding = outstanding;
-        this.outstandingLimit = outstandingLimit;
-        this.snapshotEveryTxns = Math.max(2, snapCount);
-        this.random = random;
-        this.nextSnapshotAt = randomizedSnapshotInterval();
+        this.snapshots = new SnapshotSchedule(snapCount, random);
         this.thread = ServerThreads.newThread(threadName, this::run);
     }
 
@@ -290,9 +283,7 @@ public final class MemberApplier implements AutoCloseable {
             hooks.sessionClosed(txn.sessionId());
             forgetSession(txn.sessionId());
         }
-        if (++txnsSinceSnapshot >= nextSnapshotAt) {
-            txnsSinceSnapshot = 0;
-            nextSnapshotAt = randomizedSnapshotInterval();
+        if (snapshots.counted(1)) {
             hooks.snapshotDue();
         }
     }
@@ -362,15 +353,13 @@ public final class MemberApplier implements AutoCloseable {
             if (pending.sessionCreated) {
                 origin.sessionCreated(request.sessionId, pending.timeoutMs, pending.password);
             } else {
-                origin.send(null, new ConnectResponse(0, 0, 0, new byte[16], false, request.readOnlyPresent()));
+                origin.send(null, ReplyHeaders.noSession(request.readOnlyPresent()));
                 origin.closeAfterFlush();
             }
         } else {
             ErrorCode error = pending.error;
-            long zxid = error == ErrorCode.UNIMPLEMENTED ? -1 : stateMachine.tree().lastAppliedZxid();
-            int xid = request.opcode == OpCode.PING ? OpCode.XID_PING : request.xid;
             Record body = error == ErrorCode.OK ? pending.body : null;
-            origin.send(new ReplyHeader(xid, zxid, error.code()), body);
+            origin.send(ReplyHeaders.of(request, error, stateMachine.tree().lastAppliedZxid()), body);
             if (request.closeAfterReply()) {
                 origin.closeAfterFlush();
             }
@@ -380,10 +369,7 @@ public final class MemberApplier implements AutoCloseable {
     }
 
     private void requestFinished() {
-        int left = outstanding.decrementAndGet();
-        if (left == outstandingLimit - 1) {
-            hooks.belowOutstandingLimit();
-        }
+        outstanding.leave();
     }
 
     /** A closed session's queued requests get no answers: its connection is being closed. */
@@ -404,10 +390,6 @@ public final class MemberApplier implements AutoCloseable {
         }
         syncsByToken.clear();
         deferred.clear();
-    }
-
-    private long randomizedSnapshotInterval() {
-        return snapshotEveryTxns / 2 + random.nextLong(snapshotEveryTxns / 2 + 1);
     }
 
     @Override

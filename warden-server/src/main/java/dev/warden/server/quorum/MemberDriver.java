@@ -187,6 +187,11 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     /** Peers heard from within the last {@code windowMs}. */
+    /** A serving leader's followers and how many transactions each is behind; any thread. */
+    public java.util.Map<Long, Long> followerLag() {
+        return member.followerLag();
+    }
+
     public Set<Long> peersHeardWithin(long windowMs) {
         return member.peersHeardWithin(windowMs);
     }

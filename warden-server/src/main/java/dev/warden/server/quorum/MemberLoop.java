@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
@@ -124,6 +125,10 @@ public final class MemberLoop {
     private final List<Event> waitingEvents = new ArrayList<>();
     private final BatchesInFlight inFlight = new BatchesInFlight();
     private final PeersHeard peersHeard = new PeersHeard();
+    /** How often a leader publishes its followers' lag for readers on other threads (metrics). */
+    static final long FOLLOWER_LAG_PERIOD_MS = 100;
+    private volatile Map<Long, Long> followerLag = Map.of();
+    private long followerLagPublishedMs = Long.MIN_VALUE / 2;
     /** A Ready that resets state, taken from the core, waiting until no batch is in flight. */
     private Ready waitingReset;
     private volatile MemberStanding standing = MemberStanding.INITIAL;
@@ -226,6 +231,10 @@ public final class MemberLoop {
         List<Event> now = new ArrayList<>(waitingEvents);
         waitingEvents.clear();
         core.tick(nowMs);
+        if (nowMs - followerLagPublishedMs >= FOLLOWER_LAG_PERIOD_MS) {
+            followerLagPublishedMs = nowMs;
+            followerLag = FollowerLag.of(core.lastLoggedZxid(), core.followerProgress());
+        }
         for (Event event : now) {
             feed(event);
         }
@@ -445,6 +454,10 @@ public final class MemberLoop {
 
     private void send(List<Outbound> messages) {
         if (!messages.isEmpty()) {
+            for (Outbound message : messages) {
+                // the start of bringing a member up to date: rare, and what an operator asks about
+                MemberLogLines.syncSent(myId, message).ifPresent(log::info);
+            }
             sender.sendAll(messages);
         }
     }
@@ -464,6 +477,14 @@ public final class MemberLoop {
     /** The host stopped the loop (it failed, or the member closes): it serves no longer. */
     public void stopServing() {
         standing = standing.notServing();
+    }
+
+    /**
+     * A serving leader's followers and how many transactions each is behind, as of at most
+     * {@link #FOLLOWER_LAG_PERIOD_MS} ago; empty on other members. Any thread.
+     */
+    public Map<Long, Long> followerLag() {
+        return followerLag;
     }
 
     /** Peers heard from within the last {@code windowMs}, for the leader's admin figures; any thread. */

@@ -2,11 +2,11 @@ package dev.warden.server.quorum;
 
 import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
+import dev.warden.server.pipeline.OutstandingRequests;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.RequestPipeline;
 import dev.warden.server.session.SessionTracker;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
@@ -25,20 +25,18 @@ public final class MemberPipeline implements RequestPipeline {
     private final MemberDriver driver;
     private final SessionTracker sessions;
     private final RandomGenerator random;
-    private final AtomicInteger outstanding;
-    private final int outstandingLimit;
+    private final OutstandingRequests outstanding;
     private final AtomicLong nextSyncToken = new AtomicLong(1);
     private volatile boolean serving;
 
     public MemberPipeline(long memberId, MemberApplier applier, MemberDriver driver, SessionTracker sessions,
-                          RandomGenerator random, AtomicInteger outstanding, int outstandingLimit) {
+                          RandomGenerator random, OutstandingRequests outstanding) {
         this.memberId = memberId;
         this.applier = applier;
         this.driver = driver;
         this.sessions = sessions;
         this.random = random;
         this.outstanding = outstanding;
-        this.outstandingLimit = outstandingLimit;
     }
 
     void setServing(boolean serving) {
@@ -62,7 +60,7 @@ public final class MemberPipeline implements RequestPipeline {
             request.origin.closeAfterFlush();
             return true;
         }
-        int now = outstanding.incrementAndGet();
+        boolean belowLimit = outstanding.enter();
         Request accepted = request;
         byte[] password = NO_PASSWORD;
         if (request.opcode == OpCode.CREATE_SESSION && request.sessionId == 0) {
@@ -87,7 +85,7 @@ public final class MemberPipeline implements RequestPipeline {
         } else {
             applier.local(accepted, syncToken);
         }
-        return now < outstandingLimit;
+        return belowLimit;
     }
 
     private AppMessage.Forward forward(Request request, byte[] password) {
@@ -109,12 +107,12 @@ public final class MemberPipeline implements RequestPipeline {
 
     @Override
     public boolean isOverLimit() {
-        return outstanding.get() >= outstandingLimit;
+        return outstanding.isOverLimit();
     }
 
     @Override
     public int outstanding() {
-        return outstanding.get();
+        return outstanding.count();
     }
 
     @Override

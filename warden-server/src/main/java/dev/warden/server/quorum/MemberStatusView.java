@@ -44,6 +44,22 @@ final class MemberStatusView implements MemberStatus {
         return now.serving() ? Optional.of(modeOf(now.role())) : Optional.empty();
     }
 
+    @Override
+    public java.util.OptionalLong leaderId() {
+        MemberStanding now = driver.standing();
+        long id = now.leaderId();
+        return now.role() == Role.LOOKING || id <= 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(id);
+    }
+
+    @Override
+    public Optional<String> zabState() {
+        MemberStanding now = driver.standing();
+        if (now.role() == Role.LOOKING) {
+            return Optional.of("ELECTION");
+        }
+        return Optional.of(now.serving() ? "BROADCAST" : "SYNCHRONIZATION");
+    }
+
     private String modeOf(Role role) {
         return switch (role) {
             case LEADING -> "leader";
@@ -51,6 +67,11 @@ final class MemberStatusView implements MemberStatus {
             case OBSERVING -> "observer";
             case LOOKING -> config.observerIds().contains((long) config.serverId()) ? "observer" : "follower";
         };
+    }
+
+    @Override
+    public java.util.Map<Long, Long> followerLag() {
+        return leading.getAsBoolean() ? driver.followerLag() : java.util.Map.of();
     }
 
     /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */

@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.protocol.ProtocolException;
+import dev.warden.server.net.TlsSniffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -23,14 +24,22 @@ import java.util.List;
 final class PeerFrameDecoder extends ByteToMessageDecoder {
     private final int maxFrameBytes;
     private boolean helloAccepted;
+    /** Between a hello asking for SASL and the end of the exchange: tokens up to {@link PeerWire#MAX_AUTH_FRAME_BYTES}. */
+    private boolean authenticating;
     private boolean refused;
 
     PeerFrameDecoder(int maxFrameBytes) {
         this.maxFrameBytes = maxFrameBytes;
     }
 
-    /** The next handler accepted the hello: later frames may be as large as {@code maxFrameBytes}. */
+    /** The hello asked for a SASL exchange: the frames until it ends are tokens of bounded size. */
+    void authenticating() {
+        authenticating = true;
+    }
+
+    /** The next handler accepted the member: later frames may be as large as {@code maxFrameBytes}. */
     void helloAccepted() {
+        authenticating = false;
         helloAccepted = true;
     }
 
@@ -44,11 +53,19 @@ final class PeerFrameDecoder extends ByteToMessageDecoder {
             return;
         }
         int length = in.getInt(in.readerIndex());
-        if (helloAccepted ? length < 0 || length > maxFrameBytes : length != PeerWire.HELLO_BYTES) {
+        boolean bad = helloAccepted ? length < 0 || length > maxFrameBytes
+                : authenticating ? length < 0 || length > PeerWire.MAX_AUTH_FRAME_BYTES
+                : length != PeerWire.HELLO_BYTES;
+        if (bad) {
             refused = true;
+            boolean tls = !helloAccepted && !authenticating && TlsSniffer.startsTlsHandshake(in);
             in.skipBytes(in.readableBytes());
             throw new ProtocolException(helloAccepted
                     ? "frame length " + length + " outside 0.." + maxFrameBytes
+                    : authenticating ? "a SASL token of " + length + " bytes, outside 0.." + PeerWire.MAX_AUTH_FRAME_BYTES
+                    : tls ? "a TLS handshake (first bytes 0x16 0x03) on a port that takes plaintext only: the"
+                            + " dialling member has sslQuorum=true; set portUnification=true on this member"
+                            + " first (docs/SECURITY.md, switching an ensemble to TLS)"
                     : "first frame announces " + length + " bytes, a hello is " + PeerWire.HELLO_BYTES);
         }
         if (in.readableBytes() < PeerWire.LENGTH_BYTES + length) {

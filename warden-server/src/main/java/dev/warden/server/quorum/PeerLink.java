@@ -6,10 +6,16 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import javax.net.ssl.SSLException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.channel.EventLoop;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,10 +41,14 @@ final class PeerLink {
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
     private long queuedBytes;
     private Channel channel;
+    /** Whether frames may be written to {@link #channel}: not before its SASL exchange is over. */
+    private boolean ready;
     private boolean connecting;
     private boolean drainScheduled;
     private boolean closed;
     private long backoffMs;
+    /** The redial waiting out the backoff, if any. */
+    private ScheduledFuture<?> retry;
 
     PeerLink(long peerId, String portName, InetSocketAddress address, PeerTransport transport, Bootstrap template,
              EventLoop loop, PeerTransport.Options options) {
@@ -46,7 +56,19 @@ final class PeerLink {
         this.portName = portName;
         this.address = address;
         this.transport = transport;
-        this.bootstrap = template.clone().handler(new OutboundHandler());
+        OutboundHandler outbound = new OutboundHandler();
+        this.bootstrap = template.clone().handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+                transport.security().tls().installDialled(channel, address);
+                if (transport.security().sasl().enabled()) {
+                    channel.pipeline().addLast(new OutboundAuth(PeerLink.this, transport, peerId, "member " + peerId
+                            + " at " + address + " (" + portName + ")", address.getHostString(),
+                            options.helloTimeoutMs()));
+                }
+                channel.pipeline().addLast(outbound);
+            }
+        });
         this.loop = loop;
         this.options = options;
         this.backoffMs = options.reconnectMinMs();
@@ -68,6 +90,7 @@ final class PeerLink {
                 clearQueue();
                 toClose = channel;
                 channel = null; // so its close is not reported a second time
+                ready = false;
             } else {
                 queue.add(frame);
                 queuedBytes += frame.length;
@@ -97,7 +120,7 @@ final class PeerLink {
         Channel c;
         synchronized (this) {
             drainScheduled = false;
-            c = channel;
+            c = ready ? channel : null;
         }
         if (c == null) {
             return;
@@ -153,6 +176,7 @@ final class PeerLink {
             stillWanted = !closed;
             if (stillWanted) {
                 channel = c;
+                ready = !transport.security().sasl().enabled();
                 backoffMs = options.reconnectMinMs();
             }
         }
@@ -163,9 +187,26 @@ final class PeerLink {
         // The channel is published before the hello is written, so whoever sees the hello also
         // sees a link with a connection: an overflow from then on closes this connection. The
         // hello still goes first: a drain runs on the event loop, after this callback returns.
-        c.writeAndFlush(PeerWire.hello(transport.myId()), c.voidPromise());
+        boolean sasl = transport.security().sasl().enabled();
+        c.writeAndFlush(PeerWire.hello(transport.myId(), sasl ? PeerWire.SASL : 0), c.voidPromise());
         c.closeFuture().addListener(closed -> disconnected(c));
         LOG.info("Connected to member {} at {} ({})", peerId, address, portName);
+        OutboundAuth auth = c.pipeline().get(OutboundAuth.class);
+        if (auth != null) {
+            auth.begin(); // the link sends once the exchange is over
+        } else {
+            drain();
+        }
+    }
+
+    /** The SASL exchange on {@code c} is over (or was let go): frames may flow. I/O thread. */
+    void authenticated(Channel c) {
+        synchronized (this) {
+            if (c != channel) {
+                return;
+            }
+            ready = true;
+        }
         drain();
     }
 
@@ -175,6 +216,7 @@ final class PeerLink {
             report = c == channel;
             if (report) {
                 channel = null;
+                ready = false;
                 clearQueue();
             }
         }
@@ -193,8 +235,27 @@ final class PeerLink {
             }
             delayMs = backoffMs;
             backoffMs = Math.min(backoffMs * 2, options.reconnectMaxMs());
+            retry = loop.schedule(this::connect, delayMs, TimeUnit.MILLISECONDS);
         }
-        loop.schedule(this::connect, delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Dials now instead of at the end of the backoff: the member has just connected to us, so it
+     * is up again. Without this, a restarted member's vote reached the others at once but their
+     * answers waited for their redial, up to the longest backoff (2 s), and so did its rejoining.
+     */
+    void redialNow() {
+        synchronized (this) {
+            if (closed || connecting || channel != null) {
+                return;
+            }
+            backoffMs = options.reconnectMinMs();
+            if (retry != null) {
+                retry.cancel(false);
+                retry = null;
+            }
+        }
+        loop.execute(this::connect);
     }
 
     void close() {
@@ -244,9 +305,32 @@ final class PeerLink {
             }
         }
 
+        /**
+         * A failed TLS handshake (the member's certificate is not trusted or names another
+         * host, it refused ours, or it closed the connection because its port does not take
+         * TLS) is worth a WARN: it repeats at every redial until someone fixes a certificate or
+         * a setting, so it goes through the rate-limited refusal log.
+         */
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+            if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                Throwable cause = done.cause();
+                String reason = cause instanceof SSLException ? PeerInbound.tlsFailure(cause)
+                        : "the connection closed during the TLS handshake (does that member's " + portName
+                        + " take TLS? it needs sslQuorum=true or portUnification=true)";
+                transport.refusals().refused(LOG, "Cannot connect to member " + peerId + " at " + address + " ("
+                        + portName + "): " + reason);
+                ctx.close();
+            }
+            ctx.fireUserEventTriggered(event);
+        }
+
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.debug("Connection to member {} ({}) failed: {}", peerId, portName, cause.toString());
+            Throwable reason = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+            if (!(reason instanceof SSLException)) { // those are reported with the handshake's outcome
+                LOG.debug("Connection to member {} ({}) failed: {}", peerId, portName, cause.toString());
+            }
             ctx.close();
         }
     }

@@ -106,6 +106,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private final Bootstrap template;
     private final PeerHandler handler;
     private final Options options;
+    private final PeerSecurity security;
     private final EventLoopGroup group;
     /** Whether {@link #close} shuts the group down: not when it belongs to the member's driver. */
     private final boolean ownsGroup;
@@ -118,13 +119,23 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
     private final Map<String, Channel> inbound = new HashMap<>();
     private final List<Channel> listeners = new ArrayList<>();
+    /** Where SASL steps run, off the I/O thread; null without quorum SASL. */
+    private final java.util.concurrent.ExecutorService saslSteps;
     /** Why accepted connections were closed, rate limited: anyone who reaches the ports can cause it. */
     private final RefusalLog refusals = RefusalLog.standard();
     private volatile boolean closed;
+    /** quorumListenOnAllIPs: listen on every address, not only the host of this member's server line. */
+    private boolean listenOnAllAddresses;
 
     /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
-        this(myId, members, handler, options, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
+        this(myId, members, handler, options, PeerSecurity.NONE);
+    }
+
+    /** A transport with its own I/O thread, protecting its connections as {@code security} says. */
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                  PeerSecurity security) {
+        this(myId, members, handler, options, security, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
     }
 
     /**
@@ -133,11 +144,19 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
      */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
                          EventLoopGroup group) {
-        this(myId, members, handler, options, group, false);
+        this(myId, members, handler, options, PeerSecurity.NONE, group, false);
+    }
+
+    /** As above, protecting its connections as {@code security} says. */
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+                  PeerSecurity security, EventLoopGroup group) {
+        this(myId, members, handler, options, security, group, false);
     }
 
     private PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
-                          EventLoopGroup group, boolean ownsGroup) {
+                          PeerSecurity security, EventLoopGroup group, boolean ownsGroup) {
+        this.security = security;
+        this.saslSteps = security.sasl().enabled() ? ServerThreads.single("warden-quorum-sasl-" + myId) : null;
         this.group = group;
         this.ownsGroup = ownsGroup;
         this.loop = group.next();
@@ -211,12 +230,22 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         return a.host().equals(b.host()) && a.peerPort() == b.peerPort() && a.electionPort() == b.electionPort();
     }
 
+    /**
+     * quorumListenOnAllIPs=true, as in ZooKeeper: the peer and election ports listen on every
+     * address of the machine (0.0.0.0), not only on the host of this member's server line; the
+     * others still dial that host. Call before {@link #start()}.
+     */
+    public void listenOnAllAddresses() {
+        listenOnAllAddresses = true;
+    }
+
     /** Listens on this member's peer and election ports and starts dialling the others. */
     public void start() throws InterruptedException {
         QuorumMember self = members.get(myId);
+        String host = listenOnAllAddresses ? "0.0.0.0" : self.host();
         try {
-            listeners.add(listen(self.host(), self.peerPort(), PEER_PORT));
-            listeners.add(listen(self.host(), self.electionPort(), ELECTION_PORT));
+            listeners.add(listen(host, self.peerPort(), PEER_PORT));
+            listeners.add(listen(host, self.electionPort(), ELECTION_PORT));
         } catch (RuntimeException | InterruptedException e) {
             close();
             throw e;
@@ -234,14 +263,25 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        security.tls().installAccepted(ch);
                         PeerFrameDecoder frames = new PeerFrameDecoder(options.maxFrameBytes());
                         ch.pipeline().addLast(frames);
                         ch.pipeline().addLast(new PeerInbound(PeerTransport.this, portName, frames,
                                 options.helloTimeoutMs()));
                     }
                 });
-        Channel channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
-        LOG.info("Member {} listening on {} ({})", myId, channel.localAddress(), portName);
+        Channel channel;
+        try {
+            channel = server.bind(new InetSocketAddress(host, port)).sync().channel();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // Netty rethrows the bind's BindException unchecked
+            throw new java.io.UncheckedIOException(new java.io.IOException("cannot listen on " + host + ":" + port
+                    + ", the " + portName + " of server." + myId + " (its server." + myId + " line): " + e.getMessage()
+                    + (e instanceof java.net.BindException ? "; another process (or another member) holds that port:"
+                    + " stop it or change the port on every member's server." + myId + " line" : ""), e));
+        }
+        LOG.info("Member {} listening on {} ({}, {})", myId, channel.localAddress(), portName, describeAccept());
         return channel;
     }
 
@@ -308,8 +348,30 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         link.enqueue(frame);
     }
 
+    private String describeAccept() {
+        return switch (security.tls().accept()) {
+            case PLAINTEXT -> "plaintext";
+            case TLS -> "TLS only, engine " + dev.warden.server.security.NettyTls.engine();
+            case UNIFIED -> "TLS and plaintext, engine " + dev.warden.server.security.NettyTls.engine();
+        };
+    }
+
     long myId() {
         return myId;
+    }
+
+    PeerSecurity security() {
+        return security;
+    }
+
+    /** The thread SASL steps run on; only with quorum SASL. */
+    java.util.concurrent.Executor saslSteps() {
+        return saslSteps;
+    }
+
+    /** The server line of member {@code id}. */
+    QuorumMember member(long id) {
+        return members.get(id);
     }
 
     RefusalLog refusals() {
@@ -336,6 +398,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     void inboundOpened(long from, String portName, Channel channel, PeerInbound state) {
         Channel older = inbound.put(from + "/" + portName, channel);
         LOG.info("Member {} connected from {} ({})", from, channel.remoteAddress(), portName);
+        PeerLink outbound = (ELECTION_PORT.equals(portName) ? electionLinks : peerLinks).get(from);
+        if (outbound != null) {
+            outbound.redialNow();
+        }
         if (older != null && older != channel) {
             PeerInbound olderState = older.pipeline().get(PeerInbound.class);
             if (olderState != null) {
@@ -361,6 +427,9 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         electionLinks.values().forEach(PeerLink::close);
         for (Channel listener : listeners) {
             listener.close();
+        }
+        if (saslSteps != null) {
+            saslSteps.shutdownNow();
         }
         if (ownsGroup) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
  * quiet spell says how many were logged at DEBUG meanwhile, so a sustained stream of bad
  * connections still shows as one line per window with its count. Thread-safe.
  */
-final class RefusalLog {
+public final class RefusalLog {
     static final int WARNINGS_PER_WINDOW = 10;
     static final long WINDOW_MS = 60_000;
 
@@ -31,12 +31,12 @@ final class RefusalLog {
     }
 
     /** Ten WARNs a minute, on the monotonic clock. */
-    static RefusalLog standard() {
+    public static RefusalLog standard() {
         return new RefusalLog(WARNINGS_PER_WINDOW, WINDOW_MS, () -> System.nanoTime() / 1_000_000);
     }
 
     /** Logs {@code message} at WARN if this window still has room, otherwise at DEBUG. */
-    void refused(Logger log, String message) {
+    public void refused(Logger log, String message) {
         String warning = warningFor(message);
         if (warning != null) {
             log.warn(warning);

@@ -16,10 +16,25 @@ public final class ZabConsensus implements ConsensusFactory {
     /** The peer links' limits; the sync diff cap is derived from the same queue budget. */
     private static final PeerTransport.Options PEER_OPTIONS = PeerTransport.Options.defaults();
     private final Resources resources;
+    private final PeerSecurity security;
     private volatile PeerTransport transport;
 
+    /** Reads the members' key and trust stores now: a bad one stops the member before it serves. */
     public ZabConsensus(Resources resources) {
         this.resources = resources;
+        this.security = peerSecurity(resources.config());
+    }
+
+    private static PeerSecurity peerSecurity(ServerConfig config) {
+        try {
+            return PeerSecurity.of(config.security(), config.members().values());
+        } catch (IllegalArgumentException bad) {
+            String message = bad.getMessage() == null ? "" : bad.getMessage();
+            String key = message.startsWith("quorum.auth.") ? message.substring(0, message.indexOf(':'))
+                    : message.contains("JAAS") || message.contains("login") ? "java.security.auth.login.config"
+                    : "ssl.quorum.keyStore.location";
+            throw new dev.warden.server.ConfigException(key, message, bad);
+        }
     }
 
     /** The core's configuration, from zoo.cfg. */
@@ -72,7 +87,10 @@ public final class ZabConsensus implements ConsensusFactory {
             public void onDisconnected(long peer) {
                 driver.peerDisconnected(peer);
             }
-        }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)), driver.eventLoopGroup());
+        }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)), security, driver.eventLoopGroup());
+        if (config.quorumListenOnAllIPs()) {
+            started.listenOnAllAddresses();
+        }
         try {
             started.start();
         } catch (InterruptedException e) {

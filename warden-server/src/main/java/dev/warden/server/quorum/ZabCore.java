@@ -62,6 +62,16 @@ public final class ZabCore implements ConsensusCore {
     }
 
     @Override
+    public java.util.Map<Long, Long> followerProgress() {
+        return peer.followerProgress();
+    }
+
+    @Override
+    public long lastLoggedZxid() {
+        return peer.lastLoggedZxid();
+    }
+
+    @Override
     public Role role() {
         return peer.role();
     }

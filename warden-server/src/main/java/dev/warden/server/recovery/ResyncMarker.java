@@ -1,5 +1,7 @@
 package dev.warden.server.recovery;
 
+import dev.warden.storage.Directories;
+import dev.warden.storage.FileChannelFactory;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -62,8 +64,6 @@ public final class ResyncMarker {
     }
 
     private static void fsyncDirectory(Path dir) throws IOException {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        }
+        Directories.fsync(dir, FileChannelFactory.DEFAULT);
     }
 }

@@ -48,6 +48,8 @@ public final class DataTree {
      * leaves it out. Kept up to date wherever the node changes, so reading costs nothing.
      */
     private volatile long configContentTerm;
+    private final DigestHistory digestHistory = new DigestHistory();
+    private final QuotaStats quotas = new QuotaStats();
 
     public DataTree() {
         reset();
@@ -65,6 +67,12 @@ public final class DataTree {
 
     private void reset() {
         owners.clear();
+        if (quotas != null) { // null while the constructor runs
+            quotas.clear();
+        }
+        if (digestHistory != null) { // null while the constructor runs
+            digestHistory.clear();
+        }
         lastAppliedZxid = 0;
         approximateDataBytes = 0;
         root = DataNode.create(NodeNames.EMPTY, 0, new byte[0], intern(Perms.OPEN_ACL_UNSAFE), 0, 0,
@@ -87,6 +95,144 @@ public final class DataTree {
     /** A snapshot was loaded into the tree (its /zookeeper/config is the snapshot writer's). */
     void restored() {
         noteConfigContentTerm();
+        setUpQuotas();
+    }
+
+    /**
+     * After a snapshot load: the paths with a quota, and each stats node recomputed from the
+     * subtree it counts (a fuzzy snapshot may hold a stats node older than the nodes beside it).
+     */
+    private void setUpQuotas() {
+        quotas.clear();
+        DataNode quotaRoot = node(QuotaStats.QUOTA_ROOT);
+        if (quotaRoot == null) {
+            return;
+        }
+        List<String> limits = new ArrayList<>();
+        TreeWalk.preOrder(quotaRoot, (relative, node) -> {
+            String path = QuotaStats.QUOTA_ROOT + (relative.equals("/") ? "" : relative);
+            if (QuotaStats.quotaPathOf(path, QuotaStats.LIMITS) != null) {
+                limits.add(QuotaStats.quotaPathOf(path, QuotaStats.LIMITS));
+            }
+        });
+        quotas.roots().addAll(limits);
+        for (String quotaPath : limits) {
+            recountQuota(quotaPath);
+        }
+    }
+
+    /** Sets the stats node of {@code quotaPath} to the subtree's exact count and bytes, as ZooKeeper does. */
+    private void recountQuota(String quotaPath) {
+        String statsPath = QuotaStats.statsPath(quotaPath);
+        DataNode statsNode = node(statsPath);
+        DataNode top = node(quotaPath);
+        if (statsNode == null) {
+            return;
+        }
+        long[] countAndBytes = {0, 0};
+        if (top != null) {
+            TreeWalk.preOrder(top, (relative, node) -> {
+                countAndBytes[0]++;
+                countAndBytes[1] += dataLength(node);
+            });
+        }
+        Map<String, Long> stats = QuotaStats.parse(statsNode.data());
+        stats.put("count", countAndBytes[0]);
+        stats.put("bytes", countAndBytes[1]);
+        rewriteData(statsPath, statsNode, QuotaStats.format(stats));
+    }
+
+    /** Adds to the figures of the quota {@code path} falls under, if any. */
+    private void countInQuota(String path, long bytesDiff, long countDiff) {
+        String quotaPath = quotas.quotaFor(path);
+        if (quotaPath == null || bytesDiff == 0 && countDiff == 0) {
+            return;
+        }
+        String statsPath = QuotaStats.statsPath(quotaPath);
+        DataNode statsNode = node(statsPath);
+        if (statsNode == null) {
+            return; // ZooKeeper logs this too: a limits node without its stats node
+        }
+        Map<String, Long> stats = QuotaStats.parse(statsNode.data());
+        stats.put("count", QuotaStats.get(stats, "count") + countDiff);
+        stats.put("bytes", QuotaStats.get(stats, "bytes") + bytesDiff);
+        rewriteData(statsPath, statsNode, QuotaStats.format(stats));
+    }
+
+    /** A node that was just created or deleted under /zookeeper/quota may start or end a quota. */
+    private void noteQuotaNode(String path, boolean created) {
+        if (!path.startsWith(QuotaStats.QUOTA_ROOT + "/")) {
+            return;
+        }
+        String limitsOf = QuotaStats.quotaPathOf(path, QuotaStats.LIMITS);
+        if (limitsOf != null) {
+            if (created) {
+                quotas.roots().add(limitsOf);
+            } else {
+                quotas.roots().remove(limitsOf);
+            }
+        }
+        String statsOf = QuotaStats.quotaPathOf(path, QuotaStats.STATS);
+        if (statsOf != null && created) {
+            recountQuota(statsOf);
+        }
+    }
+
+    /**
+     * Replaces a node's data outside any transaction of its own (no version or zxid change, no
+     * event), keeping the digest and size figures right: how quota stats are kept.
+     */
+    private void rewriteData(String path, DataNode node, byte[] data) {
+        nodeHashing(path);
+        long pathHash = walkedPathHash;
+        long termBefore = TreeDigest.content(pathHash, node);
+        ModifiedNode modified = modifiable(path, node);
+        approximateDataBytes += data.length - dataLength(modified);
+        modified.replaceData(data);
+        digest += TreeDigest.content(pathHash, modified) - termBefore;
+    }
+
+    /**
+     * For the quota check before a create or setData (enforceQuota): the quota'd path whose hard
+     * limit the change would pass, if any; a soft limit passed is reported to {@code softExceeded}
+     * and allows the change, as in ZooKeeper. Reads the applied tree, as ZooKeeper does.
+     */
+    public String hardQuotaExceeded(String path, long bytesDiff, long countDiff,
+                                    java.util.function.Consumer<String> softExceeded) {
+        lock.readLock().lock();
+        try {
+            String quotaPath = quotas.quotaFor(path);
+            if (quotaPath == null) {
+                return null;
+            }
+            DataNode limitsNode = node(QuotaStats.limitsPath(quotaPath));
+            DataNode statsNode = node(QuotaStats.statsPath(quotaPath));
+            if (limitsNode == null || statsNode == null) {
+                return null;
+            }
+            Map<String, Long> limits = QuotaStats.parse(limitsNode.data());
+            Map<String, Long> stats = QuotaStats.parse(statsNode.data());
+            String count = QuotaCheck.check(quotaPath, "count", "Count", countDiff, QuotaStats.get(stats, "count"),
+                    QuotaStats.get(limits, "count"), QuotaStats.get(limits, "countHardLimit"), softExceeded);
+            if (count != null) {
+                return count;
+            }
+            return QuotaCheck.check(quotaPath, "bytes", "Byte", bytesDiff, QuotaStats.get(stats, "bytes"),
+                    QuotaStats.get(limits, "bytes"), QuotaStats.get(limits, "byteHardLimit"), softExceeded);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** The data of {@code path} as it is now (for the quota check of a setData); null if absent. */
+    public byte[] dataOf(String path) {
+        lock.readLock().lock();
+        try {
+            DataNode node = node(path);
+            return node == null ? null : node.data();
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     private void insertSystemNode(String path, List<Acl> acl, int aversion) {
@@ -162,6 +308,11 @@ public final class DataTree {
      * each member fills from its own configuration. Members that applied the same history have
      * equal replicated digests even while their configuration files differ (a rolling change).
      */
+    /** The replicated digest after every 128th zxid applied since start-up (the hash word). */
+    public DigestHistory digestHistory() {
+        return digestHistory;
+    }
+
     public long replicatedDigest() {
         return digest - configContentTerm;
     }
@@ -278,6 +429,34 @@ public final class DataTree {
         return top == null ? 0 : TreeWalk.descendantCount(top);
     }
 
+    /**
+     * Visits every node with its path, parents before children and siblings in name order, for
+     * tools that print or convert a whole tree. Takes the read lock for the whole walk, so call it
+     * on a tree no applier is changing (a loaded snapshot, a stopped server's recovered state).
+     */
+    public void forEachNodeInOrder(java.util.function.BiConsumer<String, DataNode> visitor) {
+        underReadLock(() -> {
+            java.util.ArrayDeque<Object[]> pending = new java.util.ArrayDeque<>();
+            pending.push(new Object[] {"/", root});
+            while (!pending.isEmpty()) {
+                Object[] next = pending.pop();
+                String path = (String) next[0];
+                DataNode node = (DataNode) next[1];
+                visitor.accept(path, node);
+                if (node.children == null || node.children.size() == 0) {
+                    continue;
+                }
+                DataNode[] children = node.children.toArray();
+                java.util.Arrays.sort(children, java.util.Comparator.comparing(DataNode::name).reversed());
+                String prefix = path.equals("/") ? "/" : path + "/";
+                for (DataNode child : children) {
+                    pending.push(new Object[] {prefix + child.name(), child});
+                }
+            }
+            return null;
+        });
+    }
+
     /** All paths, parents before children, for diagnostics and tests. Takes the read lock. */
     public Set<String> paths() {
         return underReadLock(() -> {
@@ -298,6 +477,7 @@ public final class DataTree {
             applyBody(txn, txn.body(), stats);
             if (txn.zxid() > lastAppliedZxid) {
                 lastAppliedZxid = txn.zxid();
+                digestHistory.maybeRecord(txn.zxid(), replicatedDigest());
             }
             return stats;
         } finally {
@@ -365,6 +545,8 @@ public final class DataTree {
         approximateDataBytes += path.length() + dataLength(node);
         digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore
                 + TreeDigest.of(TreeDigest.childPathHash(parentPathHash, nameHash), node);
+        noteQuotaNode(path, true);
+        countInQuota(path, dataLength(node), 1);
         events.fire(path, EventType.NODE_CREATED, zxid, node.acl);
         events.fire(path.substring(0, Math.max(slash, 1)), EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
         return node.stat();
@@ -387,12 +569,22 @@ public final class DataTree {
             return;
         }
         long parentTermBefore = TreeDigest.children(parentPathHash, parent);
+        if (quotas.quotaFor(path) != null) {
+            // the whole subtree: it has children only when replaying over a fuzzy snapshot
+            long[] countAndBytes = {0, 0};
+            TreeWalk.preOrder(node, (relative, gone) -> {
+                countAndBytes[0]++;
+                countAndBytes[1] += dataLength(gone);
+            });
+            countInQuota(path, -countAndBytes[1], -countAndBytes[0]);
+        }
         parent.children.remove(node);
         if (zxid > parent.children.pzxid) {
             parent.children.pzxid = zxid;
         }
         digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore;
         forgetSubtree(path, node, TreeDigest.childPathHash(parentPathHash, nameHash));
+        noteQuotaNode(path, false);
         events.fire(path, EventType.NODE_DELETED, zxid, node.acl);
         events.fire(path.substring(0, Math.max(slash, 1)), EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
     }
@@ -426,12 +618,14 @@ public final class DataTree {
         long pathHash = walkedPathHash;
         long termBefore = TreeDigest.content(pathHash, found);
         ModifiedNode node = modifiable(s.path(), found);
-        approximateDataBytes += (s.data() == null ? 0 : s.data().length) - dataLength(node);
+        long bytesDiff = (s.data() == null ? 0 : s.data().length) - dataLength(node);
+        approximateDataBytes += bytesDiff;
         node.replaceData(s.data());
         node.version = s.version();
         node.mzxid = zxid;
         node.mtime = timeMs;
         digest += TreeDigest.content(pathHash, node) - termBefore;
+        countInQuota(s.path(), bytesDiff, 0);
         events.fire(s.path(), EventType.NODE_DATA_CHANGED, zxid, node.acl);
         return node.stat();
     }

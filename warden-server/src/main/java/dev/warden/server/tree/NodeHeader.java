@@ -44,6 +44,25 @@ final class NodeHeader {
         childCount = (int) INT.get(buffer, 72);
     }
 
+    /** A header from its fields (a node built elsewhere, see {@link TreeImageWriter}), as bytes ready to write. */
+    byte[] encode(int nameLength, int dataLength, int aclIndex, long czxid, long ctime, long mzxid, long mtime,
+                  long pzxid, int version, int cversionCounter, int aversion, long owner, int childCount) {
+        INT.set(buffer, 0, nameLength);
+        INT.set(buffer, 4, dataLength);
+        INT.set(buffer, 8, aclIndex);
+        LONG.set(buffer, 12, czxid);
+        LONG.set(buffer, 20, ctime);
+        LONG.set(buffer, 28, mzxid);
+        LONG.set(buffer, 36, mtime);
+        LONG.set(buffer, 44, pzxid);
+        INT.set(buffer, 52, version);
+        INT.set(buffer, 56, cversionCounter);
+        INT.set(buffer, 60, aversion);
+        LONG.set(buffer, 64, owner);
+        INT.set(buffer, 72, childCount);
+        return buffer;
+    }
+
     /** The header of node, with the given ACL index and child count, as bytes ready to write. */
     byte[] encode(DataNode node, int aclIndex, int childCount) {
         INT.set(buffer, 0, node.name.length);

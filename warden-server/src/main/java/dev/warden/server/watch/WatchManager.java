@@ -1,6 +1,8 @@
 package dev.warden.server.watch;
 
 import dev.warden.protocol.Acl;
+import dev.warden.protocol.EventType;
+import dev.warden.storage.ValueSummary;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -23,6 +25,9 @@ import java.util.TreeMap;
 public final class WatchManager {
     private final int maxWatchesPerWatcher;
     private final Object lock = new Object();
+    /** Watches fired per event, by event type (1..4); ZooKeeper's node_*_watch_count summaries. */
+    private final ValueSummary[] firedPerEvent = {new ValueSummary(), new ValueSummary(), new ValueSummary(),
+            new ValueSummary(), new ValueSummary()};
 
     private final PathTable byPath = new PathTable();
     /** Reverse index so closing a connection touches only its own paths. */
@@ -90,7 +95,18 @@ public final class WatchManager {
         for (Watcher w : targets) {
             w.process(eventType, path, zxid, aclForReadCheck);
         }
+        if (!targets.isEmpty() && eventType >= EventType.NODE_CREATED && eventType <= EventType.NODE_CHILDREN_CHANGED) {
+            firedPerEvent[eventType].record(targets.size());
+        }
         return targets.size();
+    }
+
+    /**
+     * How many watches each event of {@code eventType} fired (NODE_CREATED to
+     * NODE_CHILDREN_CHANGED), counting events that fired at least one, as ZooKeeper counts them.
+     */
+    public ValueSummary firedPerEvent(int eventType) {
+        return firedPerEvent[eventType];
     }
 
     /**
@@ -201,6 +217,36 @@ public final class WatchManager {
                 Collections.sort(paths);
                 result.put(w, paths);
             });
+        }
+        return result;
+    }
+
+    /**
+     * For wchc, as ZooKeeper's: each watcher with the paths it holds a data-table watch on
+     * (exists, getData, persistent), in path order; child watches are not listed.
+     */
+    public Map<Watcher, List<String>> dataWatchPathsByWatcher() {
+        Map<Watcher, List<String>> result = new IdentityHashMap<>();
+        synchronized (lock) {
+            byPath.forEach(entry -> entry.forEach((w, mode) -> {
+                if (WatchMode.inDataTable(mode)) {
+                    result.computeIfAbsent(w, k -> new ArrayList<>()).add(entry.path);
+                }
+            }));
+        }
+        result.values().forEach(Collections::sort);
+        return result;
+    }
+
+    /** For wchp, as ZooKeeper's: each path with a data-table watch, in path order, with its watchers. */
+    public Map<String, List<Watcher>> dataWatchersByPath() {
+        Map<String, List<Watcher>> result = new TreeMap<>();
+        synchronized (lock) {
+            byPath.forEach(entry -> entry.forEach((w, mode) -> {
+                if (WatchMode.inDataTable(mode)) {
+                    result.computeIfAbsent(entry.path, k -> new ArrayList<>()).add(w);
+                }
+            }));
         }
         return result;
     }

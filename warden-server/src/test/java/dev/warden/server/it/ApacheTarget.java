@@ -74,6 +74,11 @@ final class ApacheTarget implements TargetServer {
         server.shutdown();
     }
 
+    /** The running Apache server, for tests that attach ZooKeeper's own tools to it (its AdminServer). */
+    ZooKeeperServer server() {
+        return server;
+    }
+
     @Override
     public String connectString() {
         return "127.0.0.1:" + port;

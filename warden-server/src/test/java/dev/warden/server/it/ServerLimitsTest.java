@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.ServerConfig;
@@ -133,7 +134,7 @@ class ServerLimitsTest {
     @Test
     void unknownOpcodesAndCheckAloneGetUnimplementedThenTheConnectionCloses() throws Exception {
         try (WardenServer server = start(ServerConfig.builder())) {
-            for (int opcode : new int[] {999, 0, 10, 13, -10, 16, 102}) {
+            for (int opcode : new int[] {999, 0, 10, 13, -10}) {
                 try (Socket socket = handshake(server.clientPort())) {
                     JuteWriter request = new JuteWriter();
                     request.writeInt(7).writeInt(opcode);
@@ -149,6 +150,34 @@ class ServerLimitsTest {
         }
     }
 
+
+    /** As ZooKeeper with reconfigEnabled=false: refused with RECONFIG_DISABLED, and the session goes on. */
+    @Test
+    void reconfigIsRefusedAsDisabledAndTheConnectionStays() throws Exception {
+        try (WardenServer server = start(ServerConfig.builder())) {
+            try (Socket socket = handshake(server.clientPort())) {
+                JuteWriter reconfig = new JuteWriter();
+                reconfig.writeInt(7).writeInt(OpCode.RECONFIG);
+                new dev.warden.protocol.ReconfigRequest(null, "2", null, -1).writeTo(reconfig);
+                writeFrame(socket, reconfig.toByteArray());
+                JuteWriter exists = new JuteWriter();
+                exists.writeInt(8).writeInt(OpCode.EXISTS);
+                new dev.warden.protocol.ExistsRequest("/", false).writeTo(exists);
+                writeFrame(socket, exists.toByteArray());
+                DataInputStream in = new DataInputStream(socket.getInputStream());
+                byte[] reply = new byte[in.readInt()];
+                in.readFully(reply);
+                ReplyHeader header = ReplyHeader.read(new dev.warden.protocol.JuteReader(reply));
+                assertEquals(7, header.xid());
+                assertEquals(ErrorCode.RECONFIG_DISABLED.code(), header.err());
+                reply = new byte[in.readInt()];
+                in.readFully(reply);
+                header = ReplyHeader.read(new dev.warden.protocol.JuteReader(reply));
+                assertEquals(8, header.xid());
+                assertEquals(0, header.err(), "the session serves on after the refused reconfig");
+            }
+        }
+    }
 
     private static Socket handshakeAttempt(int port) throws IOException {
         Socket socket = new Socket();

@@ -1,5 +1,6 @@
 package dev.warden.server.it;
 
+import dev.warden.testsupport.FaultProxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,16 +28,16 @@ class SessionTest {
     @MethodSource("dev.warden.server.it.Targets#names")
     void silentSessionExpiresAndItsEphemeralsGo(String target, @TempDir Path dir) throws Exception {
         try (TargetServer server = Targets.start(target, dir);
-             PausableProxy proxy = PausableProxy.start(server.connectString());
+             FaultProxy proxy = FaultProxy.start(server.connectString());
              Clients clients = new Clients(server.connectString())) {
-            Client silent = clients.connectTo(proxy.connectString(), SHORT_TIMEOUT_MS);
+            Client silent = clients.connectTo(proxy.address(), SHORT_TIMEOUT_MS);
             ZooKeeper observer = clients.connect().zk;
             silent.zk.create("/eph", null, Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
             silent.zk.create("/eph-seq-", null, Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
             EventRecorder events = new EventRecorder();
             assertNotNull(observer.exists("/eph", events));
 
-            proxy.freeze();
+            proxy.pause();
             events.expect(EventType.NodeDeleted, "/eph");
             assertEquals(java.util.List.of("zookeeper"), observer.getChildren("/", false));
             proxy.resume();
@@ -49,16 +50,16 @@ class SessionTest {
     @MethodSource("dev.warden.server.it.Targets#names")
     void reattachingInTimeKeepsTheSession(String target, @TempDir Path dir) throws Exception {
         try (TargetServer server = Targets.start(target, dir);
-             PausableProxy proxy = PausableProxy.start(server.connectString());
+             FaultProxy proxy = FaultProxy.start(server.connectString());
              Clients clients = new Clients(server.connectString())) {
             int timeoutMs = 2_000;
-            Client original = clients.connectTo(proxy.connectString(), timeoutMs);
-            Client control = clients.connectTo(proxy.connectString(), SHORT_TIMEOUT_MS);
+            Client original = clients.connectTo(proxy.address(), timeoutMs);
+            Client control = clients.connectTo(proxy.address(), SHORT_TIMEOUT_MS);
             ZooKeeper observer = clients.connect().zk;
             original.zk.create("/kept", null, Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
             control.zk.create("/control", null, Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
 
-            proxy.freeze();
+            proxy.pause();
             Client reattached = clients.attach(timeoutMs, original.sessionId(), original.zk.getSessionPasswd());
             reattached.awaitState(KeeperState.SyncConnected);
             assertEquals(original.sessionId(), reattached.sessionId());
@@ -122,15 +123,15 @@ class SessionTest {
     @MethodSource("dev.warden.server.it.Targets#names")
     void sessionsSurviveARestartIfTheyComeBackInTime(String target, @TempDir Path dir) throws Exception {
         try (TargetServer server = Targets.start(target, dir);
-             PausableProxy proxy = PausableProxy.start(server.connectString());
+             FaultProxy proxy = FaultProxy.start(server.connectString());
              Clients clients = new Clients(server.connectString())) {
             Client survivor = clients.connect(10_000);
-            Client straggler = clients.connectTo(proxy.connectString(), SHORT_TIMEOUT_MS);
+            Client straggler = clients.connectTo(proxy.address(), SHORT_TIMEOUT_MS);
             survivor.zk.create("/survivor", null, Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
             straggler.zk.create("/straggler", null, Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
             long sessionId = survivor.sessionId();
 
-            proxy.freeze();
+            proxy.pause();
             server.restart();
             survivor.awaitState(KeeperState.SyncConnected);
             assertEquals(sessionId, survivor.sessionId());

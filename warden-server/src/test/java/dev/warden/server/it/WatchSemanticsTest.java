@@ -1,5 +1,6 @@
 package dev.warden.server.it;
 
+import dev.warden.testsupport.FaultProxy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -231,10 +232,10 @@ class WatchSemanticsTest {
     @MethodSource("dev.warden.server.it.Targets#names")
     void missedChangesArriveAfterReconnect(String target, @TempDir Path dir) throws Exception {
         try (TargetServer server = Targets.start(target, dir);
-             PausableProxy proxy = PausableProxy.start(server.connectString());
+             FaultProxy proxy = FaultProxy.start(server.connectString());
              Clients clients = new Clients(server.connectString())) {
             ZooKeeper writer = clients.connect().zk;
-            Client watched = clients.connectTo(proxy.connectString(), 10_000);
+            Client watched = clients.connectTo(proxy.address(), 10_000);
             writer.create("/d1", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             writer.create("/d2", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             writer.create("/c", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
@@ -251,13 +252,13 @@ class WatchSemanticsTest {
             zk.getChildren("/c", events);
             zk.getData("/same", events, null);
 
-            proxy.freeze();
+            proxy.pause();
             writer.setData("/d1", DATA, -1);
             writer.delete("/d2", -1);
             writer.create("/missing", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             writer.create("/c/kid", DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             server.restart();
-            proxy.dropConnections(); // what the frozen connection held is lost, not delivered late
+            proxy.drop(); // what the frozen connection held is lost, not delivered late
             proxy.resume();
             watched.awaitState(org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected);
 

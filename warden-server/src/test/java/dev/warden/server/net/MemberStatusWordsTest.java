@@ -3,6 +3,8 @@ package dev.warden.server.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.server.ServerConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -13,7 +15,7 @@ class MemberStatusWordsTest {
     private static ServerContext contextWith(MemberStatus status) {
         ServerConfig config = ServerConfig.builder().fourLetterWordWhitelist(Set.of("*")).build();
         // Nothing else is consulted while the member is not serving.
-        return new ServerContext(config, null, null, null, null, null, null, null, status);
+        return new ServerContext(config, null, null, null, null, null, null, null, status, new TraceMask(), null);
     }
 
     @Test
@@ -29,11 +31,17 @@ class MemberStatusWordsTest {
                 return false;
             }
         };
-        for (String word : new String[] {"srvr", "stat", "mntr"}) {
+        for (String word : new String[] {"srvr", "stat", "mntr", "cons", "conf", "wchs", "wchc", "wchp", "dump",
+                "dirs", "srst", "crst"}) {
             assertEquals("This ZooKeeper instance is not currently serving requests\n",
                     FourLetterWords.respond(word, contextWith(looking)), word);
         }
+        assertEquals("This ZooKeeper instance is not currently serving requests",
+                FourLetterWords.respond("hash", contextWith(looking)));
         assertEquals("imok", FourLetterWords.respond("ruok", contextWith(looking)));
+        // as ZooKeeper's isro on a server that is not running: neither ro nor rw
+        assertEquals("null", FourLetterWords.respond("isro", contextWith(looking)));
+        assertEquals("306", FourLetterWords.respond("gtmk", contextWith(looking)));
     }
 
     @Test
@@ -49,13 +57,13 @@ class MemberStatusWordsTest {
                 return Optional.of(new LeaderFigures(4, 2, 1, 1, 3));
             }
         };
-        StringBuilder out = new StringBuilder();
-        FourLetterWords.leaderLines(out, leader);
-        assertEquals("zk_learners\t4\nzk_synced_followers\t2\nzk_synced_non_voting_followers\t0\n"
-                + "zk_synced_observers\t1\nzk_pending_syncs\t1\nzk_quorum_size\t3\n", out.toString());
-        StringBuilder none = new StringBuilder();
-        FourLetterWords.leaderLines(none, MemberStatus.STANDALONE);
-        assertEquals("", none.toString());
+        Map<String, Object> out = new LinkedHashMap<>();
+        Monitor.leaderLines(out, leader);
+        assertEquals("{learners=4, synced_followers=2, synced_non_voting_followers=0, synced_observers=1,"
+                + " pending_syncs=1, quorum_size=3}", out.toString());
+        Map<String, Object> none = new LinkedHashMap<>();
+        Monitor.leaderLines(none, MemberStatus.STANDALONE);
+        assertEquals(Map.of(), none);
         assertEquals("standalone", MemberStatus.STANDALONE.mode());
     }
 }

@@ -10,7 +10,7 @@ import dev.warden.consensus.Role;
 import dev.warden.consensus.Zxid;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.FourLetterWordClient;
-import dev.warden.server.it.PausableProxy;
+import dev.warden.testsupport.FaultProxy;
 import dev.warden.storage.FaultInjectingChannels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -292,8 +292,8 @@ class EnsembleTest {
     void expiryDecidedByTheLeaderRemovesEphemeralsEverywhere() throws Exception {
         start(List.of(1L, 2L, 3L), List.of());
         long follower = aFollower();
-        try (PausableProxy proxy = PausableProxy.start(ensemble.connectString(follower))) {
-            ZooKeeper doomed = new ZooKeeper(proxy.connectString(), 1_000, event -> { });
+        try (FaultProxy proxy = FaultProxy.start(ensemble.connectString(follower))) {
+            ZooKeeper doomed = new ZooKeeper(proxy.address(), 1_000, event -> { });
             clients.add(doomed);
             long deadline = System.currentTimeMillis() + 10_000;
             while (doomed.getState() != ZooKeeper.States.CONNECTED && System.currentTimeMillis() < deadline) {
@@ -301,7 +301,7 @@ class EnsembleTest {
             }
             doomed.create("/eph", bytes(""), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
             // Freeze the client: it stops pinging but its TCP connection to the follower stays open.
-            proxy.freeze();
+            proxy.pause();
             for (long id : List.of(1L, 2L, 3L)) {
                 MemberPipelineTest.awaitGone(connect(ensemble.connectString(id)), "/eph");
             }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.it.PausableProxy;
+import dev.warden.testsupport.FaultProxy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,8 +58,8 @@ class LeaderOutOfTouchTest {
     @Test
     void aLeaderOutOfTouchWithAQuorumExpiresNoSession() throws Exception {
         ZooKeeper reader = connect();
-        try (PausableProxy proxy = PausableProxy.start(ensemble.connectString(1))) {
-            ZooKeeper doomed = new ZooKeeper(proxy.connectString(), SESSION_TIMEOUT_MS, event -> { });
+        try (FaultProxy proxy = FaultProxy.start(ensemble.connectString(1))) {
+            ZooKeeper doomed = new ZooKeeper(proxy.address(), SESSION_TIMEOUT_MS, event -> { });
             clients.add(doomed);
             long deadline = System.currentTimeMillis() + 10_000;
             while (doomed.getState() != ZooKeeper.States.CONNECTED && System.currentTimeMillis() < deadline) {
@@ -69,7 +69,7 @@ class LeaderOutOfTouchTest {
             long lastProposed = bus.lastDurableZxid(1);
 
             bus.cutLeaderOff();
-            proxy.freeze();
+            proxy.pause();
             Thread.sleep(OUT_OF_TOUCH_MS);
 
             assertNotNull(reader.exists("/eph", false), "a session expired while the leader heard no quorum");

@@ -11,7 +11,6 @@ import dev.warden.server.watch.WatchManager;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +35,8 @@ class MemberApplierFailureTest {
             }
         };
         MemberApplier applier = new MemberApplier(state, new ReadProcessor(tree, new WatchManager(1000)), hooks,
-                new AtomicInteger(), 1000, 100_000, new SplittableRandom(1), "test-apply");
+                new dev.warden.server.pipeline.OutstandingRequests(1000, () -> { }), 100_000, new SplittableRandom(1),
+                "test-apply");
         applier.start();
         // runAndWait would wait for good on a thread that died: submit from a throw-away thread
         Thread submitter = new Thread(() -> applier.runAndWait(() -> {

@@ -62,7 +62,8 @@ class MemberApplierOrderTest {
             @Override public void applyFailed(Throwable failure) { }
         };
         applier = new MemberApplier(state, new ReadProcessor(tree, new WatchManager(1000)), hooks,
-                new AtomicInteger(), 1000, 100_000, new SplittableRandom(1), "test-apply");
+                new dev.warden.server.pipeline.OutstandingRequests(1000, () -> { }), 100_000, new SplittableRandom(1),
+                "test-apply");
         applier.start();
         commit(SESSION, 0, new TxnBody.CreateSession(30_000, new byte[16]));
         commit(SESSION, 0, new TxnBody.Create("/a", OLD, List.of(), 0, 0));

@@ -38,7 +38,9 @@ class MemberPipelineTest {
     @BeforeEach
     void start() throws Exception {
         bus = new InOrderBus(1);
-        ensemble = new TestEnsemble(baseDir, List.of(1L, 2L, 3L), List.of(), bus.provider());
+        // the tests deliver TRUNCs the leader never sent, leaving member 2 on a history of its
+        // own that the tree check would find (and the in-order core cannot resync through)
+        ensemble = new TestEnsemble(baseDir, List.of(1L, 2L, 3L), List.of(), bus.provider(), false);
         ensemble.startAll();
         ensemble.awaitAllServing(5_000);
     }

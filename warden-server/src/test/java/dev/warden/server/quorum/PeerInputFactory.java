@@ -121,7 +121,7 @@ final class PeerInputFactory {
 
     private static byte[] hello(int magic, int version, long id) {
         return ByteBuffer.allocate(PeerWire.LENGTH_BYTES + PeerWire.HELLO_BYTES).putInt(PeerWire.HELLO_BYTES)
-                .putInt(magic).putInt(version).putLong(id).array();
+                .putInt(magic).putInt(version).putLong(id).putInt(0).array();
     }
 
     /** An honestly framed body starting with a type byte no Zab message has. */

@@ -1,5 +1,7 @@
 package dev.warden.server.quorum;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -259,6 +261,31 @@ class PeerTransportTest {
         assertEquals(new Event(1, new ZabMessage.Commit(42)), again.nextMessage());
     }
 
+    /**
+     * A member that comes back connects to the others at once; their links back to it must not
+     * wait out their redial backoff, or its election answers (and so its rejoining) wait too.
+     */
+    @Test
+    void aRestartedPeerIsRedialledAsSoonAsItConnects() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        PeerTransport.Options slowRedial = new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 30_000, 60_000);
+        Recorder r1 = new Recorder();
+        PeerTransport t1 = start(1, members, r1, slowRedial);
+        PeerTransport t2 = start(2, members, new Recorder(), slowRedial);
+        awaitDelivery(t2, 1, r1);
+        t2.close();
+        assertTrue(r1.awaitDisconnect(2));
+        Thread.sleep(3_000); // member 1's redials fail and back off: the next is seconds away
+        Recorder again = new Recorder();
+        PeerTransport back = start(2, members, again, slowRedial);
+        awaitDelivery(back, 1, r1);
+        long sentNs = System.nanoTime();
+        t1.send(2, new ZabMessage.Commit(7));
+        assertEquals(new Event(1, new ZabMessage.Commit(7)), again.nextMessage());
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNs);
+        assertTrue(tookMs < 1_000, "member 1 redialled member 2 " + tookMs + " ms after it came back");
+    }
+
     @Test
     void badHelloAndUnknownSendersAreRejected() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
@@ -266,33 +293,42 @@ class PeerTransportTest {
         start(1, members, r1, fast());
         for (int port : List.of(members.get(1L).peerPort(), members.get(1L).electionPort())) {
             assertClosedAfter(port, out -> {
-                out.writeInt(16);
+                out.writeInt(PeerWire.HELLO_BYTES);
                 out.writeInt(0x12345678);
-                out.writeInt(1);
+                out.writeInt(PeerWire.VERSION);
                 out.writeLong(2);
+                out.writeInt(0);
             });
             assertClosedAfter(port, out -> hello(out, 99));
             assertClosedAfter(port, out -> hello(out, -1));
             assertClosedAfter(port, out -> hello(out, 1)); // itself
-            assertClosedAfter(port, out -> { // a real member, but of peer protocol version 1 (no LeaderDurable)
+            assertClosedAfter(port, out -> { // a real member, but of peer protocol version 3 (a 16-byte hello)
                 out.writeInt(16);
                 out.writeInt(PeerWire.MAGIC);
-                out.writeInt(1);
+                out.writeInt(3);
                 out.writeLong(2);
+            });
+            assertClosedAfter(port, out -> { // a hello of this version with flags it does not know
+                out.writeInt(PeerWire.HELLO_BYTES);
+                out.writeInt(PeerWire.MAGIC);
+                out.writeInt(PeerWire.VERSION);
+                out.writeLong(2);
+                out.writeInt(0x80);
             });
             assertClosedAfter(port, out -> out.write("GET / HTTP/1.1\r\n\r\n".getBytes()));
             // A first frame of any length but a hello's, even one holding a valid hello, is refused
             // from its length field: nothing else is read.
-            for (int length : new int[] {0, 15, 17, 20, 1 << 20, -1, Integer.MIN_VALUE}) {
+            for (int length : new int[] {0, 16, 19, 21, 24, 1 << 20, -1, Integer.MIN_VALUE}) {
                 assertClosedAfter(port, out -> {
                     out.writeInt(length);
                     out.writeInt(PeerWire.MAGIC);
                     out.writeInt(PeerWire.VERSION);
                     out.writeLong(2);
                     out.writeInt(0);
+                    out.writeInt(0);
                 });
             }
-            assertClosedAfter(port, out -> out.writeInt(17)); // the length field alone is enough
+            assertClosedAfter(port, out -> out.writeInt(21)); // the length field alone is enough
         }
         assertTrue(r1.events.isEmpty(), "no events from rejected connections: " + r1.events);
     }
@@ -491,7 +527,7 @@ class PeerTransportTest {
             // overflow a queue with no connection to close, and this connection would stay open.
             accepted.setSoTimeout((int) WAIT_MS);
             DataInputStream in = new DataInputStream(accepted.getInputStream());
-            assertEquals(16, in.readInt());
+            assertEquals(PeerWire.HELLO_BYTES, in.readInt());
             assertEquals(PeerWire.MAGIC, in.readInt());
             byte[] chunk = new byte[512 * 1024];
             boolean reported = false;
@@ -574,10 +610,11 @@ class PeerTransportTest {
     }
 
     private static void hello(DataOutputStream out, long id) throws IOException {
-        out.writeInt(16);
+        out.writeInt(PeerWire.HELLO_BYTES);
         out.writeInt(PeerWire.MAGIC);
         out.writeInt(PeerWire.VERSION);
         out.writeLong(id);
+        out.writeInt(0);
     }
 
     /**
@@ -615,5 +652,44 @@ class PeerTransportTest {
         assertEquals(256 * mib, PeerTransport.Options.forHeap(8192 * mib).maxQueuedBytes(), "ceiling");
         assertEquals(8 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(256 * mib)));
         assertEquals(64 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(4096 * mib)));
+    }
+
+    @Test
+    void quorumListenOnAllIpsListensBeyondTheServerLineHost() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        QuorumMember one = members.get(1L);
+        PeerTransport narrow = start(1, members, new Recorder(), fast());
+        // 127.0.0.2 is this machine too, but not the host of server.1's line
+        assertFalse(canConnect("127.0.0.2", one.peerPort()), "bound to 127.0.0.1 only");
+        narrow.close();
+        PeerTransport wide = new PeerTransport(1, members, new Recorder(), fast());
+        open.add(wide);
+        wide.listenOnAllAddresses();
+        wide.start();
+        assertTrue(canConnect("127.0.0.2", one.peerPort()), "listening on every address");
+        assertTrue(canConnect("127.0.0.2", one.electionPort()), "listening on every address");
+    }
+
+    private static boolean canConnect(String host, int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(host, port), 1_000);
+            return true;
+        } catch (IOException refused) {
+            return false;
+        }
+    }
+
+    @Test
+    void aPeerPortInUseNamesTheMembersLineAndTheCause() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        start(1, members, new Recorder(), fast());
+        PeerTransport second = new PeerTransport(1, members, new Recorder(), fast());
+        open.add(second);
+        java.io.UncheckedIOException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.io.UncheckedIOException.class, second::start);
+        String message = e.getCause().getMessage();
+        assertTrue(message.startsWith("cannot listen on 127.0.0.1:" + members.get(1L).peerPort()
+                + ", the peer port of server.1 (its server.1 line): "), message);
+        assertTrue(message.contains("another process (or another member) holds that port"), message);
     }
 }

@@ -31,6 +31,15 @@ final class TestEnsemble implements AutoCloseable {
     /** {@code ids} vote; {@code observerIds} observe. Nothing starts until {@link #start}. */
     TestEnsemble(Path baseDir, List<Long> ids, List<Long> observerIds, ConsensusFactory.Provider provider)
             throws IOException {
+        this(baseDir, ids, observerIds, provider, true);
+    }
+
+    /**
+     * As above; {@code treeCheck} false turns the run-time tree check off (digest.enabled), for
+     * tests that fabricate a member's history on purpose, which the check would rightly find.
+     */
+    TestEnsemble(Path baseDir, List<Long> ids, List<Long> observerIds, ConsensusFactory.Provider provider,
+                 boolean treeCheck) throws IOException {
         this.baseDir = baseDir;
         this.provider = provider;
         List<Long> all = new ArrayList<>(ids);
@@ -51,8 +60,19 @@ final class TestEnsemble implements AutoCloseable {
                     .members(members)
                     .fourLetterWordWhitelist(Set.of("*"))
                     .containerCheckIntervalMs(500)
+                    .digestEnabled(treeCheck)
                     .build());
         }
+    }
+
+    /** Changes every member's configuration before it starts (a key all members share, say). */
+    void configureAll(java.util.function.UnaryOperator<ServerConfig.Builder> change) {
+        configs.replaceAll((id, config) -> change.apply(config.toBuilder()).build());
+    }
+
+    /** Gives member {@code id} these security settings (TLS, SASL) before it starts. */
+    void security(long id, dev.warden.server.security.SecurityConfig security) {
+        configs.put(id, configs.get(id).toBuilder().security(security).build());
     }
 
     void startAll() throws IOException {

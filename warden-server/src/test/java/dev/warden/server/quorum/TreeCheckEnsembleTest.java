@@ -95,8 +95,10 @@ class TreeCheckEnsembleTest {
         ensemble.startAll();
         ensemble.awaitAllServing(TIMEOUT_MS);
         ZooKeeper writer = connect(ensemble.connectStringAll());
-        writer.create("/victim", bytes("good"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        long lastZxid = ensemble.server(leader()).member().lastAppliedZxid();
+        org.apache.zookeeper.data.Stat created = new org.apache.zookeeper.data.Stat();
+        writer.create("/victim", bytes("good"), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, created);
+        // the zxid of the create itself: the client may be on a follower, ahead of the leader's apply
+        long lastZxid = created.getCzxid();
         for (long id = 1; id <= 3; id++) {
             awaitApplied(id, lastZxid);
         }
