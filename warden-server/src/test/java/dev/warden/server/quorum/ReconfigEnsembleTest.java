@@ -49,6 +49,8 @@ class ReconfigEnsembleTest {
     private final Map<Long, Integer> clientPorts = new HashMap<>();
     private final Map<Long, WardenServer> servers = new HashMap<>();
     private final List<ZooKeeperAdmin> clients = new ArrayList<>();
+    /** skipACL=yes on the members started next. */
+    private boolean skipAcl;
 
     @AfterEach
     void tearDown() throws Exception {
@@ -77,7 +79,7 @@ class ReconfigEnsembleTest {
                 .dataDir(dir.resolve("m" + id)).clientPort(clientPorts.get(id)).clientPortAddress("127.0.0.1")
                 .tickTimeMs(TestEnsemble.TICK_MS).serverId((int) id)
                 .initLimitTicks(EnsembleTestLimits.LIMIT_TICKS).syncLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
-                .members(members).reconfigEnabled(reconfigEnabled)
+                .members(members).reconfigEnabled(reconfigEnabled).skipAcl(skipAcl)
                 .superDigest(DigestAuthenticationProvider.generateDigest("super:" + SUPER_PASSWORD))
                 .build();
         WardenServer server = WardenServer.start(config, Clock.SYSTEM, TxnLogOptions.defaults().channels(),
@@ -379,6 +381,19 @@ class ReconfigEnsembleTest {
         }
         throw new AssertionError("member " + id + " is not serving as " + role + " within " + SERVING_TIMEOUT_MS
                 + " ms");
+    }
+
+    /** As in ZooKeeper, skipACL=yes skips /zookeeper/config's ACL too: a session without auth may reconfigure. */
+    @Test
+    void withSkipAclASessionWithoutAuthReconfiguresThroughAFollower() throws Exception {
+        skipAcl = true;
+        startThree(true);
+        long leader = awaitLeader();
+        long via = leader == 1 ? 2 : 1;
+        long removed = 6 - leader - via;
+        String text = new String(admin(via, false).reconfigure(null, Long.toString(removed), null, -1, new Stat()),
+                StandardCharsets.UTF_8);
+        assertTrue(!text.contains("server." + removed + "="), text);
     }
 
     @Test
