@@ -7,6 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.Set;
 
 /**
@@ -28,17 +30,36 @@ import java.util.Set;
  * <p>Each client decides on its own with its own random draw, so no coordination is needed and
  * the spread is even in expectation; {@code StaticHostProviderTest} checks it over 3,000
  * simulated clients.
+ *
+ * <p>A client that moves tries the server it was sent to and then the other servers of the same
+ * kind (new ones, or ones that stayed) for up to {@link #MOVE_WINDOW_MS} before falling back to
+ * the whole list: a member that has just joined may still be catching up with its leader and
+ * turn clients away for a moment, and a client that gave up on it at once would end where it
+ * was and leave the new member without its share.
  */
 public final class StaticHostProvider implements HostProvider {
+    /** How long a moving client keeps to the servers it was sent among. */
+    static final long MOVE_WINDOW_MS = 5_000;
+
     private final Random random;
+    private final LongSupplier nanoTime;
     private List<InetSocketAddress> servers;
     private int cursor;
+    /** The servers a moving client tries first, the one it was sent to first; empty when not moving. */
+    private List<InetSocketAddress> movePool = List.of();
+    private int movePoolCursor;
+    private long movePoolUntilNanos;
 
     public StaticHostProvider(List<InetSocketAddress> servers, Random random) {
+        this(servers, random, System::nanoTime);
+    }
+
+    StaticHostProvider(List<InetSocketAddress> servers, Random random, LongSupplier nanoTime) {
         if (servers.isEmpty()) {
             throw new IllegalArgumentException("a host provider needs at least one server");
         }
         this.random = random;
+        this.nanoTime = nanoTime;
         this.servers = shuffled(servers);
     }
 
@@ -62,6 +83,12 @@ public final class StaticHostProvider implements HostProvider {
 
     @Override
     public InetSocketAddress next() {
+        if (!movePool.isEmpty()) {
+            if (nanoTime.getAsLong() - movePoolUntilNanos < 0) {
+                return movePool.get(movePoolCursor++ % movePool.size());
+            }
+            movePool = List.of();
+        }
         InetSocketAddress server = servers.get(cursor % servers.size());
         cursor = (cursor + 1) % servers.size();
         return server;
@@ -70,6 +97,7 @@ public final class StaticHostProvider implements HostProvider {
     @Override
     public void onConnected(InetSocketAddress server) {
         // Round-robin goes on from the server after it if the connection drops.
+        movePool = List.of();
         int index = servers.indexOf(server);
         if (index >= 0) {
             cursor = (index + 1) % servers.size();
@@ -93,6 +121,7 @@ public final class StaticHostProvider implements HostProvider {
         List<InetSocketAddress> added = next.stream().filter(s -> !oldSet.contains(s)).toList();
         servers = next;
         cursor = 0;
+        movePool = List.of();
         if (current == null) {
             return Optional.empty();
         }
@@ -111,6 +140,12 @@ public final class StaticHostProvider implements HostProvider {
         }
         if (target != null) {
             cursor = servers.indexOf(target);
+            List<InetSocketAddress> pool = new ArrayList<>(added.contains(target) ? added : stayed);
+            pool.remove(target);
+            pool.add(0, target);
+            movePool = List.copyOf(pool);
+            movePoolCursor = 0;
+            movePoolUntilNanos = nanoTime.getAsLong() + TimeUnit.MILLISECONDS.toNanos(MOVE_WINDOW_MS);
         }
         return Optional.ofNullable(target);
     }

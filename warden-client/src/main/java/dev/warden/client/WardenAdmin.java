@@ -12,10 +12,9 @@ import java.util.concurrent.CompletableFuture;
  * configuration lines without the {@code server.} prefix for joiners, e.g.
  * {@code "4=127.0.0.1:2891:3891:participant;127.0.0.1:2184"}, and member ids for leavers.
  *
- * <p>The server must allow it: Apache ZooKeeper needs {@code reconfigEnabled=true} and an
- * authorized session (a super user, or one the ACL of {@code /zookeeper/config} admits), and
- * answers otherwise with RECONFIG_DISABLED or NO_AUTH. Warden does not implement reconfiguration
- * and answers RECONFIG_DISABLED. A reconfig is never retried after a connection loss (it is not
+ * <p>The server must allow it: Warden, as Apache ZooKeeper, needs {@code reconfigEnabled=true} and
+ * an authorized session (a super user, or one the ACL of {@code /zookeeper/config} admits), and
+ * answers otherwise with RECONFIG_DISABLED or NO_AUTH. A reconfig is never retried after a connection loss (it is not
  * idempotent): read {@link WardenClient#getConfig()} to learn whether it took effect.
  */
 public final class WardenAdmin {

@@ -22,6 +22,7 @@ public final class WardenClientBuilder {
     private final List<StateListener> listeners = new ArrayList<>();
     private dev.warden.protocol.tls.TlsSettings tls;
     private dev.warden.protocol.sasl.SaslCredentials sasl;
+    private boolean followConfiguration;
 
     WardenClientBuilder() {
     }
@@ -129,6 +130,20 @@ public final class WardenClientBuilder {
         return this;
     }
 
+    /**
+     * Keeps the server list to the ensemble's configuration ({@code /zookeeper/config}, which a
+     * {@code reconfig} changes): the client reads it once its session starts and after every
+     * change, and updates its server list as {@link WardenClient#updateServerList} does, so a
+     * share of the clients moves to members that joined and every client of a member that left
+     * moves. The connect string then only needs to reach one member. Members whose
+     * configuration line has no client address are left out. Off by default, as in ZooKeeper's
+     * own client; use it with the default host provider.
+     */
+    public WardenClientBuilder followConfiguration() {
+        this.followConfiguration = true;
+        return this;
+    }
+
     /** A state listener registered before connecting, so it also sees the first CONNECTED. */
     public WardenClientBuilder stateListener(StateListener listener) {
         listeners.add(listener);
@@ -144,7 +159,11 @@ public final class WardenClientBuilder {
         ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
                 Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
                 maxFrameBytes, shuffleSeed, shuffleHosts, hostProvider, tls, sasl);
-        return ClientRuntime.start(config, listeners);
+        WardenClient client = ClientRuntime.start(config, listeners);
+        if (followConfiguration) {
+            ConfigFollower.follow(client);
+        }
+        return client;
     }
 
     /**

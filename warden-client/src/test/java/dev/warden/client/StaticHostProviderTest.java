@@ -102,4 +102,38 @@ class StaticHostProviderTest {
         List<Object[]> clients = connectAll(servers(1, 2, 3));
         assertEquals(0, update(clients, servers(3, 2, 1)));
     }
+
+    /**
+     * A client sent to a new server that turns it away (still catching up with its leader) tries
+     * the new servers only, the one it was sent to first, until the move window ends; then any.
+     */
+    @Test
+    void aMovingClientKeepsToTheNewServersForTheMoveWindow() {
+        List<InetSocketAddress> three = servers(1, 2, 3);
+        List<InetSocketAddress> five = servers(1, 2, 3, 4, 5);
+        long[] nowNs = {0};
+        for (int seed = 0; seed < 200; seed++) {
+            StaticHostProvider provider = new StaticHostProvider(three, new Random(seed), () -> nowNs[0]);
+            InetSocketAddress home = provider.next();
+            provider.onConnected(home);
+            var target = provider.updateServerList(five, home);
+            if (target.isEmpty()) {
+                continue;
+            }
+            nowNs[0] = 0;
+            assertEquals(target.get(), provider.next());
+            for (int attempt = 0; attempt < 10; attempt++) {
+                int port = provider.next().getPort();
+                assertTrue(port == 4 || port == 5, "attempt " + attempt + " went to old server " + port);
+            }
+            nowNs[0] = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(StaticHostProvider.MOVE_WINDOW_MS);
+            java.util.Set<Integer> after = new java.util.TreeSet<>();
+            for (int attempt = 0; attempt < 5; attempt++) {
+                after.add(provider.next().getPort());
+            }
+            assertEquals(java.util.Set.of(1, 2, 3, 4, 5), after, "after the window every server is tried");
+            return;
+        }
+        throw new AssertionError("no client of 200 moved when the list grew from 3 to 5");
+    }
 }

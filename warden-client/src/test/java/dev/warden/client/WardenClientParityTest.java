@@ -17,7 +17,7 @@ class WardenClientParityTest extends ClientParityTest {
         return new WardenStandaloneServer();
     }
 
-    /** Warden does not reconfigure: the admin view gets ZooKeeper's "disabled" answer and the session goes on. */
+    /** reconfigEnabled is off by default: the admin view gets ZooKeeper's "disabled" answer and the session goes on. */
     @Test
     void reconfigIsRefusedAsDisabled() {
         try (WardenClient client = WardenClient.builder().connectString(server.connectString())

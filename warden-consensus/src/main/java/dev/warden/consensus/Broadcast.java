@@ -1,11 +1,14 @@
 package dev.warden.consensus;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * An established leader's broadcast: proposals, quorum commits, heartbeats, linearizable sync
@@ -67,7 +70,7 @@ final class Broadcast {
         // Silence is LeaderSide's check (a quorum heard within syncLimit). This one bounds the
         // time a leader goes on without a quorum of synced voters though it hears them: links
         // dropped and made again, followers that talk but do not finish their sync.
-        if (leader.liveSyncedVoters() >= state.config.quorumSize()) {
+        if (state.isQuorum(leader.syncedVoters())) {
             quorumLostSinceMs = -1;
         } else if (quorumLostSinceMs < 0) {
             quorumLostSinceMs = state.nowMs;
@@ -135,6 +138,12 @@ final class Broadcast {
                     + Zxid.hex(expected));
         }
         Entry entry = new Entry(zxid, payload);
+        if (state.membership.isConfigurationEntry(entry)) {
+            if (state.membership.hasLogged() || holdsConfigurationChange()) {
+                throw new IllegalArgumentException("configuration change " + Zxid.hex(zxid)
+                        + " proposed while another is in progress (checkReconfig says so first)");
+            }
+        }
         if (Zxid.epoch(zxid) > startEpoch) {
             if (bumpEpoch < 0) {
                 startBump(Zxid.epoch(zxid));
@@ -144,6 +153,16 @@ final class Broadcast {
         }
         appendOwn(entry);
         return true;
+    }
+
+    /** True if a configuration change waits, off the log, for an epoch bump to finish. */
+    boolean holdsConfigurationChange() {
+        for (Entry entry : held) {
+            if (state.membership.isConfigurationEntry(entry)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void appendOwn(Entry entry) {
@@ -172,8 +191,7 @@ final class Broadcast {
         if (bumpEpoch < 0 || !ownBumpDurable) {
             return;
         }
-        int acks = bumpAcks.size() + (state.isVoter(state.config.myId()) ? 1 : 0);
-        if (acks < state.config.quorumSize()) {
+        if (!state.isQuorum(state.withMe(bumpAcks))) {
             return;
         }
         startEpoch = bumpEpoch;
@@ -203,27 +221,52 @@ final class Broadcast {
     }
 
     private void tryCommit() {
-        List<Long> acks = new ArrayList<>();
-        if (state.isVoter(state.config.myId())) {
-            acks.add(ownPersistedZxid);
-        }
+        Map<Long, Long> acks = new HashMap<>();
+        acks.put(state.config.myId(), ownPersistedZxid);
         for (LeaderLink link : leader.links.values()) {
             if (!link.observer && link.forwarding()) {
-                acks.add(link.ackedZxid);
+                acks.put(link.id, link.ackedZxid);
             }
         }
-        int quorum = state.config.quorumSize();
-        if (acks.size() < quorum) {
-            return;
-        }
-        acks.sort((a, b) -> Long.compare(b, a));
-        long target = Math.min(acks.get(quorum - 1), state.lastLoggedZxid);
+        long target = Math.min(committable(acks), state.lastLoggedZxid);
         if (target > state.committedZxid) {
             informQueue.addAll(inflight.subMap(state.committedZxid, false, target, true).values());
             state.commitUpTo(target);
         }
         long settled = Math.min(state.committedZxid, ownPersistedZxid);
         inflight.headMap(settled, true).clear();
+    }
+
+    /**
+     * The highest zxid whose acknowledgers (acknowledgements are cumulative) are a quorum of the
+     * configurations it must satisfy: the committed one, plus every configuration entry logged at
+     * or before it. So the entries before a configuration change commit with the old quorum
+     * alone, and the change and everything after it need the old and the new.
+     */
+    private long committable(Map<Long, Long> acks) {
+        TreeSet<Long> candidates = new TreeSet<>(acks.values());
+        // the entry just before a configuration change may be committable where the acks around it are not
+        for (long version : state.membership.loggedVersions()) {
+            Long before = inflight.lowerKey(version);
+            if (before != null) {
+                candidates.add(before);
+            }
+        }
+        for (long zxid : candidates.descendingSet()) {
+            if (zxid <= state.committedZxid) {
+                break;
+            }
+            Set<Long> ackers = new HashSet<>();
+            for (Map.Entry<Long, Long> ack : acks.entrySet()) {
+                if (ack.getValue() >= zxid) {
+                    ackers.add(ack.getKey());
+                }
+            }
+            if (state.membership.isQuorumFor(ackers, zxid)) {
+                return zxid;
+            }
+        }
+        return state.committedZxid;
     }
 
     /** Sends what this batch collected: one PROPOSE and one COMMIT/INFORM per member, then sync pings. */
@@ -258,10 +301,11 @@ final class Broadcast {
             informQueue.clear();
             lastCommitSent = state.committedZxid;
         }
-        // With more voters a follower would need to hear from others too; there it waits for COMMIT.
-        if (state.config.twoDisksAreAQuorum() && ownPersistedZxid > Math.max(lastDurableSent, state.committedZxid)) {
+        // Only to a follower that, with us, is a quorum (two or three voters in a majority); with
+        // more voters it would need to hear from others too, and waits for the COMMIT.
+        if (ownPersistedZxid > Math.max(lastDurableSent, state.committedZxid)) {
             for (LeaderLink link : leader.links.values()) {
-                if (!link.observer && link.forwarding()) {
+                if (!link.observer && link.forwarding() && state.isQuorum(Set.of(state.config.myId(), link.id))) {
                     state.out.send(link.id, new ZabMessage.LeaderDurable(ownPersistedZxid));
                 }
             }

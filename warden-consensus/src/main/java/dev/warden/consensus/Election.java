@@ -1,7 +1,9 @@
 package dev.warden.consensus;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Fast-leader-election style voting. Votes are ordered by (epoch, last zxid, id); a member adopts
@@ -60,16 +62,21 @@ final class Election {
         decideAtMs = -1;
         lookingVotes.clear();
         settledVotes.clear();
-        myVote = votesForNobody() ? null : self();
+        myVote = ownCandidacy();
         broadcast();
     }
 
     /**
-     * Observers vote for nobody but still ask; so does a voter that must resynchronize, whose
-     * history (empty) and promises say nothing about what was committed.
+     * Whom this member votes for when a round starts: itself if it may lead. Observers, members
+     * outside the committed configuration and voters of weight 0 start with no vote and take up
+     * the best candidate they hear of: their support counts only with members whose
+     * configurations make them voters (a member joining under a configuration change that is
+     * logged but not committed, say, which a leader needs alongside the old quorum). A member that
+     * must resynchronize votes for no one at all: its history (empty) and promises say nothing
+     * about what was committed.
      */
-    private boolean votesForNobody() {
-        return state.config.isObserver() || state.resyncRequired;
+    private Candidate ownCandidacy() {
+        return !state.resyncRequired && state.membership.mayLead(state.config.myId()) ? self() : null;
     }
 
     private Candidate self() {
@@ -77,15 +84,16 @@ final class Election {
     }
 
     private ZabMessage.Vote myVoteMessage() {
+        long configVersion = state.membership.committed().version();
         if (myVote == null) {
-            return new ZabMessage.Vote(-1, 0, -1, round, Role.LOOKING);
+            return new ZabMessage.Vote(-1, 0, -1, round, Role.LOOKING, configVersion);
         }
-        return new ZabMessage.Vote(myVote.id, myVote.zxid, myVote.epoch, round, Role.LOOKING);
+        return new ZabMessage.Vote(myVote.id, myVote.zxid, myVote.epoch, round, Role.LOOKING, configVersion);
     }
 
     private void broadcast() {
         ZabMessage.Vote vote = myVoteMessage();
-        for (long id : state.others) {
+        for (long id : state.others()) {
             state.out.send(id, vote);
         }
         scheduleResend();
@@ -109,7 +117,11 @@ final class Election {
         if (state.nowMs >= resendAtMs) {
             broadcast();
         }
-        return decideAtMs >= 0 && state.nowMs >= decideAtMs ? decide() : null;
+        if (decideAtMs >= 0) {
+            return state.nowMs >= decideAtMs ? decide() : null;
+        }
+        // a configuration of one voter needs nobody's vote: it decides on its own at the next tick
+        return myVote != null && state.membership.allVoters().size() == 1 ? decide() : null;
     }
 
     /** A settled member answers a looking member with its current leader. */
@@ -121,7 +133,8 @@ final class Election {
 
     /** What a following or leading member says of itself: its leader, in its role. */
     private ZabMessage.Vote settledVoteMessage(long leaderEpoch) {
-        return new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round, state.role);
+        return new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round, state.role,
+                state.membership.committed().version());
     }
 
     /**
@@ -141,8 +154,16 @@ final class Election {
             return joined != null ? joined : decide();
         }
         settledVotes.remove(from);
-        if (!state.isVoter(from)) {
-            // a looking observer only needs to hear our vote
+        if (!votesSomewhere(from)) {
+            // a looking observer only needs to hear our vote; one that knows a newer configuration
+            // may name a candidate ours does not know of, which we take up (its vote counts for nothing here)
+            if (newerConfiguration(vote) && vote.round() >= round && adopt(vote)) {
+                decideAtMs = -1;
+                broadcast();
+                Decision decided = decide();
+                return decided == null || decided.role() == Role.LEADING ? decided
+                        : new Decision(roleUnderNewerConfiguration(), decided.leaderId());
+            }
             state.out.send(from, myVoteMessage());
             return null;
         }
@@ -153,7 +174,7 @@ final class Election {
         if (vote.round() > round) {
             round = vote.round();
             lookingVotes.clear();
-            myVote = votesForNobody() ? null : self();
+            myVote = ownCandidacy();
             decideAtMs = -1;
             adopt(vote);
             broadcast();
@@ -170,43 +191,76 @@ final class Election {
         return decide();
     }
 
+    /**
+     * True if the vote comes from a member that knows a newer committed configuration than ours:
+     * ours is stale (we missed changes while down or cut off), and its candidate may be one ours
+     * does not know may lead. Who counts toward a quorum is still decided by our configurations
+     * and, once someone leads, by the leader's; we learn the newer one when it synchronizes us.
+     */
+    private boolean newerConfiguration(ZabMessage.Vote vote) {
+        return vote.configVersion() > state.membership.committed().version();
+    }
+
+    /**
+     * The role to join a leader in when it knows a newer configuration than ours: a follower,
+     * whatever ours says. Ours may be stale in making us an observer while the leader's makes us
+     * a voter it needs; joined as an observer we would wait for it to be established and it for
+     * us, for good. As a follower we are synchronized during its establishment and learn our role
+     * at NEWLEADER (joining again as an observer if that is what we are); what our promises and
+     * acknowledgements count for is decided by the leader's configurations, not by our word.
+     */
+    private static Role roleUnderNewerConfiguration() {
+        return Role.FOLLOWING;
+    }
+
+    /** The role our committed configuration gives us as a learner. */
+    private Role roleUnderOurConfiguration() {
+        return state.membership.isObserver(state.config.myId()) ? Role.OBSERVING : Role.FOLLOWING;
+    }
+
     private boolean adopt(ZabMessage.Vote vote) {
-        if (myVote == null || vote.leaderId() < 0 || !state.isVoter(vote.leaderId())) {
+        if (state.resyncRequired || vote.leaderId() < 0
+                || !state.membership.mayLead(vote.leaderId()) && !newerConfiguration(vote)) {
             return false;
         }
         Candidate theirs = new Candidate(vote.leaderId(), vote.leaderZxid(), vote.leaderEpoch());
-        if (theirs.compareTo(myVote) > 0) {
+        if (myVote == null || theirs.compareTo(myVote) > 0) {
             myVote = theirs;
             return true;
         }
         return false;
     }
 
+    /** True if {@code id} votes in any configuration we know: its vote may count toward one of their quorums. */
+    private boolean votesSomewhere(long id) {
+        return state.membership.allVoters().contains(id);
+    }
+
     private Decision decide() {
         if (myVote == null) {
             return null;
         }
-        int agreeing = 1;
+        Set<Long> agreeing = new HashSet<>();
+        agreeing.add(state.config.myId());
         for (Map.Entry<Long, ZabMessage.Vote> entry : lookingVotes.entrySet()) {
             ZabMessage.Vote v = entry.getValue();
-            if (state.isVoter(entry.getKey()) && v.round() == round && v.leaderId() == myVote.id
-                    && v.leaderZxid() == myVote.zxid && v.leaderEpoch() == myVote.epoch) {
-                agreeing++;
+            if (v.round() == round && v.leaderId() == myVote.id && v.leaderZxid() == myVote.zxid
+                    && v.leaderEpoch() == myVote.epoch) {
+                agreeing.add(entry.getKey());
             }
         }
         for (Map.Entry<Long, ZabMessage.Vote> entry : settledVotes.entrySet()) {
             ZabMessage.Vote v = entry.getValue();
             // a member that already decided for our candidate in this round backs it too
-            if (state.isVoter(entry.getKey()) && !lookingVotes.containsKey(entry.getKey()) && v.round() == round
-                    && v.leaderId() == myVote.id) {
-                agreeing++;
+            if (!lookingVotes.containsKey(entry.getKey()) && v.round() == round && v.leaderId() == myVote.id) {
+                agreeing.add(entry.getKey());
             }
         }
-        if (agreeing < state.config.quorumSize()) {
+        if (!state.isQuorum(agreeing)) {
             decideAtMs = -1;
             return null;
         }
-        if (agreeing < state.config.voters().size()) {
+        if (!agreeing.containsAll(state.membership.allVoters())) {
             // a quorum but not everyone: a better vote may still come; decide when the wait is over
             if (decideAtMs < 0) {
                 decideAtMs = state.nowMs + finalizeWaitMs();
@@ -218,35 +272,53 @@ final class Election {
         decideAtMs = -1;
         leaderRound = round;
         return myVote.id == state.config.myId() ? new Decision(Role.LEADING, myVote.id)
-                : new Decision(Role.FOLLOWING, myVote.id);
+                : new Decision(roleUnderOurConfiguration(), myVote.id);
     }
 
-    /** Joins a leader that is already established: it says so itself and a quorum follows it. */
+    /**
+     * Joins a leader that is already established: it says so itself and a quorum follows it. A
+     * member that votes for nobody (an observer, a member outside the configuration, a voter of
+     * weight 0) joins on the leader's word alone, and any member joins the leader of a member that
+     * knows a newer committed configuration than ours: it learns it when the leader synchronizes it.
+     */
     private Decision joinSettled() {
+        long me = state.config.myId();
         for (ZabMessage.Vote v : settledVotes.values()) {
             long leader = v.leaderId();
+            if (leader != me && leader >= 0 && newerConfiguration(v)) {
+                // A member settled under a configuration newer than ours: ours is stale, and its
+                // leader may be one we do not know of, nor hear from. We follow it to learn the
+                // configuration at NEWLEADER; if it does not lead after all, it answers with its
+                // vote and we look again.
+                leaderRound = v.round();
+                return new Decision(roleUnderNewerConfiguration(), leader);
+            }
             ZabMessage.Vote leaderOwn = settledVotes.get(leader);
-            if (leader == state.config.myId() || leaderOwn == null || leaderOwn.senderRole() != Role.LEADING
+            if (leader == me || leaderOwn == null || leaderOwn.senderRole() != Role.LEADING
                     || leaderOwn.leaderId() != leader) {
                 continue;
             }
-            if (state.config.isObserver()) {
+            boolean newerConfiguration = leaderOwn.configVersion() > state.membership.committed().version();
+            if (!state.membership.isVoter(me) || newerConfiguration) {
                 leaderRound = leaderOwn.round();
-                return new Decision(Role.OBSERVING, leader);
+                Role role = newerConfiguration ? roleUnderNewerConfiguration() : roleUnderOurConfiguration();
+                return new Decision(role, leader);
             }
-            int backing = 0;
+            Set<Long> backing = new HashSet<>();
             for (Map.Entry<Long, ZabMessage.Vote> entry : settledVotes.entrySet()) {
-                if (state.isVoter(entry.getKey()) && entry.getValue().leaderId() == leader
+                if (entry.getValue().leaderId() == leader
                         && entry.getValue().leaderEpoch() == leaderOwn.leaderEpoch()) {
-                    backing++;
+                    backing.add(entry.getKey());
                 }
             }
             // we back it too, unless our backing must not count
-            int ours = state.resyncRequired ? 0 : 1;
-            if (backing + ours >= state.config.quorumSize()) {
+            if (!state.resyncRequired) {
+                backing.add(me);
+            }
+            if (state.isQuorum(backing)) {
                 round = Math.max(round, v.round());
                 leaderRound = leaderOwn.round();
-                return new Decision(Role.FOLLOWING, leader);
+                return new Decision(roleUnderOurConfiguration(), leader);
             }
         }
         return null;

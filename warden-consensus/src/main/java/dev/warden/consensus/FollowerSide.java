@@ -3,6 +3,7 @@ package dev.warden.consensus;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A follower's or observer's side of discovery, synchronization and broadcast, for one leader.
@@ -28,16 +29,17 @@ final class FollowerSide {
     /** Cumulative, from LeaderDurable: this leader's proposals on its disk. */
     private long leaderDurableZxid;
 
-    FollowerSide(PeerState state, long leaderId) {
+    /** @param role the role the member joins in: the election's decision (see {@code Election}) */
+    FollowerSide(PeerState state, long leaderId, Role role) {
         this.state = state;
         this.leaderId = leaderId;
-        this.role = state.config.isObserver() ? Role.OBSERVING : Role.FOLLOWING;
+        this.role = role;
         this.startedMs = state.nowMs;
         this.lastHeardMs = state.nowMs;
         this.sentAcceptedEpoch = state.epochs.acceptedEpoch();
         state.setRole(role, leaderId, -1, false);
         state.out.send(leaderId, new ZabMessage.FollowerInfo(state.epochs.acceptedEpoch(), state.lastLoggedZxid,
-                state.config.isObserver(), state.resyncRequired));
+                role == Role.OBSERVING, state.resyncRequired));
     }
 
     long leaderId() {
@@ -46,6 +48,15 @@ final class FollowerSide {
 
     long epoch() {
         return epoch;
+    }
+
+    /**
+     * True if the committed configuration gives this member another role than the one it joined
+     * with (an observer made a voter, or the reverse): it must join again in its new role.
+     */
+    boolean roleNoLongerFits() {
+        boolean observer = state.membership.isObserver(state.config.myId());
+        return observer != (role == Role.OBSERVING);
     }
 
     /** True once the member must give up on this leader and look for another. */
@@ -196,14 +207,15 @@ final class FollowerSide {
     }
 
     /**
-     * Where two voters are a quorum, what is on both the leader's disk and ours is committed:
-     * any later leader is elected by a quorum that includes one of us, and takes the longest
-     * history among them. This is the same rule the leader applies to our ACK, learned one
+     * Where the leader and this member are a quorum (of every configuration we know: two or three
+     * voters in a majority), what is on both the leader's disk and ours is committed: any later
+     * leader is elected by a quorum that includes one of us, and takes the longest history among
+     * them. This is the same rule the leader applies to our ACK, learned one
      * message sooner. Our log and the leader's agree up to the lower of the two, since we
      * synced to it and took its proposals in order.
      */
     private void commitWhatTwoDisksHold() {
-        if (role == Role.FOLLOWING && state.config.twoDisksAreAQuorum()) {
+        if (role == Role.FOLLOWING && state.isQuorum(Set.of(leaderId, state.config.myId()))) {
             state.commitUpTo(Math.min(ownDurableZxid, leaderDurableZxid));
         }
     }
@@ -213,6 +225,12 @@ final class FollowerSide {
             return;
         }
         if (newLeader.epoch() > state.epochs.acceptedEpoch() || newLeader.lastZxid() != state.lastLoggedZxid) {
+            failed = true;
+            return;
+        }
+        // our log now holds the leader's history up to here: its configurations are ours
+        state.adoptConfigurations(newLeader.configurations());
+        if (roleNoLongerFits() || !state.membership.mayLead(leaderId)) {
             failed = true;
             return;
         }

@@ -2,9 +2,11 @@ package dev.warden.consensus;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A leader's discovery and synchronization: it gathers a quorum's epochs, picks a new epoch,
@@ -19,11 +21,11 @@ final class LeaderSide {
     final Broadcast broadcast;
     final Map<Long, LeaderLink> links = new LinkedHashMap<>();
     /**
-     * When each other voter was last heard from while following us, by id. Kept apart from the
+     * When each learner was last heard from while following us, by id. Kept apart from the
      * links, so a link dropped and made again does not reset the clock: the leader steps down
      * on silence measured from the last message, not from when a link was dropped.
      */
-    private final Map<Long, Long> voterLastHeardMs = new HashMap<>();
+    private final Map<Long, Long> learnerLastHeardMs = new HashMap<>();
     private final long startedMs;
     private Phase phase = Phase.DISCOVERY;
     long epoch = -1;
@@ -110,10 +112,11 @@ final class LeaderSide {
     }
 
     private void onFollowerInfo(long from, ZabMessage.FollowerInfo info) {
-        boolean observer = !state.isVoter(from);
-        if (info.observer() != observer) {
-            return;
-        }
+        // The learner's own word on its role decides what it is sent (proposals or INFORMs); what
+        // its promises and acknowledgements count for is the configurations' business: a member
+        // that is not a voter of them counts toward nothing. A member that joined in a role our
+        // configuration does not give it learns ours at NEWLEADER and joins again.
+        boolean observer = info.observer();
         heardFrom(from);
         // a new FOLLOWERINFO starts a new session with that member
         LeaderLink link = new LeaderLink(from, observer, state.nowMs);
@@ -137,18 +140,19 @@ final class LeaderSide {
     }
 
     private void maybeChooseEpoch() {
-        int voters = state.isVoter(state.config.myId()) ? 1 : 0;
+        Set<Long> voters = new HashSet<>();
+        voters.add(state.config.myId());
         long maxAccepted = state.epochs.acceptedEpoch();
         for (LeaderLink link : links.values()) {
-            if (!link.observer) {
+            if (!actsAsObserver(link)) {
                 // a resyncing member's promise still binds it, so the epoch must pass it too
                 maxAccepted = Math.max(maxAccepted, link.acceptedEpoch);
                 if (!link.resyncing) {
-                    voters++;
+                    voters.add(link.id);
                 }
             }
         }
-        if (voters < state.config.quorumSize()) {
+        if (!state.isQuorum(voters)) {
             return;
         }
         epoch = maxAccepted + 1;
@@ -176,7 +180,10 @@ final class LeaderSide {
         boolean ahead = ack.currentEpoch() > historyEpoch
                 || ack.currentEpoch() == historyEpoch && ack.lastZxid() > historyLastZxid;
         boolean newer = ack.currentEpoch() > epoch;
-        if (!link.observer && !link.resyncing && (!epochQuorum && ahead || newer)) {
+        // Only a member that votes in one of our configurations can hold committed entries we
+        // lack; a learner outside them (joining, or removed) that is ahead is cut back by TRUNC.
+        boolean counts = state.membership.allVoters().contains(link.id);
+        if (!actsAsObserver(link) && !link.resyncing && (!epochQuorum && ahead && counts || newer)) {
             // a member of our discovery quorum knows a newer history than ours: we must not lead
             failed = true;
             return;
@@ -186,10 +193,23 @@ final class LeaderSide {
         broadcast.onEpochAccepted(link);
         if (!epochQuorum) {
             maybeCompleteDiscovery();
-        } else if (!link.observer || phase == Phase.BROADCAST) {
+        } else if (!actsAsObserver(link) || phase == Phase.BROADCAST) {
             // observers only learn committed history, so they wait until we are established
             sync(link);
         }
+    }
+
+    /**
+     * True if the learner is treated as an observer: it joined as one and none of our
+     * configurations makes it a voter. One that joined as an observer while ours make it a voter
+     * (its configuration is older or newer than our committed one) may be needed for our
+     * quorums: its promise counts and is checked as a follower's (an observer persists its
+     * promise too), and it is synchronized with the followers; at NEWLEADER it takes our
+     * configurations and, its role no longer fitting, joins again as a follower. Were it left
+     * to wait for our establishment, a leader needing it would wait for good.
+     */
+    private boolean actsAsObserver(LeaderLink link) {
+        return link.observer && !state.membership.allVoters().contains(link.id);
     }
 
     /**
@@ -197,20 +217,21 @@ final class LeaderSide {
      * everything committed: only now may our history take the new epoch and followers sync to it.
      */
     private void maybeCompleteDiscovery() {
-        int acked = state.isVoter(state.config.myId()) ? 1 : 0;
+        Set<Long> acked = new HashSet<>();
+        acked.add(state.config.myId());
         for (LeaderLink link : links.values()) {
-            if (!link.observer && !link.resyncing && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)
+            if (!actsAsObserver(link) && !link.resyncing && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)
                     && link.acceptedEpoch < epoch) {
-                acked++;
+                acked.add(link.id);
             }
         }
-        if (acked < state.config.quorumSize()) {
+        if (!state.isQuorum(acked)) {
             return;
         }
         epochQuorum = true;
         state.persistEpochs(new EpochState(epoch, epoch));
         for (LeaderLink link : links.values()) {
-            if (!link.observer && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
+            if (!actsAsObserver(link) && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
                 sync(link);
             }
         }
@@ -224,7 +245,7 @@ final class LeaderSide {
         for (ZabMessage message : plan.messages()) {
             state.out.send(link.id, message);
         }
-        state.out.send(link.id, new ZabMessage.NewLeader(epoch, upTo));
+        state.out.send(link.id, new ZabMessage.NewLeader(epoch, upTo, state.membership.upTo(upTo)));
         link.stage = LeaderLink.Stage.SYNC_SENT;
         link.ackedZxid = 0;
         link.syncedToZxid = upTo;
@@ -260,13 +281,7 @@ final class LeaderSide {
         if (phase != Phase.SYNC || !ownCurrentEpochDurable) {
             return;
         }
-        int synced = 1;
-        for (LeaderLink link : links.values()) {
-            if (!link.observer && link.stage == LeaderLink.Stage.SYNCED) {
-                synced++;
-            }
-        }
-        if (synced < state.config.quorumSize()) {
+        if (!state.isQuorum(syncedVoters())) {
             return;
         }
         phase = Phase.BROADCAST;
@@ -283,9 +298,8 @@ final class LeaderSide {
     }
 
     private void heardFrom(long id) {
-        if (state.isVoter(id)) {
-            voterLastHeardMs.put(id, state.nowMs);
-        }
+        // every learner: whether it counts is decided at counting time, by the configurations then
+        learnerLastHeardMs.put(id, state.nowMs);
     }
 
     /**
@@ -293,23 +307,28 @@ final class LeaderSide {
      * {@code windowMs} (on the clock of the last tick). Observers do not count.
      */
     boolean heardQuorumWithin(long windowMs) {
-        int heard = state.isVoter(state.config.myId()) ? 1 : 0;
-        for (long lastHeardMs : voterLastHeardMs.values()) {
-            if (state.nowMs - lastHeardMs <= windowMs) {
-                heard++;
+        Set<Long> heard = new HashSet<>();
+        heard.add(state.config.myId());
+        for (Map.Entry<Long, Long> lastHeard : learnerLastHeardMs.entrySet()) {
+            if (state.nowMs - lastHeard.getValue() <= windowMs) {
+                heard.add(lastHeard.getKey());
             }
         }
-        return heard >= state.config.quorumSize();
+        return state.isQuorum(heard);
     }
 
-    /** Voters, this member included, that are synced and were heard from recently. */
-    int liveSyncedVoters() {
-        int count = state.isVoter(state.config.myId()) ? 1 : 0;
+    /**
+     * Learners whose sync is done (their NEWLEADER acknowledgement says our history up to it is
+     * on their disk), observers aside unless our configurations make them voters, and this member.
+     */
+    Set<Long> syncedVoters() {
+        Set<Long> synced = new HashSet<>();
+        synced.add(state.config.myId());
         for (LeaderLink link : links.values()) {
-            if (!link.observer && link.stage == LeaderLink.Stage.SYNCED) {
-                count++;
+            if (!actsAsObserver(link) && link.stage == LeaderLink.Stage.SYNCED) {
+                synced.add(link.id);
             }
         }
-        return count;
+        return synced;
     }
 }

@@ -1,9 +1,12 @@
 package dev.warden.consensus;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.random.RandomGenerator;
 
@@ -17,8 +20,8 @@ final class PeerState {
     final LogView log;
     final SnapshotSource snapshots;
     final RandomGenerator random;
-    /** Every other member, sorted: iteration order must not depend on hashing, so runs replay exactly. */
-    final List<Long> others;
+    /** The configurations this member knows; every quorum is counted against them. */
+    final Membership membership;
     long nowMs;
     /** The last counter of an epoch; lowered only by tests, to reach an epoch bump quickly. */
     long maxCounter = Zxid.MAX_COUNTER;
@@ -45,32 +48,46 @@ final class PeerState {
     private final TreeMap<Long, Entry> unapplied = new TreeMap<>();
     /** Sync tokens waiting until this member has applied the zxid in the value. */
     private final List<long[]> syncsWaiting = new ArrayList<>();
+    private boolean configurationChanged;
 
     PeerState(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots, RandomGenerator random,
-              long nowMs, boolean resyncRequired) {
+              long nowMs, boolean resyncRequired, Configurations configurations, ConfigCodec codec) {
         this.config = config;
+        this.membership = new Membership(configurations, codec);
         this.resyncRequired = resyncRequired;
         this.epochs = persisted;
         this.log = log;
         this.snapshots = snapshots;
         this.random = random;
         this.nowMs = nowMs;
-        List<Long> all = new ArrayList<>(config.voters());
-        all.addAll(config.observers());
-        all.remove(config.myId());
-        all.sort(null);
-        this.others = List.copyOf(all);
         this.lastLoggedZxid = log.lastZxid();
         this.appliedZxid = lastLoggedZxid;
         this.committedZxid = 0;
     }
 
-    boolean isVoter(long id) {
-        return config.voters().contains(id);
+    /**
+     * Every other member of every configuration this member knows, sorted: iteration order must
+     * not depend on hashing, so runs replay exactly.
+     */
+    List<Long> others() {
+        return membership.othersThan(config.myId());
     }
 
-    boolean isMember(long id) {
-        return id != config.myId() && (config.voters().contains(id) || config.observers().contains(id));
+    /** True if {@code id} votes in the committed configuration. */
+    boolean isVoter(long id) {
+        return membership.isVoter(id);
+    }
+
+    /** This member's id with {@code ids}: the sets the quorum checks count include the leader itself. */
+    Set<Long> withMe(Collection<Long> ids) {
+        Set<Long> all = new HashSet<>(ids);
+        all.add(config.myId());
+        return all;
+    }
+
+    /** True if {@code ids} are a quorum of every configuration this member knows. */
+    boolean isQuorum(Set<Long> ids) {
+        return membership.isQuorum(ids);
     }
 
     void setRole(Role newRole, long newLeader, long epoch, boolean nowServing) {
@@ -101,6 +118,7 @@ final class PeerState {
         lastLoggedZxid = entry.zxid();
         unapplied.put(entry.zxid(), entry);
         out.persist(entry);
+        membership.onLogged(entry);
     }
 
     /** True if {@code zxid} may follow the current log tail without a hole. */
@@ -121,6 +139,7 @@ final class PeerState {
         Invariants.check(zxid >= committedZxid, "truncating committed entries: to " + Zxid.hex(zxid) + ", committed "
                 + Zxid.hex(committedZxid));
         out.truncate(zxid);
+        membership.truncatedAfter(zxid);
         unapplied.clear();
         lastLoggedZxid = zxid;
         appliedZxid = zxid;
@@ -130,6 +149,7 @@ final class PeerState {
     void abandonHistory() {
         resyncRequired = true;
         out.abandonHistory();
+        membership.logReplaced();
         unapplied.clear();
         lastLoggedZxid = 0;
         appliedZxid = 0;
@@ -146,6 +166,7 @@ final class PeerState {
 
     void installSnapshot(SnapshotData snapshot) {
         out.snapshot(snapshot);
+        membership.logReplaced();
         unapplied.clear();
         lastLoggedZxid = snapshot.zxid();
         appliedZxid = snapshot.zxid();
@@ -170,7 +191,29 @@ final class PeerState {
             it.remove();
         }
         appliedZxid = Math.max(appliedZxid, target);
+        membership.committedUpTo(target);
+        reportCommittedConfiguration();
         completeSyncs();
+    }
+
+    /** The leader's configurations, taken at synchronization. */
+    void adoptConfigurations(Configurations leaders) {
+        membership.adopt(leaders);
+        reportCommittedConfiguration();
+    }
+
+    private void reportCommittedConfiguration() {
+        if (membership.takeActivated()) {
+            configurationChanged = true;
+            out.configurationCommitted(membership.committed());
+        }
+    }
+
+    /** True once after the committed configuration changed: the peer checks its role and its leader. */
+    boolean takeConfigurationChanged() {
+        boolean was = configurationChanged;
+        configurationChanged = false;
+        return was;
     }
 
     /** Entry payload for a zxid this member logged but has not applied, or null. */

@@ -1,8 +1,13 @@
 package dev.warden.consensus;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Heartbeat rounds. Each round is numbered; a follower's PINGACK for round r shows it still
@@ -64,21 +69,25 @@ final class PingRounds {
 
     /** The newest round a quorum of synced voters (this member included) acknowledged. */
     private long confirmedRound() {
-        List<Long> acked = new ArrayList<>();
-        if (state.isVoter(state.config.myId())) {
-            acked.add(round);
-        }
+        Map<Long, Long> acked = new HashMap<>();
+        acked.put(state.config.myId(), round);
         for (LeaderLink link : leader.links.values()) {
             if (!link.observer && link.stage == LeaderLink.Stage.SYNCED) {
-                acked.add(link.pingRoundAcked);
+                acked.put(link.id, link.pingRoundAcked);
             }
         }
-        int quorum = state.config.quorumSize();
-        if (acked.size() < quorum) {
-            return 0;
+        for (long candidate : new TreeSet<>(acked.values()).descendingSet()) {
+            Set<Long> ackers = new HashSet<>();
+            for (Map.Entry<Long, Long> ack : acked.entrySet()) {
+                if (ack.getValue() >= candidate) {
+                    ackers.add(ack.getKey());
+                }
+            }
+            if (state.isQuorum(ackers)) {
+                return candidate;
+            }
         }
-        acked.sort((a, b) -> Long.compare(b, a));
-        return acked.get(quorum - 1);
+        return 0;
     }
 
     private void complete() {

@@ -20,20 +20,25 @@ import java.util.List;
  *   <li>apply {@code committed} to the state machine in order;</li>
  *   <li>deliver {@code received} to the application, then report {@code syncsDone};</li>
  *   <li>if {@code resynced}: the member holds a leader's whole history again and serves; remove
- *       its resync marker.</li>
+ *       its resync marker;</li>
+ *   <li>if {@code configurationCommitted} is not null: it is the newest configuration this member
+ *       knows committed; record it (a server writes its dynamic configuration file) so the member
+ *       restarts with it. It is a committed fact, so recording it late (or losing it in a crash)
+ *       is safe: the member then counts with the older one and the configuration entries its log
+ *       holds, which is stricter.</li>
  * </ol>
  * {@code roleChange}, if not null, is reported before any of this.
  */
 public record Ready(RoleChange roleChange, List<Outbound> sendImmediately, EpochState epochs, long truncateAfterZxid,
                     SnapshotData snapshot, List<Entry> entriesToPersist, List<Outbound> sendAfterPersist,
                     List<Entry> committed, List<Received> received, List<Long> syncsDone, boolean abandonHistory,
-                    boolean resynced) {
+                    boolean resynced, Configuration configurationCommitted) {
     /** A batch without history changes (most batches). */
     public Ready(RoleChange roleChange, List<Outbound> sendImmediately, EpochState epochs, long truncateAfterZxid,
                  SnapshotData snapshot, List<Entry> entriesToPersist, List<Outbound> sendAfterPersist,
                  List<Entry> committed, List<Received> received, List<Long> syncsDone) {
         this(roleChange, sendImmediately, epochs, truncateAfterZxid, snapshot, entriesToPersist, sendAfterPersist,
-                committed, received, syncsDone, false, false);
+                committed, received, syncsDone, false, false, null);
     }
 
     /**
@@ -48,6 +53,7 @@ public record Ready(RoleChange roleChange, List<Outbound> sendImmediately, Epoch
     public boolean isEmpty() {
         return roleChange == null && sendImmediately.isEmpty() && epochs == null && truncateAfterZxid < 0
                 && snapshot == null && entriesToPersist.isEmpty() && sendAfterPersist.isEmpty() && committed.isEmpty()
-                && received.isEmpty() && syncsDone.isEmpty() && !abandonHistory && !resynced;
+                && received.isEmpty() && syncsDone.isEmpty() && !abandonHistory && !resynced
+                && configurationCommitted == null;
     }
 }

@@ -24,6 +24,7 @@ final class ReadyBuilder {
     private final List<Long> syncsDone = new ArrayList<>();
     private boolean abandonHistory;
     private boolean resynced;
+    private Configuration configurationCommitted;
 
     void roleChange(RoleChange change) {
         roleChange = change;
@@ -82,6 +83,10 @@ final class ReadyBuilder {
         resynced = true;
     }
 
+    void configurationCommitted(Configuration configuration) {
+        configurationCommitted = configuration;
+    }
+
     void persist(Entry entry) {
         entriesToPersist.add(entry);
     }
@@ -101,12 +106,13 @@ final class ReadyBuilder {
     boolean isEmpty() {
         return roleChange == null && sendImmediately.isEmpty() && epochs == null && truncateAfterZxid < 0
                 && snapshot == null && entriesToPersist.isEmpty() && sendAfterPersist.isEmpty() && committed.isEmpty()
-                && received.isEmpty() && syncsDone.isEmpty() && !abandonHistory && !resynced;
+                && received.isEmpty() && syncsDone.isEmpty() && !abandonHistory && !resynced
+                && configurationCommitted == null;
     }
 
     Ready build() {
         return new Ready(roleChange, List.copyOf(sendImmediately), epochs, truncateAfterZxid, snapshot,
                 List.copyOf(entriesToPersist), List.copyOf(sendAfterPersist), List.copyOf(committed),
-                List.copyOf(received), List.copyOf(syncsDone), abandonHistory, resynced);
+                List.copyOf(received), List.copyOf(syncsDone), abandonHistory, resynced, configurationCommitted);
     }
 }

@@ -90,7 +90,7 @@ public final class ZabCodec {
                 throw new IllegalArgumentException("Vote.senderRole is null");
             }
             out.writeByte(VOTE).writeLong(m.leaderId()).writeLong(m.leaderZxid()).writeLong(m.leaderEpoch())
-                    .writeLong(m.round()).writeByte(m.senderRole().ordinal());
+                    .writeLong(m.round()).writeByte(m.senderRole().ordinal()).writeLong(m.configVersion());
         } else if (message instanceof FollowerInfo m) {
             out.writeByte(FOLLOWER_INFO).writeLong(m.acceptedEpoch()).writeLong(m.lastZxid()).writeBool(m.observer())
                     .writeBool(m.resyncing());
@@ -106,6 +106,7 @@ public final class ZabCodec {
             out.writeByte(SNAP).writeLong(m.zxid()).writeBuffer(nonNull(m.snapshot(), "Snap.snapshot"));
         } else if (message instanceof NewLeader m) {
             out.writeByte(NEW_LEADER).writeLong(m.epoch()).writeLong(m.lastZxid());
+            ConfigurationWire.write(m.configurations(), out);
         } else if (message instanceof AckNewLeader m) {
             out.writeByte(ACK_NEW_LEADER).writeLong(m.epoch());
         } else if (message instanceof UpToDate m) {
@@ -143,10 +144,12 @@ public final class ZabCodec {
     public static int encodedSize(ZabMessage message) {
         long size;
         if (message instanceof Vote) {
-            size = 1 + 4 * 8 + 1;
+            size = 1 + 4 * 8 + 1 + 8;
         } else if (message instanceof FollowerInfo) {
             size = 1 + 2 * 8 + 2;
-        } else if (message instanceof AckEpoch || message instanceof NewLeader || message instanceof Ping
+        } else if (message instanceof NewLeader m) {
+            size = 1 + 2 * 8 + ConfigurationWire.size(m.configurations());
+        } else if (message instanceof AckEpoch || message instanceof Ping
                 || message instanceof SyncReply) {
             size = 1 + 2 * 8;
         } else if (message instanceof Snap m) {
@@ -188,7 +191,8 @@ public final class ZabCodec {
     private static ZabMessage read(JuteReader in) {
         byte type = in.readByte();
         return switch (type) {
-            case VOTE -> new Vote(in.readLong(), in.readLong(), in.readLong(), in.readLong(), readRole(in));
+            case VOTE -> new Vote(in.readLong(), in.readLong(), in.readLong(), in.readLong(), readRole(in),
+                    in.readLong());
             case FOLLOWER_INFO -> new FollowerInfo(in.readLong(), in.readLong(), readStrictBool(in),
                     readStrictBool(in));
             case LEADER_INFO -> new LeaderInfo(in.readLong());
@@ -196,7 +200,7 @@ public final class ZabCodec {
             case DIFF -> new Diff(in.readLong());
             case TRUNC -> new Trunc(in.readLong());
             case SNAP -> new Snap(in.readLong(), readBytes(in, "Snap.snapshot"));
-            case NEW_LEADER -> new NewLeader(in.readLong(), in.readLong());
+            case NEW_LEADER -> new NewLeader(in.readLong(), in.readLong(), ConfigurationWire.readConfigurations(in));
             case ACK_NEW_LEADER -> new AckNewLeader(in.readLong());
             case UP_TO_DATE -> new UpToDate(in.readLong());
             case PROPOSE -> new Propose(readEntries(in));

@@ -3,12 +3,13 @@ package dev.warden.consensus;
 import java.util.Set;
 
 /**
- * The ensemble as this member sees it, and its timing. Time is in milliseconds of the
- * driver's monotonic clock, passed to every {@code tick}.
+ * This member and its timing, and the ensemble of a member started without a configuration
+ * history ({@link ZabPeer}'s shorter constructors: a static majority configuration, version 0).
+ * Time is in milliseconds of the driver's monotonic clock, passed to every {@code tick}.
  *
  * @param myId                     this member's id (the {@code myid} file)
- * @param voters                   ids of voting members, including myId if it votes
- * @param observers                ids of non-voting members, including myId if it observes
+ * @param voters                   ids of voting members of the static configuration
+ * @param observers                ids of non-voting members of the static configuration
  * @param tickMs                   ZooKeeper's tickTime; heartbeats go out every tickMs / 2
  * @param initLimitTicks           a follower must connect to and sync with a leader within this many ticks
  * @param syncLimitTicks           a follower that has not answered a heartbeat for this many ticks is dropped, a
@@ -27,9 +28,6 @@ public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long t
     public ZabConfig {
         voters = Set.copyOf(voters);
         observers = Set.copyOf(observers);
-        if (!voters.contains(myId) && !observers.contains(myId)) {
-            throw new IllegalArgumentException("myId " + myId + " is neither a voter nor an observer");
-        }
         for (Long id : observers) {
             if (voters.contains(id)) {
                 throw new IllegalArgumentException("member " + id + " is both voter and observer");
@@ -39,21 +37,5 @@ public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long t
                 || maxEntriesPerMessage <= 0 || maxSyncDiffBytes <= 0) {
             throw new IllegalArgumentException("invalid consensus configuration");
         }
-    }
-
-    public boolean isObserver() {
-        return observers.contains(myId);
-    }
-
-    public int quorumSize() {
-        return voters.size() / 2 + 1;
-    }
-
-    /**
-     * True with two or three voters: the leader's disk and one follower's are then a quorum, so
-     * a follower commits what both hold without waiting for the COMMIT (LeaderDurable).
-     */
-    public boolean twoDisksAreAQuorum() {
-        return quorumSize() == 2;
     }
 }

@@ -10,8 +10,17 @@ import java.util.List;
  */
 public sealed interface ZabMessage {
     // --- election (fast leader election style) ---
-    /** My current vote; {@code round} is the sender's election round, {@code senderRole} its role. */
-    record Vote(long leaderId, long leaderZxid, long leaderEpoch, long round, Role senderRole) implements ZabMessage { }
+    /**
+     * My current vote; {@code round} is the sender's election round, {@code senderRole} its role,
+     * {@code configVersion} the version of the newest configuration it knows committed (a member
+     * that hears a leader with a newer one follows it to learn it).
+     */
+    record Vote(long leaderId, long leaderZxid, long leaderEpoch, long round, Role senderRole, long configVersion)
+            implements ZabMessage {
+        public Vote(long leaderId, long leaderZxid, long leaderEpoch, long round, Role senderRole) {
+            this(leaderId, leaderZxid, leaderEpoch, round, senderRole, -1);
+        }
+    }
 
     // --- discovery ---
     /**
@@ -34,7 +43,18 @@ public sealed interface ZabMessage {
     record Trunc(long toZxid) implements ZabMessage { }
     /** Replace all state with this snapshot, then entries after its zxid follow. */
     record Snap(long zxid, byte[] snapshot) implements ZabMessage { }
-    record NewLeader(long epoch, long lastZxid) implements ZabMessage { }
+    /**
+     * The sync stream is complete up to {@code lastZxid}; {@code configurations} is the leader's
+     * committed configuration and the configuration entries up to there it does not know
+     * committed: the follower counts with them from now on.
+     */
+    record NewLeader(long epoch, long lastZxid, Configurations configurations) implements ZabMessage {
+        public NewLeader {
+            if (configurations == null) {
+                throw new IllegalArgumentException("NewLeader without configurations");
+            }
+        }
+    }
     record AckNewLeader(long epoch) implements ZabMessage { }
     /** The follower may serve clients: everything it was sent during sync is committed. */
     record UpToDate(long committedZxid) implements ZabMessage { }

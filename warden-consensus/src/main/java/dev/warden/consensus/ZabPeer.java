@@ -37,13 +37,31 @@ public final class ZabPeer {
      */
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs, boolean resyncRequired) {
-        if (config == null || persisted == null || log == null || snapshots == null || random == null) {
-            throw new IllegalArgumentException("ZabPeer needs a config, epochs, log view, snapshot source and random");
+        this(config, persisted, log, snapshots, random, nowMs, resyncRequired,
+                Configurations.of(Configuration.majority(0, config.voters(), config.observers())), ConfigCodec.NONE);
+    }
+
+    /**
+     * @param configurations the newest configuration this member knows committed (the last one a
+     *                       {@link Ready#configurationCommitted()} reported, or the one its files
+     *                       give) and the configuration entries its log holds after it, oldest
+     *                       first; {@link ZabConfig#voters()} and {@link ZabConfig#observers()}
+     *                       are then not used
+     * @param codec          recognises the log entries that change the configuration
+     */
+    public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
+                   RandomGenerator random, long nowMs, boolean resyncRequired, Configurations configurations,
+                   ConfigCodec codec) {
+        if (config == null || persisted == null || log == null || snapshots == null || random == null
+                || configurations == null || codec == null) {
+            throw new IllegalArgumentException(
+                    "ZabPeer needs a config, epochs, log view, snapshot source, random, configurations and codec");
         }
         if (resyncRequired && log.lastZxid() != 0) {
             throw new IllegalArgumentException("a member that must resynchronize starts with an empty log");
         }
-        this.state = new PeerState(config, persisted, log, snapshots, random, nowMs, resyncRequired);
+        this.state = new PeerState(config, persisted, log, snapshots, random, nowMs, resyncRequired, configurations,
+                codec);
         this.election = new Election(state);
         lookForLeader();
     }
@@ -66,7 +84,9 @@ public final class ZabPeer {
 
     /** A message from member {@code fromId}. */
     public void receive(long fromId, ZabMessage message) {
-        if (message == null || !state.isMember(fromId)) {
+        // Any member but ourselves: one outside our configurations may be joining (it follows
+        // before a reconfiguration adds it) or know a newer configuration than ours.
+        if (message == null || fromId == state.config.myId()) {
             return;
         }
         if (message instanceof ZabMessage.Vote vote) {
@@ -128,7 +148,7 @@ public final class ZabPeer {
             // they would wait out initLimit. One that has since moved on ignores our LeaderInfo.
             early.forEach(leader::receive);
         } else {
-            follower = new FollowerSide(state, decision.leaderId());
+            follower = new FollowerSide(state, decision.leaderId(), decision.role());
         }
     }
 
@@ -142,8 +162,33 @@ public final class ZabPeer {
     }
 
     private void checkFailure() {
+        if (state.takeConfigurationChanged()) {
+            onConfigurationCommitted();
+        }
         if (leader != null && leader.failed() || follower != null && follower.failed()) {
             lookForLeader();
+        }
+    }
+
+    /**
+     * A new configuration is committed and this member acts on it now. A leader that may no
+     * longer lead (removed, made an observer, given weight 0) sends what it committed and steps
+     * down; the voters of the new configuration elect a leader among themselves. A follower whose
+     * leader may no longer lead, or whose own role changed (voter and observer), looks for a
+     * leader again and joins in its new role. Members no longer in the configuration go on
+     * following as non-voting learners (as a joining member does before it is added).
+     */
+    private void onConfigurationCommitted() {
+        long me = state.config.myId();
+        if (leader != null) {
+            if (!state.membership.mayLead(me)) {
+                leader.broadcast.flush();
+                lookForLeader();
+            }
+        } else if (follower != null) {
+            if (!state.membership.mayLead(follower.leaderId()) || follower.roleNoLongerFits()) {
+                lookForLeader();
+            }
         }
     }
 
@@ -165,6 +210,40 @@ public final class ZabPeer {
             throw new IllegalArgumentException("payload is null");
         }
         return leader != null && leader.established() && leader.broadcast.propose(zxid, payload);
+    }
+
+    /**
+     * Whether this leader may propose {@code proposed} now: it must be a serving leader, no other
+     * configuration change may be logged and uncommitted, and the voters of {@code proposed}
+     * connected to it and synchronized (itself included) must be a quorum of {@code proposed},
+     * or the change could never commit. The entry that carries it is then proposed like any
+     * other ({@link #propose}); it commits only with a quorum of the old configuration and a
+     * quorum of the new, and takes effect when it commits.
+     */
+    public ReconfigCheck checkReconfig(Configuration proposed) {
+        if (proposed == null) {
+            throw new IllegalArgumentException("proposed configuration is null");
+        }
+        if (leader == null || !leader.established()) {
+            return ReconfigCheck.NOT_LEADER;
+        }
+        if (state.membership.hasLogged() || leader.broadcast.holdsConfigurationChange()) {
+            return ReconfigCheck.IN_PROGRESS;
+        }
+        return proposed.quorum().containsQuorum(leader.syncedVoters()) ? ReconfigCheck.OK : ReconfigCheck.NO_QUORUM;
+    }
+
+    /**
+     * A number that changes whenever {@link #configurations()} does: a driver that keeps its links
+     * to every member of every known configuration compares it after each batch.
+     */
+    public long configurationChanges() {
+        return state.membership.changes();
+    }
+
+    /** The newest configuration this member knows committed, and those logged after it. */
+    public Configurations configurations() {
+        return state.membership.snapshot();
     }
 
     /** The zxid the next {@link #propose} must use (leader only; meaningless otherwise). */

@@ -27,6 +27,8 @@ final class TestCluster {
         EpochState durableEpochs;
         /** The member's resync marker, as its driver would keep it on disk. */
         boolean resyncMarker;
+        /** The newest configuration this member's driver recorded committed (its dynamic file). */
+        Configuration committedConfiguration;
         ZabPeer peer;
         final List<Ready> readies = new ArrayList<>();
         final List<Received> received = new ArrayList<>();
@@ -41,11 +43,31 @@ final class TestCluster {
         }
 
         void start() {
-            peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs,
-                    resyncMarker);
+            if (initialConfiguration == null) {
+                peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs,
+                        resyncMarker);
+            } else {
+                if (committedConfiguration == null) {
+                    committedConfiguration = initialConfiguration;
+                }
+                peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs,
+                        resyncMarker, startingConfigurations(), TestConfigs.CODEC);
+            }
             if (counterLimit > 0) {
                 peer.limitCounterForTests(counterLimit);
             }
+        }
+
+        /** As a driver finds them: the recorded committed one, and the configuration entries its log holds after it. */
+        Configurations startingConfigurations() {
+            java.util.List<Configuration> logged = new ArrayList<>();
+            for (Entry entry : log.entries.tailMap(committedConfiguration.version(), false).values()) {
+                Configuration found = TestConfigs.CODEC.configurationIn(entry);
+                if (found != null) {
+                    logged.add(found);
+                }
+            }
+            return new Configurations(committedConfiguration, logged);
         }
 
         void drive() {
@@ -74,6 +96,9 @@ final class TestCluster {
                 if (ready.resynced()) {
                     resyncMarker = false;
                 }
+                if (ready.configurationCommitted() != null) {
+                    committedConfiguration = ready.configurationCommitted();
+                }
                 peer.advance(ready);
             }
         }
@@ -89,6 +114,11 @@ final class TestCluster {
     long nowMs;
     /** If positive, every member's epochs end after this many proposals (to exercise epoch bumps). */
     long counterLimit;
+    /**
+     * When set (before adding members), members start with it as their committed configuration
+     * and recognise {@link TestConfigs} entries as configuration changes.
+     */
+    Configuration initialConfiguration;
     /** Each member's {@link ZabConfig#maxSyncDiffBytes}; set before adding members to make diffs small. */
     long syncDiffBytes = Long.MAX_VALUE;
 

@@ -69,7 +69,7 @@ class ZabCodecTest {
     void unknownTypeAndBadEnumValuesAreRejected() {
         assertThrows(ProtocolException.class, () -> ZabCodec.decode(new byte[] {99, 0, 0, 0, 0, 0, 0, 0, 0}));
         byte[] vote = ZabCodec.encode(new ZabMessage.Vote(1, 2, 3, 4, Role.LOOKING));
-        vote[vote.length - 1] = 9;
+        vote[1 + 4 * 8] = 9; // the role byte
         assertThrows(ProtocolException.class, () -> ZabCodec.decode(vote));
         byte[] info = ZabCodec.encode(new ZabMessage.FollowerInfo(1, 2, true));
         info[info.length - 1] = 2;
@@ -118,14 +118,14 @@ class ZabCodecTest {
         Arbitrary<byte[]> bytes = Arbitraries.bytes().array(byte[].class).ofMaxSize(64);
         Arbitrary<List<Entry>> entries = Combinators.combine(num, bytes).as(Entry::new).list().ofMaxSize(8);
         return Arbitraries.oneOf(List.of(
-                Combinators.combine(num, num, num, num, Arbitraries.of(Role.class)).as(ZabMessage.Vote::new),
+                Combinators.combine(num, num, num, num, Arbitraries.of(Role.class), num).as(ZabMessage.Vote::new),
                 Combinators.combine(num, num, Arbitraries.of(true, false)).as(ZabMessage.FollowerInfo::new),
                 num.map(ZabMessage.LeaderInfo::new),
                 Combinators.combine(num, num).as(ZabMessage.AckEpoch::new),
                 num.map(ZabMessage.Diff::new),
                 num.map(ZabMessage.Trunc::new),
                 Combinators.combine(num, bytes).as(ZabMessage.Snap::new),
-                Combinators.combine(num, num).as(ZabMessage.NewLeader::new),
+                Combinators.combine(num, num, configurations()).as(ZabMessage.NewLeader::new),
                 num.map(ZabMessage.AckNewLeader::new),
                 num.map(ZabMessage.UpToDate::new),
                 entries.map(ZabMessage.Propose::new),
@@ -140,6 +140,37 @@ class ZabCodecTest {
                 num.map(ZabMessage.SyncRequest::new),
                 Combinators.combine(num, num).as(ZabMessage.SyncReply::new),
                 bytes.map(ZabMessage.AppData::new)));
+    }
+
+    /** Configurations of both quorum kinds, ids from a small range so members overlap. */
+    static Arbitrary<Configurations> configurations() {
+        Arbitrary<Configuration> one = Combinators.combine(Arbitraries.longs().between(0, 1L << 40),
+                Arbitraries.bytes().array(byte[].class).ofMaxSize(16), Arbitraries.integers().between(1, 7),
+                Arbitraries.integers().between(0, 2), Arbitraries.of(true, false), Arbitraries.longs().between(0, 3))
+                .as((version, data, voters, observers, hierarchical, weight) -> {
+                    java.util.Set<Long> voterIds = new java.util.HashSet<>();
+                    for (long id = 1; id <= voters; id++) {
+                        voterIds.add(id);
+                    }
+                    java.util.Set<Long> observerIds = new java.util.HashSet<>();
+                    for (long id = voters + 1; id <= voters + observers; id++) {
+                        observerIds.add(id);
+                    }
+                    QuorumVerifier quorum = hierarchical
+                            ? new HierarchicalQuorum(java.util.Map.of(1L, voterIds),
+                                    java.util.Map.of((long) voters, voters == 1 ? weight + 1 : weight), observerIds)
+                            : new MajorityQuorum(voterIds, observerIds);
+                    return new Configuration(version, quorum, data);
+                });
+        return Combinators.combine(one, one.list().ofMaxSize(2)).as((committed, logged) -> {
+            List<Configuration> ordered = new ArrayList<>();
+            long version = committed.version();
+            for (Configuration c : logged) {
+                version += 1 + Math.abs(c.version() % 1000);
+                ordered.add(c.withVersion(version));
+            }
+            return new Configurations(committed, ordered);
+        });
     }
 
     /** Records compare byte arrays by identity; this turns a message into comparable values. */

@@ -197,7 +197,7 @@ public final class ConfigLoader {
                                             Consumer<String> warnings) {
         Set<String> fromJvm = new HashSet<>();
         Properties properties = merge(file, jvmProperties, fromJvm);
-        ServerConfig.Builder builder = ServerConfig.builder();
+        ServerConfig.Builder builder = ServerConfig.builder().configFile(zooCfg);
         Set<String> recognised = new HashSet<>();
         for (Setting setting : SETTINGS) {
             String chosenKey = null;
@@ -357,6 +357,7 @@ public final class ConfigLoader {
         return SETTINGS.stream().anyMatch(setting -> setting.names().get(0).equals(bare))
                 || SecurityKeys.isFileOnly(bare)
                 || STANDALONE_IGNORED_KEYS.contains(bare) || bare.equals("dynamicConfigFile")
+                || bare.equals(EnsembleKeys.RECONFIG_ENABLED_KEY)
                 || MemberLines.isServerKey(bare) || MemberLines.isHierarchicalQuorumKey(bare);
     }
 

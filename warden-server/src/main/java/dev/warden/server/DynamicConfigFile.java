@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * ZooKeeper 3.5+'s dynamic configuration file, named by {@code dynamicConfigFile} in zoo.cfg:
- * the member lines ({@code server.N}) and nothing else, in {@code java.util.Properties} syntax
+ * the member lines ({@code server.N}, and {@code group.N}/{@code weight.N} for a hierarchical quorum), in {@code java.util.Properties} syntax
  * (read as UTF-8, like zoo.cfg). Its version is not written inside it but in its name: the
  * hexadecimal after the last '.', so {@code zoo.cfg.dynamic.100000000} is version 0x100000000,
  * and a name without such a suffix is version 0.
@@ -51,7 +51,7 @@ record DynamicConfigFile(Path file, Properties memberLines, long version) {
         String where = KEY + " " + file;
         for (String key : new TreeSet<>(lines.stringPropertyNames())) {
             if (MemberLines.isHierarchicalQuorumKey(key)) {
-                throw MemberLines.hierarchicalQuorumRefused(key, where);
+                continue; // group.N and weight.N belong with the member lines
             }
             if (key.equals("version")) {
                 throw new ConfigException(key, where + " holds a version line: the version of a dynamic config"
@@ -59,7 +59,7 @@ record DynamicConfigFile(Path file, Properties memberLines, long version) {
             }
             if (!MemberLines.isServerKey(key)) {
                 throw new ConfigException(key, where + " holds '" + key + "': a dynamic config file holds only"
-                        + " server.N lines; put other settings in zoo.cfg");
+                        + " server.N, group.N and weight.N lines; put other settings in zoo.cfg");
             }
         }
         return new DynamicConfigFile(file, lines, versionFromFileName(file));
@@ -85,14 +85,14 @@ record DynamicConfigFile(Path file, Properties memberLines, long version) {
 
     /**
      * Refuses to start while {@code <zooCfg>.dynamic.next} exists: ZooKeeper left a
-     * reconfiguration half done, and Warden, which cannot reconfigure, could only guess which
-     * member list the ensemble ends up with.
+     * reconfiguration half done. Warden never writes that file (a change in progress is in its
+     * log), and could only guess which member list the ensemble ends up with.
      */
     static void refuseReconfigurationInProgress(Path zooCfg, String dynamicConfigFile) {
         Path next = Path.of(zooCfg.toString() + NEXT_SUFFIX);
         if (Files.exists(next)) {
             throw new ConfigException(KEY, next + " exists: ZooKeeper writes it while a reconfiguration is in"
-                    + " progress, and Warden cannot complete one (dynamic reconfiguration is not supported yet)."
+                    + " progress, and Warden cannot complete ZooKeeper's (it keeps a change in progress in its log)."
                     + " Finish the reconfiguration with ZooKeeper, or delete " + next + " if " + dynamicConfigFile
                     + " holds the member list every member agrees on.");
         }

@@ -23,6 +23,8 @@ final class EnsembleKeys {
     static final Set<String> MEMBER_KEYS = Set.of("initLimit", "syncLimit", "peerType", "standaloneEnabled",
             "quorumListenOnAllIPs");
     /** ZooKeeper reads a version beside server lines in zoo.cfg as hexadecimal (its QuorumMaj does). */
+    /** reconfigEnabled: ZooKeeper reads it only from zoo.cfg, never as a system property. */
+    static final String RECONFIG_ENABLED_KEY = "reconfigEnabled";
     static final String VERSION_KEY = "version";
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
 
@@ -39,8 +41,8 @@ final class EnsembleKeys {
     static boolean apply(Properties properties, Path zooCfg, ServerConfig.Builder builder, Set<String> recognised,
                          Consumer<String> warnings) {
         String where = zooCfg == null ? "zoo.cfg" : zooCfg.toString();
-        MemberLines.refuseHierarchicalQuorum(properties, where);
         SortedMap<Long, QuorumMember> members;
+        QuorumGroups groups;
         long version;
         String dynamicConfigFile = properties.getProperty(DynamicConfigFile.KEY);
         if (dynamicConfigFile != null) {
@@ -52,6 +54,9 @@ final class EnsembleKeys {
             }
             DynamicConfigFile dynamic = DynamicConfigFile.read(dynamicConfigFile);
             members = MemberLines.parse(dynamic.memberLines());
+            groups = MemberLines.parseGroups(dynamic.memberLines(), members, DynamicConfigFile.KEY + " "
+                    + dynamicConfigFile);
+            refuseGroupLinesBeside(properties, where);
             version = dynamic.version();
             if (properties.getProperty(VERSION_KEY) != null) {
                 recognised.add(VERSION_KEY);
@@ -60,7 +65,15 @@ final class EnsembleKeys {
             }
         } else {
             members = MemberLines.parse(properties);
+            groups = MemberLines.parseGroups(properties, members, where);
             version = 0;
+        }
+        recognised.addAll(properties.stringPropertyNames().stream().filter(MemberLines::isHierarchicalQuorumKey)
+                .toList());
+        String reconfig = properties.getProperty(RECONFIG_ENABLED_KEY);
+        if (reconfig != null) {
+            recognised.add(RECONFIG_ENABLED_KEY);
+            builder.reconfigEnabled(ConfigLoader.asBoolean(RECONFIG_ENABLED_KEY, reconfig.trim()));
         }
         String standalone = properties.getProperty("standaloneEnabled");
         boolean standaloneEnabled = standalone == null || ConfigLoader.asBoolean("standaloneEnabled", standalone.trim());
@@ -107,13 +120,23 @@ final class EnsembleKeys {
         }
         checkPeerType(properties.getProperty("peerType"), self);
         applyClientPart(properties, builder, self);
-        builder.serverId(myId).members(members).configVersion(version);
+        builder.serverId(myId).members(members).configVersion(version).quorumGroups(groups);
         long voters = members.values().stream().filter(member -> !member.observer()).count();
         if (voters % 2 == 0) {
             warnings.accept(voters + " voting members: an even count tolerates no more failures than "
                     + (voters - 1) + " would; use an odd number");
         }
         return true;
+    }
+
+    /** With a dynamic config file, group and weight lines belong in it too. */
+    private static void refuseGroupLinesBeside(Properties properties, String where) {
+        for (String key : new TreeSet<>(properties.stringPropertyNames())) {
+            if (MemberLines.isHierarchicalQuorumKey(key)) {
+                throw new ConfigException(key, "'" + key + "' in " + where + ": with " + DynamicConfigFile.KEY
+                        + " set, group and weight lines must be in the dynamic config file with the server lines");
+            }
+        }
     }
 
     /** With a dynamic config file, member lines in zoo.cfg are refused, as ZooKeeper refuses them. */

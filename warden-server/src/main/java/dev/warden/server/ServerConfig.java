@@ -59,6 +59,9 @@ public record ServerConfig(
         boolean standaloneEnabled,
         SortedMap<Long, QuorumMember> members,
         long configVersion,
+        QuorumGroups quorumGroups,
+        boolean reconfigEnabled,
+        Path configFile,
         AdminServerSettings adminServer,
         MetricsSettings metrics,
         boolean enforceQuota,
@@ -194,6 +197,16 @@ public record ServerConfig(
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
         checkConfigVersion(configVersion, !members.isEmpty());
+        quorumGroups = Objects.requireNonNullElse(quorumGroups, QuorumGroups.NONE);
+        if (quorumGroups.isHierarchical()) {
+            // the lines were checked when read; a programmatic config gets the same checks here
+            Properties lines = new Properties();
+            for (String line : quorumGroups.lines().split("\n")) {
+                int eq = line.indexOf('=');
+                lines.setProperty(line.substring(0, eq), line.substring(eq + 1));
+            }
+            MemberLines.parseGroups(lines, members, "the configuration");
+        }
         adminServer = Objects.requireNonNullElse(adminServer, AdminServerSettings.DEFAULTS);
         if (adminServer.enabled()) {
             adminServer.tls().check();
@@ -220,6 +233,11 @@ public record ServerConfig(
             throw new IllegalStateException("not an ensemble member");
         }
         return self;
+    }
+
+    /** The member list as a configuration: members, groups and weights, version. */
+    public EnsembleConfig ensembleConfig() {
+        return new EnsembleConfig(members, quorumGroups, configVersion);
     }
 
     /** Ids of the voting members (participants). */
@@ -259,7 +277,9 @@ public record ServerConfig(
                 .txnLogDirectIo(txnLogDirectIo).inlineIdleWrites(inlineIdleWrites).digestEnabled(digestEnabled)
                 .discardUnprovable(discardUnprovable).serverId(serverId)
                 .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).standaloneEnabled(standaloneEnabled)
-                .members(members).configVersion(configVersion).adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
+                .members(members).configVersion(configVersion).quorumGroups(quorumGroups)
+                .reconfigEnabled(reconfigEnabled).configFile(configFile)
+                .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
                 .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
                 .security(security);
@@ -327,6 +347,7 @@ public record ServerConfig(
         s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
         s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
         s.put("digest.enabled", Boolean.toString(digestEnabled));
+        s.put("reconfigEnabled", Boolean.toString(reconfigEnabled));
         s.put("enforceQuota", Boolean.toString(enforceQuota));
         s.put("skipACL", skipAcl ? "yes" : "no");
         s.put("audit.enable", Boolean.toString(auditEnabled));
@@ -353,6 +374,12 @@ public record ServerConfig(
             s.put("leaderServes", leaderServes ? "yes" : "no");
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
+            for (String line : quorumGroups.lines().split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    s.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
             // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
             s.put("version", Long.toHexString(configVersion));
         }
@@ -362,6 +389,30 @@ public record ServerConfig(
     private static void checkEnsemble(Map<Long, QuorumMember> members, int serverId, int clientPort) {
         if (members.isEmpty()) {
             return;
+        }
+        checkMemberAddresses(members);
+        QuorumMember self = members.get((long) serverId);
+        if (self == null) {
+            throw new ConfigException("myid", "myid " + serverId + " is not among the server lines "
+                    + members.keySet() + ": each member's myid must match one server.N line");
+        }
+        if (self.hasClientPort() && self.clientPort() != clientPort) {
+            throw new ConfigException("clientPort", "clientPort=" + clientPort + " disagrees with the client port "
+                    + self.clientPort() + " of server." + serverId + ": give it once, or the same in both");
+        }
+        if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
+            throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
+                    + serverId);
+        }
+    }
+
+    /**
+     * The checks every member list gets, in a file or in a reconfiguration: each line under its
+     * own id, no host:port used twice, at least one participant.
+     */
+    static void checkMemberAddresses(Map<Long, QuorumMember> members) {
+        if (members.isEmpty()) {
+            throw new ConfigException("server", "no server.N line: a configuration needs at least one participant");
         }
         Map<String, Long> portOwners = new HashMap<>();
         for (Map.Entry<Long, QuorumMember> e : members.entrySet()) {
@@ -380,19 +431,6 @@ public record ServerConfig(
         if (members.values().stream().allMatch(QuorumMember::observer)) {
             throw new ConfigException("server." + members.keySet().iterator().next(),
                     "every server line is an observer: an ensemble needs at least one participant");
-        }
-        QuorumMember self = members.get((long) serverId);
-        if (self == null) {
-            throw new ConfigException("myid", "myid " + serverId + " is not among the server lines "
-                    + members.keySet() + ": each member's myid must match one server.N line");
-        }
-        if (self.hasClientPort() && self.clientPort() != clientPort) {
-            throw new ConfigException("clientPort", "clientPort=" + clientPort + " disagrees with the client port "
-                    + self.clientPort() + " of server." + serverId + ": give it once, or the same in both");
-        }
-        if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
-            throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
-                    + serverId);
         }
     }
 
@@ -512,6 +550,9 @@ public record ServerConfig(
         private boolean auditEnabled;
         private Map<Long, QuorumMember> members = Map.of();
         private long configVersion;
+        private QuorumGroups quorumGroups = QuorumGroups.NONE;
+        private boolean reconfigEnabled;
+        private Path configFile;
         private SecurityConfig security = SecurityConfig.NONE;
 
         private Builder() {
@@ -559,6 +600,12 @@ public record ServerConfig(
         public Builder members(Map<Long, QuorumMember> v) { members = Map.copyOf(v); return this; }
         /** The version of the member list (ZooKeeper's dynamic configuration version); 0 by default. */
         public Builder configVersion(long v) { configVersion = v; return this; }
+        /** group.N and weight.N: a hierarchical quorum; {@link QuorumGroups#NONE} (the default) for a majority. */
+        public Builder quorumGroups(QuorumGroups v) { quorumGroups = v; return this; }
+        /** reconfigEnabled: whether the reconfig request may change the members (off by default, as in ZooKeeper). */
+        public Builder reconfigEnabled(boolean v) { reconfigEnabled = v; return this; }
+        /** The zoo.cfg this was read from, or null; a member writes its new dynamic configuration file beside it. */
+        public Builder configFile(Path v) { configFile = v; return this; }
         public Builder adminServer(AdminServerSettings v) { adminServer = v; return this; }
         public AdminServerSettings adminServer() { return adminServer; }
         public Builder metrics(MetricsSettings v) { metrics = v; return this; }
@@ -586,7 +633,8 @@ public record ServerConfig(
                     globalOutstandingLimit, maxWatchesPerSession, containerCheckIntervalMs,
                     sessionlessConnectionTimeoutMs, preAllocSizeBytes, fsyncWarningThresholdMs, txnLogDirectIo,
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
-                    standaloneEnabled, new TreeMap<>(members), configVersion, adminServer, metrics, enforceQuota, skipAcl,
+                    standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
+                    configFile, adminServer, metrics, enforceQuota, skipAcl,
                     quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security);
         }
 

@@ -149,12 +149,10 @@ final class UnimplementedZooKeeperKeys {
         r.add(refuse("DigestAuthenticationProvider.digestAlg", UnimplementedZooKeeperKeys::sha1, "ZooKeeper would"
                 + " hash digest credentials with that algorithm; Warden uses SHA-1, so digest ACL ids and a"
                 + " superDigest made with it would never match. Remove it, and use SHA-1 digests."));
-        r.add(refuse("reconfigEnabled", off(), "ZooKeeper would accept reconfig requests that change the member"
-                + " list; Warden does not support dynamic reconfiguration yet. Remove it (or set false)."));
         r.add(refuse("electionAlg", is("3"), "ZooKeeper 3.9 accepts only 3 (fast leader election); Warden elects"
                 + " its leaders the same way. Remove the line or set electionAlg=3."));
         r.add(refuse("oraclePath", never(), "ZooKeeper would let an oracle file decide the quorum of a two-member"
-                + " ensemble (Oracle Quorum); Warden counts a plain majority of voters and has no oracle. Remove it,"
+                + " ensemble (Oracle Quorum); Warden counts a majority of voters (or by group.N and weight.N) and has no oracle. Remove it,"
                 + " knowing two members then stop serving when either is down (a third member avoids that)."));
         r.add(refuse("multiAddress.enabled", off(), "ZooKeeper would let a server line list several addresses"
                 + " (a|b) and switch between them; Warden uses one address per member. Remove it (or set false)"

@@ -19,9 +19,12 @@ import dev.warden.server.pipeline.Pipeline;
 import dev.warden.server.pipeline.PipelineListener;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.server.pipeline.Reconfigurer;
 import dev.warden.server.pipeline.RequestPipeline;
 import dev.warden.consensus.EpochState;
+import dev.warden.consensus.Configurations;
 import dev.warden.server.quorum.ConsensusFactory;
+import dev.warden.server.quorum.StartingConfigurations;
 import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
 import dev.warden.server.quorum.TxnLogView;
@@ -126,6 +129,7 @@ public final class WardenServer implements AutoCloseable {
         SecureRandom random = new SecureRandom();
         long lastZxid = Math.max(tree.lastAppliedZxid(), txnLog.lastAppendedZxid());
         Preparer preparer = new Preparer(pending, sessions, clock, random, config.extendedTypesEnabled(), lastZxid);
+        preparer.reconfigurer(Reconfigurer.standalone(config.reconfigEnabled()));
         if (config.enforceQuota()) {
             preparer.enforceQuotas(new TreeQuotaGuard(tree));
         }
@@ -138,14 +142,18 @@ public final class WardenServer implements AutoCloseable {
         this.snapshotter = ServerThreads.single("warden-snapshot-" + config.clientPort());
         if (config.isEnsemble()) {
             try {
-                tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 EpochFiles epochFiles = EpochFiles.defaults();
                 EpochState epochs = epochFiles.load(config.dataDir());
                 // Recovery left one unbroken log: every entry after its start is in it.
                 TxnLogView logView = new TxnLogView(txnLog, txnLog.startZxid());
                 boolean resyncRequired = ResyncMarker.exists(config.dataDir());
-                this.consensus = consensusProvider.create(
-                        new ConsensusFactory.Resources(config, txnLog, logView, epochs, clock, resyncRequired));
+                Configurations configurations = StartingConfigurations.find(config.ensembleConfig().toConfiguration(), tree, logView);
+                if (tree.configZxid() <= config.configVersion()) {
+                    // no change since the files were written: /zookeeper/config shows them
+                    tree.setConfigData(ensembleConfigText(config).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                this.consensus = consensusProvider.create(new ConsensusFactory.Resources(config, txnLog, logView,
+                        epochs, clock, resyncRequired, configurations));
                 MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
                         snapshotter, logView);
                 preparer.limitCounter(consensus.zxidCounterLimit());
@@ -295,11 +303,7 @@ public final class WardenServer implements AutoCloseable {
      * list's, in hexadecimal as ZooKeeper writes it.
      */
     static String ensembleConfigText(ServerConfig config) {
-        StringBuilder text = new StringBuilder();
-        for (var member : config.members().values()) {
-            text.append("server.").append(member.id()).append('=').append(member.toSpec()).append('\n');
-        }
-        return text.append("version=").append(Long.toHexString(config.configVersion())).toString();
+        return config.ensembleConfig().text();
     }
 
     /** Recovers from the data directory, binds the client port and returns once serving. */

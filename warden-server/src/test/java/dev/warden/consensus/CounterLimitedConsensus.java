@@ -28,7 +28,8 @@ public final class CounterLimitedConsensus implements ConsensusFactory {
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) {
         ZabPeer peer = new ZabPeer(ZabConsensus.zabConfig(resources.config()), resources.epochs(),
-                resources.logView(), snapshots, new SecureRandom(), nowMs);
+                resources.logView(), snapshots, new SecureRandom(), nowMs, resources.resyncRequired(),
+                resources.configurations(), dev.warden.server.quorum.ReconfigEntries.INSTANCE);
         peer.limitCounterForTests(counterLimit);
         return new ZabCore(peer);
     }
@@ -41,6 +42,11 @@ public final class CounterLimitedConsensus implements ConsensusFactory {
     @Override
     public PeerSender connect(MemberDriver driver) throws IOException {
         return links.connect(driver);
+    }
+
+    @Override
+    public void membersChanged(java.util.Map<Long, dev.warden.server.quorum.QuorumMember> members) {
+        links.membersChanged(members);
     }
 
     @Override

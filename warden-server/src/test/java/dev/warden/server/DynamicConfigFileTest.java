@@ -75,7 +75,10 @@ class DynamicConfigFileTest {
         ServerConfig c = load(zooCfg("dynamicConfigFile=" + dynamic, "initLimit=7"));
         assertEquals(0x1a2bL, c.configVersion());
         assertTrue(c.describe().endsWith("server.4=10.0.0.4:2888:3888:observer;2184\nversion=1a2b\n"), c.describe());
-        assertEquals(c, ConfigLoader.fromProperties(c.toProperties(), warnings::add));
+        assertEquals(dir.resolve("zoo.cfg"), c.configFile(), "where a committed configuration is recorded");
+        // the file it came from is not a setting: properties carry none
+        assertEquals(c.toBuilder().configFile(null).build(), ConfigLoader.fromProperties(c.toProperties(),
+                warnings::add));
         assertEquals(List.of(), warnings);
     }
 
@@ -102,26 +105,30 @@ class DynamicConfigFileTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"group.1=1:2:3", "weight.1=2"})
-    void groupAndWeightLinesAreRefusedInZooCfgAndInTheDynamicFile(String line) throws IOException {
+    void groupAndWeightLinesBelongInTheDynamicFileNotInZooCfg(String line) throws IOException {
         String key = line.substring(0, line.indexOf('='));
         Path clean = dynamicFile("clean.dynamic", MEMBERS);
         ConfigException inZooCfg = assertThrows(ConfigException.class,
                 () -> load(zooCfg("dynamicConfigFile=" + clean, line)));
         assertEquals(key, inZooCfg.key());
-        assertTrue(inZooCfg.getMessage().contains("plain majority"), inZooCfg.getMessage());
-        Path weighted = dynamicFile("weighted.dynamic", MEMBERS + line + "\n");
-        ConfigException inDynamic = assertThrows(ConfigException.class,
-                () -> load(zooCfg("dynamicConfigFile=" + weighted)));
-        assertEquals(key, inDynamic.key());
-        assertTrue(inDynamic.getMessage().startsWith("'" + key + "' in dynamicConfigFile " + weighted), inDynamic.getMessage());
-        assertTrue(inDynamic.getMessage().contains("does not support group.N and weight.N yet"), inDynamic.getMessage());
+        assertTrue(inZooCfg.getMessage().contains("must be in the dynamic config file"), inZooCfg.getMessage());
+    }
+
+    @Test
+    void aDynamicFileMayHoldAHierarchicalQuorum() throws IOException {
+        Path weighted = dynamicFile("weighted.dynamic.5", MEMBERS + "group.1=1:2:3\nweight.1=2\n");
+        ServerConfig config = load(zooCfg("dynamicConfigFile=" + weighted));
+        assertTrue(config.quorumGroups().isHierarchical());
+        assertEquals(2, config.quorumGroups().weightOf(1));
+        assertEquals(5, config.configVersion());
     }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "version=100000000|version|the version of a dynamic config file is the hexadecimal at the end of its name",
-            "tickTime=2000|tickTime|a dynamic config file holds only server.N lines",
-            "standaloneEnabled=false|standaloneEnabled|a dynamic config file holds only server.N lines"})
+            "tickTime=2000|tickTime|a dynamic config file holds only server.N, group.N and weight.N lines",
+            "standaloneEnabled=false|standaloneEnabled|a dynamic config file holds only server.N, group.N and weight.N"
+                    + " lines"})
     void aDynamicFileHoldsOnlyMemberLines(String line, String key, String reason) throws IOException {
         Path dynamic = dynamicFile("zoo.cfg.dynamic.1", MEMBERS + line + "\n");
         ConfigException e = assertThrows(ConfigException.class, () -> load(zooCfg("dynamicConfigFile=" + dynamic)));
@@ -155,7 +162,7 @@ class DynamicConfigFileTest {
         ConfigException e = assertThrows(ConfigException.class, () -> load(cfg));
         assertEquals("dynamicConfigFile", e.key());
         assertTrue(e.getMessage().startsWith(next + " exists: ZooKeeper writes it while a reconfiguration is in"
-                + " progress, and Warden cannot complete one"), e.getMessage());
+                + " progress, and Warden cannot complete ZooKeeper's"), e.getMessage());
         // ZooKeeper only looks for it with a dynamic config file, and so does Warden
         Files.writeString(dataDir.resolve("myid"), "1\n");
         Path staticCfg = zooCfg("server.1=a:1:2", "server.2=b:1:2", "server.3=c:1:2");

@@ -197,22 +197,67 @@ class QuorumConfigTest {
         assertTrue(e.getMessage().contains("must be yes or no"), e.getMessage());
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"group.1", "weight.2", "groupA", "weight"})
-    void hierarchicalQuorumKeysAreRefusedNamingTheKey(String key) throws IOException {
+    @Test
+    void groupAndWeightLinesMakeAHierarchicalQuorum() throws IOException {
         myid("1");
-        ConfigException e = assertThrows(ConfigException.class, () -> parseThree(key, "1:2:3"));
+        ServerConfig c = parseThree("group.1", "1:2", "group.2", "3", "weight.1", "2", "weight.3", "0");
+        assertTrue(c.quorumGroups().isHierarchical());
+        assertEquals(java.util.Set.of(1L, 2L), c.quorumGroups().groups().get(1L));
+        assertEquals(2, c.quorumGroups().weightOf(1));
+        assertEquals(1, c.quorumGroups().weightOf(2), "1 unless given");
+        assertEquals(0, c.quorumGroups().weightOf(3));
+        assertTrue(c.ensembleConfig().text().contains("group.1=1:2\ngroup.2=3\nweight.1=2\nweight.3=0\nversion=0"),
+                c.ensembleConfig().text());
+        // group 2 weighs 0 and is left out: 2 of group 1's 3 is a quorum, member 3 adds nothing
+        assertTrue(c.ensembleConfig().verifier().containsQuorum(java.util.Set.of(1L)));
+        assertFalse(c.ensembleConfig().verifier().containsQuorum(java.util.Set.of(2L, 3L)));
+        assertEquals(c, ConfigLoader.fromProperties(withDataDir(c.toProperties()), warnings::add),
+                "written and read back");
+        assertFalse(parseThree().quorumGroups().isHierarchical(), "a plain majority without group lines");
+    }
+
+    private Properties withDataDir(Properties p) {
+        p.setProperty("dataDir", dataDir.toString());
+        return p;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "group.1|1:2:3:4|server 4 has no server.4 line",
+            "group.1|1:x|each member of a group",
+            "group.x|1:2:3|a hierarchical quorum is written group.N=a:b:c",
+            "weight.1|heavy|a weight (a whole number, 0 or more)",
+            "weight.1|-1|a weight (a whole number, 0 or more)",
+            "weight.7|1|server 7 has no server.7 line"})
+    void badGroupAndWeightLinesAreRefusedNamingTheKey(String key, String value, String reason) throws IOException {
+        myid("1");
+        ConfigException e = assertThrows(ConfigException.class, () -> parseThree("group.9", "1:2:3", key, value));
         assertEquals(key, e.key());
-        assertTrue(e.getMessage().startsWith("'" + key + "' in zoo.cfg asks for a hierarchical (weighted) quorum"),
-                e.getMessage());
-        assertTrue(e.getMessage().contains("Warden counts a plain majority of the voting members and does not"
-                + " support group.N and weight.N yet"), e.getMessage());
-        assertTrue(e.getMessage().contains("unless every weight is equal and there is one group"), e.getMessage());
+        assertTrue(e.getMessage().contains(reason), e.getMessage());
     }
 
     @Test
-    void hierarchicalQuorumKeysAreRefusedInAStandaloneFileToo() {
-        assertEquals("weight.1", assertThrows(ConfigException.class, () -> parse("weight.1", "1")).key());
+    void groupsMustCoverEveryParticipantOnceAndGiveSomeWeight() throws IOException {
+        myid("1");
+        ConfigException twice = assertThrows(ConfigException.class,
+                () -> parseThree("group.1", "1:2", "group.2", "2:3"));
+        assertTrue(twice.getMessage().contains("server 2 is already in group.1"), twice.getMessage());
+        ConfigException missing = assertThrows(ConfigException.class, () -> parseThree("group.1", "1:2"));
+        assertTrue(missing.getMessage().contains("server.3 is a participant in no group"), missing.getMessage());
+        ConfigException weightless = assertThrows(ConfigException.class,
+                () -> parseThree("group.1", "1:2:3", "weight.1", "0", "weight.2", "0", "weight.3", "0"));
+        assertTrue(weightless.getMessage().contains("no quorum could ever form"), weightless.getMessage());
+        ConfigException alone = assertThrows(ConfigException.class, () -> parseThree("weight.1", "2"));
+        assertEquals("weight.1", alone.key());
+        assertTrue(alone.getMessage().contains("no group lines"), alone.getMessage());
+    }
+
+    @Test
+    void reconfigEnabledIsOffByDefaultAsInZooKeeper() throws IOException {
+        myid("1");
+        assertFalse(parseThree().reconfigEnabled());
+        assertTrue(parseThree("reconfigEnabled", "true").reconfigEnabled());
+        assertTrue(parse("reconfigEnabled", "true").reconfigEnabled(), "read by a standalone server too");
     }
 
     @Test

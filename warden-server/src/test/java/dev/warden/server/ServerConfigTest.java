@@ -222,10 +222,11 @@ class ServerConfigTest {
         assertTrue(text.contains("txnLogDirectIo=true\n"), text);
         assertTrue(text.contains("inlineIdleWrites=true\n"), text);
         assertTrue(text.contains("digest.enabled=true\n"), text);
+        assertTrue(text.contains("reconfigEnabled=false\n"), text);
         assertTrue(text.contains("admin.enableServer=false\nadmin.serverAddress=127.0.0.1\nadmin.serverPort=8080\n"
                 + "admin.commandURL=/commands\nadmin.idleTimeout=30000\n"), text);
         assertTrue(text.contains("snapshot.compression.method=\n"), text);
         assertFalse(text.contains(SUPER), text);
-        assertEquals(35, text.lines().count());
+        assertEquals(36, text.lines().count());
     }
 }

@@ -31,10 +31,9 @@ class UnimplementedZooKeeperKeysTest {
             "requireClientAuthScheme|sasl||enforce.auth.enabled with enforce.auth.schemes",
             "DigestAuthenticationProvider.enabled|false|true|always accepts digest credentials",
             "DigestAuthenticationProvider.digestAlg|SHA3-256|SHA-1|uses SHA-1",
-            "reconfigEnabled|true|false|does not support dynamic reconfiguration",
             "electionAlg|1|3|accepts only 3",
             "electionAlg|fast|3|accepts only 3",
-            "oraclePath|/var/zk/oracle||counts a plain majority of voters",
+            "oraclePath|/var/zk/oracle||has no oracle",
             "multiAddress.enabled|true|false|one address per member",
             "datadir.autocreate|false|true|creates missing directories",
             "db.autocreate|false|true|lets it vote at once"})

@@ -1,5 +1,6 @@
 package dev.warden.sim;
 
+import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.Zxid;
@@ -30,6 +31,34 @@ public final class Checkers {
     private final Map<AppliedHistory, Integer> verified = new IdentityHashMap<>();
     private final List<SimClient.Op> ackedWrites = new ArrayList<>();
     private final Map<Long, Long> valueOfVersion = new HashMap<>();
+
+    /** Every configuration any member recorded committed, by version: all members must agree on each. */
+    private final Map<Long, Configuration> configurationOfVersion = new HashMap<>();
+    /** Per member, the newest committed configuration version it recorded. */
+    private final Map<Long, Long> newestConfigurationOf = new HashMap<>();
+
+    /**
+     * Members agree on the history of configurations: one configuration per version, and no
+     * member records an older one after a newer (a committed configuration is never undone).
+     */
+    void onConfigurationCommitted(long member, Configuration configuration) {
+        Configuration known = configurationOfVersion.putIfAbsent(configuration.version(), configuration);
+        if (known != null && !known.sameQuorumAs(configuration)) {
+            throw new Violation("member " + member + " committed " + configuration + " where another committed "
+                    + known);
+        }
+        Long newest = newestConfigurationOf.get(member);
+        if (newest != null && configuration.version() < newest) {
+            throw new Violation("member " + member + " went back to configuration " + Zxid.hex(configuration.version())
+                    + " after " + Zxid.hex(newest));
+        }
+        newestConfigurationOf.put(member, configuration.version());
+    }
+
+    /** How many configurations were committed (versions seen). */
+    int configurationsCommitted() {
+        return configurationOfVersion.size();
+    }
 
     void onRoleChange(long member, RoleChange change) {
         if (change.role() == Role.LEADING && change.serving()) {

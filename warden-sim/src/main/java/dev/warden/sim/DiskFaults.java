@@ -13,18 +13,17 @@ import java.util.SplittableRandom;
  * <p>A voter whose files were damaged (until a restart shows its data still proves its state),
  * or that must take a copy of a leader's history, counts toward no quorum. So that the liveness
  * phase still has a quorum of histories someone can vouch for, these faults never leave more
- * than a minority of the voters in that state at once; a fault that would is skipped. Observers
- * count toward nothing and may always be damaged.
+ * than a minority of the voters in that state at once, in every configuration a member knows
+ * (reconfigurations change the voters); a fault that would is skipped. Observers and members
+ * outside the configurations count toward nothing and may always be damaged.
  */
 final class DiskFaults {
     private final Simulation sim;
     private final SplittableRandom random;
-    private final int voterCount;
 
-    DiskFaults(Simulation sim, SplittableRandom random, int voterCount) {
+    DiskFaults(Simulation sim, SplittableRandom random) {
         this.sim = sim;
         this.random = random;
-        this.voterCount = voterCount;
     }
 
     /** Crashes the member, damages or loses some of its files, and restarts it now or leaves that for later. */
@@ -68,18 +67,25 @@ final class DiskFaults {
         }
     }
 
-    /** True unless the fault would leave more than a minority of the voters with histories nobody vouches for. */
+    /**
+     * True unless the fault would leave more than a minority of the voters of some known
+     * configuration with histories nobody vouches for.
+     */
     private boolean mayLeaveUnvouched(long id) {
-        if (!isVoter(id) || unvouched(sim.member(id))) {
+        if (unvouched(sim.member(id))) {
             return true;
         }
-        long others = sim.members().stream().filter(m -> isVoter(m.id()) && unvouched(m)).count();
-        int quorum = voterCount / 2 + 1;
-        return others + 1 <= voterCount - quorum;
-    }
-
-    private boolean isVoter(long id) {
-        return id <= voterCount;
+        for (java.util.Set<Long> voters : sim.knownVoterSets()) {
+            if (!voters.contains(id)) {
+                continue;
+            }
+            long others = sim.members().stream().filter(m -> voters.contains(m.id()) && unvouched(m)).count();
+            int quorum = voters.size() / 2 + 1;
+            if (others + 1 > voters.size() - quorum) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Damaged since it last started, or bound to take a copy of a leader's history first. */

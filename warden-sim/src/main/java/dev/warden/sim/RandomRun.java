@@ -1,5 +1,7 @@
 package dev.warden.sim;
 
+import dev.warden.protocol.ReconfigRequest;
+import dev.warden.server.EnsembleConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,6 +19,8 @@ import java.util.function.Consumer;
  */
 public final class RandomRun {
     public static final long LIVENESS_LIMIT_MS = 60_000;
+    /** Members outside the initial configuration in a run with reconfigurations. */
+    static final int SPARES = 2;
 
     /**
      * @param brokenDriver     every member acknowledges before its fsync (for showing the checkers catch it)
@@ -24,7 +28,17 @@ public final class RandomRun {
      *                         continuity (newest valid snapshot or the empty tree, plus whatever log
      *                         there is; never a resync), for showing the checkers catch it
      */
-    public record Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery) {
+    /**
+     * @param reconfigure two spare members start outside the configuration, and an operator asks
+     *                    the leader for configuration changes now and then (add, remove, voter to
+     *                    observer and back, remove the leader, replace a member)
+     */
+    public record Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery,
+                          boolean reconfigure) {
+        public Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery) {
+            this(members, observers, steps, brokenDriver, trustingRecovery, false);
+        }
+
         public Options(int members, int observers, int steps, boolean brokenDriver) {
             this(members, observers, steps, brokenDriver, false);
         }
@@ -56,7 +70,7 @@ public final class RandomRun {
     public record FaultCounts(long crashes, long lostMessages, long duplicatedMessages, long lostUnsyncedWrites,
                               long tornTails, long slowFsyncs, long snapshotsDamaged, long segmentsLost,
                               long damagedRestarts, long startLostRestarts, long resyncStarts,
-                              long historiesAbandoned) {
+                              long historiesAbandoned, long reconfigRequests, long configurationsCommitted) {
         @Override
         public String toString() {
             return crashes + " crashes, " + lostMessages + " messages lost, " + duplicatedMessages + " duplicated, "
@@ -64,7 +78,8 @@ public final class RandomRun {
                     + " slow fsyncs, " + snapshotsDamaged + " snapshots damaged, " + segmentsLost
                     + " log segments lost, " + damagedRestarts + " restarts on damaged data (" + startLostRestarts
                     + " with every snapshot damaged and the log's start gone), " + resyncStarts + " resync starts, "
-                    + historiesAbandoned + " histories abandoned";
+                    + historiesAbandoned + " histories abandoned, " + reconfigRequests + " reconfigs asked, "
+                    + configurationsCommitted + " configurations committed";
         }
     }
 
@@ -82,7 +97,8 @@ public final class RandomRun {
     public static String replayCommand(long seed, Options options) {
         return "./warden sim --seed " + seed + " --members " + options.members() + " --observers " + options.observers()
                 + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "")
-                + (options.trustingRecovery() ? " --trusting-recovery" : "") + " --verbose";
+                + (options.trustingRecovery() ? " --trusting-recovery" : "")
+                + (options.reconfigure() ? " --reconfigure" : "") + " --verbose";
     }
 
     private RandomRun() {
@@ -93,7 +109,8 @@ public final class RandomRun {
     }
 
     public static Outcome run(long seed, Options options, Consumer<String> log) {
-        Simulation sim = new Simulation(seed, options.members(), options.observers(), options.members() + 1);
+        Simulation sim = new Simulation(seed, options.members(), options.observers(),
+                options.reconfigure() ? SPARES : 0, options.members() + 1);
         sim.setLog(log);
         try {
             safetyPhase(sim, options);
@@ -121,7 +138,9 @@ public final class RandomRun {
             sim.setPipelined(id, random.nextBoolean());
             sim.setTrustingRecovery(id, options.trustingRecovery());
         }
-        DiskFaults diskFaults = new DiskFaults(sim, random, options.members());
+        DiskFaults diskFaults = new DiskFaults(sim, random);
+        // its own stream, so runs without reconfigurations draw exactly what they drew before
+        SplittableRandom operator = options.reconfigure() ? sim.random().split() : null;
         double crashProbability = options.brokenDriver() ? 0.02 : 0.002;
         long swizzleUntilMs = -1;
         long nextSwizzleMs = 0;
@@ -160,12 +179,53 @@ public final class RandomRun {
             } else if (roll < crashProbability + 0.01375) {
                 diskFaults.abandonHistory(ids.get(random.nextInt(ids.size())));
             }
+            if (operator != null && operator.nextDouble() < RECONFIG_PROBABILITY) {
+                reconfigure(sim, operator, ids);
+            }
             if (sim.nowMs() < swizzleUntilMs && sim.nowMs() >= nextSwizzleMs) {
                 swizzle(sim, ids, swizzleOffset++);
                 nextSwizzleMs = sim.nowMs() + 500;
             }
             sim.step();
         }
+    }
+
+    /** A reconfiguration every 2.5 s of simulated time on average (one step is 5 ms). */
+    private static final double RECONFIG_PROBABILITY = 0.002;
+
+    /**
+     * An operator's change of the leader's current configuration, drawn from the seed: add a
+     * member outside it (as voter or observer), remove a member (the leader too), turn a voter
+     * into an observer or back, or replace a voter by an outsider in one change. The leader may
+     * refuse it (another change in progress, the new quorum not synced), as it would an operator's.
+     */
+    static void reconfigure(Simulation sim, SplittableRandom operator, List<Long> ids) {
+        EnsembleConfig current = EnsembleConfig.fromConfiguration(sim.currentConfiguration());
+        List<Long> inside = new ArrayList<>(current.members().keySet());
+        List<Long> outside = new ArrayList<>(ids);
+        outside.removeAll(inside);
+        ReconfigRequest request;
+        int pick = operator.nextInt(4);
+        if (pick == 0 && !outside.isEmpty()) {
+            long id = outside.get(operator.nextInt(outside.size()));
+            request = new ReconfigRequest(Simulation.memberLine(id, operator.nextInt(3) == 0), null, null, -1);
+        } else if (pick == 1 && inside.size() > 1) {
+            long id = inside.get(operator.nextInt(inside.size()));
+            request = new ReconfigRequest(null, Long.toString(id), null, -1);
+        } else if (pick == 2) {
+            long id = inside.get(operator.nextInt(inside.size()));
+            boolean observer = current.members().get(id).observer();
+            request = new ReconfigRequest(Simulation.memberLine(id, !observer), null, null, -1);
+        } else if (!outside.isEmpty()) {
+            List<Long> voters = new ArrayList<>(current.voterIds());
+            long leaving = voters.get(operator.nextInt(voters.size()));
+            long joining = outside.get(operator.nextInt(outside.size()));
+            request = new ReconfigRequest(Simulation.memberLine(joining, false), Long.toString(leaving), null,
+                    current.version());
+        } else {
+            return;
+        }
+        sim.reconfigure(request);
     }
 
     /** A ring where each member reaches only its neighbour at a rotating distance; it changes every half second. */
@@ -191,7 +251,11 @@ public final class RandomRun {
             sim.restart(member.id());
         }
         long startMs = sim.nowMs();
-        sim.runUntil(Simulation::converged, LIVENESS_LIMIT_MS);
+        try {
+            sim.runUntil(Simulation::converged, LIVENESS_LIMIT_MS);
+        } catch (Checkers.Violation notConverged) {
+            throw new Checkers.Violation(notConverged.getMessage() + "; " + sim.describeMembers());
+        }
         SimClient client = sim.clients().get(0);
         List<Long> ids = new ArrayList<>(sim.members().stream().map(SimServer::id).toList());
         int before = client.history().size();

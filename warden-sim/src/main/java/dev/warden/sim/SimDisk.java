@@ -1,5 +1,6 @@
 package dev.warden.sim;
 
+import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.LogView;
@@ -27,6 +28,8 @@ public final class SimDisk implements LogView {
         final TreeMap<Long, SnapshotFile> snapshots;
         final SimLog log;
         boolean resyncMarker;
+        /** The dynamic configuration file: the newest configuration the member recorded committed (null: its start file's). */
+        Configuration committedConfiguration;
 
         Contents() {
             this(new TreeMap<>(), new SimLog());
@@ -41,6 +44,7 @@ public final class SimDisk implements LogView {
             Contents copy = new Contents(new TreeMap<>(snapshots), log.copy());
             copy.epochs = epochs;
             copy.resyncMarker = resyncMarker;
+            copy.committedConfiguration = committedConfiguration;
             return copy;
         }
     }
@@ -90,6 +94,11 @@ public final class SimDisk implements LogView {
     /** Every logged entry after {@code afterZxid}, in order. */
     List<Entry> entriesAfter(long afterZxid) {
         return current.log.entriesAfter(afterZxid);
+    }
+
+    /** The configuration the member last recorded committed, or null if it never recorded one. */
+    public Configuration committedConfiguration() {
+        return current.committedConfiguration;
     }
 
     /** True while the resync marker is in the directory. */
@@ -160,6 +169,11 @@ public final class SimDisk implements LogView {
                 c.log.purgeUpTo(c.snapshots.firstKey());
             }
         }, false);
+    }
+
+    /** The member records the newest configuration it knows committed (the server's dynamic configuration file). */
+    void writeCommittedConfiguration(Configuration configuration) {
+        write(c -> c.committedConfiguration = configuration, false);
     }
 
     /** The member must take a copy of a leader's history before it counts toward any quorum. */

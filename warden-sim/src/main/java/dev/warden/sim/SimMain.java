@@ -8,11 +8,11 @@ import java.util.List;
  * The {@code warden sim} command: runs seeds {@code S..S+N-1}, prints failures with their replay
  * commands and one summary line, and exits 1 if any seed failed (2 for bad arguments).
  * {@code --seeds N --seed S --members 3|5 --observers 0..2 --steps K [--verbose] [--broken-driver]
- * [--trusting-recovery]}.
+ * [--trusting-recovery] [--reconfigure]}.
  */
 public final class SimMain {
     static final String USAGE = "usage: warden sim [--seeds N] [--seed S] [--members 3|5] [--observers 0..2]"
-            + " [--steps K] [--verbose] [--broken-driver] [--trusting-recovery]";
+            + " [--steps K] [--verbose] [--broken-driver] [--trusting-recovery] [--reconfigure]";
 
     /** Parsed command line. */
     record Arguments(long firstSeed, int seeds, RandomRun.Options options, boolean verbose) {
@@ -24,6 +24,7 @@ public final class SimMain {
             int steps = 8_000;
             boolean broken = false;
             boolean trusting = false;
+            boolean reconfigure = false;
             boolean verbose = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -34,6 +35,7 @@ public final class SimMain {
                     case "--steps" -> steps = Integer.parseInt(value(args, ++i));
                     case "--broken-driver" -> broken = true;
                     case "--trusting-recovery" -> trusting = true;
+                    case "--reconfigure" -> reconfigure = true;
                     case "--verbose" -> verbose = true;
                     case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -42,7 +44,8 @@ public final class SimMain {
             if (seeds < 1) {
                 throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
             }
-            return new Arguments(firstSeed, seeds, new RandomRun.Options(members, observers, steps, broken, trusting),
+            return new Arguments(firstSeed, seeds, new RandomRun.Options(members, observers, steps, broken, trusting,
+                    reconfigure),
                     verbose);
         }
 
@@ -93,9 +96,10 @@ public final class SimMain {
             }
         }
         long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
-        out.printf("sim: %d seeds from %d, %d members + %d observers, %d steps: %d passed, %d failed%s; "
+        out.printf("sim: %d seeds from %d, %d members + %d observers%s, %d steps: %d passed, %d failed%s; "
                         + "%d entries committed, %d writes acknowledged, %.1f s%n",
-                arguments.seeds(), arguments.firstSeed(), options.members(), options.observers(), options.steps(),
+                arguments.seeds(), arguments.firstSeed(), options.members(), options.observers(),
+                options.reconfigure() ? " + " + RandomRun.SPARES + " spares, reconfiguring" : "", options.steps(),
                 arguments.seeds() - failed.size(), failed.size(), failed.isEmpty() ? "" : " " + failed,
                 committed, acknowledged, elapsedMs / 1000.0);
         return failed.isEmpty() ? 0 : 1;

@@ -1,5 +1,7 @@
 package dev.warden.sim;
 
+import dev.warden.consensus.Configuration;
+import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.Outbound;
@@ -17,7 +19,12 @@ import dev.warden.server.quorum.DriverEffects;
 import dev.warden.server.quorum.LogBatch;
 import dev.warden.server.quorum.MemberLoop;
 import dev.warden.server.quorum.PeerSender;
+import dev.warden.server.quorum.ReconfigEntries;
+import dev.warden.server.quorum.StartingConfigurations;
 import dev.warden.server.quorum.ZabCore;
+import dev.warden.server.pipeline.Request;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.ReconfigRequest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -52,6 +59,9 @@ public final class SimServer {
         void syncDone(SimServer member, long token);
 
         void roleChanged(SimServer member, RoleChange change);
+
+        /** The member recorded {@code configuration} as the newest it knows committed. */
+        void configurationCommitted(SimServer member, Configuration configuration);
     }
 
     /** A batch with the simulated log writer, and when its fsync finishes. */
@@ -59,6 +69,8 @@ public final class SimServer {
 
     final long id;
     private final ZabConfig config;
+    /** The configuration in the member's start files, until it records a newer committed one on its disk. */
+    private final Configuration initialConfiguration;
     private final World world;
     private final RandomGenerator random;
     private final Clock clock;
@@ -106,9 +118,11 @@ public final class SimServer {
     /** Times the core gave up its history while running (the loop's abandonHistory effect). */
     long historiesAbandoned;
 
-    SimServer(long id, ZabConfig config, World world, RandomGenerator random, Clock clock, SnapshotLedger ledger) {
+    SimServer(long id, ZabConfig config, Configuration initialConfiguration, World world, RandomGenerator random,
+              Clock clock, SnapshotLedger ledger) {
         this.id = id;
         this.config = config;
+        this.initialConfiguration = initialConfiguration;
         this.world = world;
         this.random = random;
         this.clock = clock;
@@ -155,15 +169,31 @@ public final class SimServer {
         writing.clear();
         refusals.clear();
         logView.reset();
+        // as the server finds them: the recorded committed one, and the changes its log holds after it
+        Configuration recorded = disk.committedConfiguration() != null ? disk.committedConfiguration()
+                : initialConfiguration;
+        Configurations configurations = StartingConfigurations.find(recorded, machine.tree(), logView);
         peer = new ZabPeer(config, disk.epochs(), logView, () -> machine.snapshot(ledger), random, startMs,
-                lastRecovery.resyncRequired());
+                lastRecovery.resyncRequired(), configurations, ReconfigEntries.INSTANCE);
         // the leader's prep works on this member's own state, as on a server
         PendingState pending = new PendingState(machine.tree());
         Preparer preparer = new Preparer(pending, machine.state().sessions(), clock, random, false, 0);
         loop = new MemberLoop(id, new ZabCore(peer), sender, effects, this::write,
-                new MemberLoop.PrepState(preparer, pending, machine.state().sessions(), machine.tree()),
+                new MemberLoop.PrepState(preparer, pending, machine.state().sessions(), machine.tree(), true),
                 task -> inbox.add(new MemberLoop.Chore(task)), logView::lastZxid, clock, ackBeforePersist);
         up = true;
+    }
+
+    /**
+     * An operator's reconfig, handed to this member's leader prep as the leader's own request:
+     * validated and proposed as a client's would be (the client path is the server's, tested
+     * with real members); ignored unless this member is the serving leader.
+     */
+    void reconfigure(ReconfigRequest request) {
+        if (up) {
+            inbox.add(new MemberLoop.Chore(() -> loop.prepareHousekeeping(
+                    new Request(null, 0, 0, OpCode.RECONFIG, request))));
+        }
     }
 
     /** What the last start decided, for the trace. */
@@ -328,6 +358,18 @@ public final class SimServer {
         public void resynced() {
             disk.removeResyncMarker();
             disk.fsync();
+        }
+
+        @Override
+        public void configurationCommitted(Configuration configuration) {
+            disk.writeCommittedConfiguration(configuration);
+            disk.fsync();
+            world.configurationCommitted(SimServer.this, configuration);
+        }
+
+        @Override
+        public void configurationsChanged(Configurations configurations) {
+            // the simulated network reaches every member by id: no links to make or drop
         }
 
         @Override

@@ -1,6 +1,9 @@
 package dev.warden.sim;
 
+import dev.warden.consensus.Configuration;
 import dev.warden.consensus.RoleChange;
+import dev.warden.protocol.ReconfigRequest;
+import dev.warden.server.EnsembleConfig;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import java.util.ArrayList;
@@ -30,6 +33,8 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     private final Map<Long, SimClient> clients = new LinkedHashMap<>();
     private final Checkers checkers = new Checkers();
     private final Set<Long> voters;
+    private final Configuration initialConfiguration;
+    private long reconfigRequests;
     private final SnapshotLedger ledger = new SnapshotLedger();
     private final SimClock clock = new SimClock(this::nowMs);
     private long nowMs;
@@ -53,11 +58,21 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** {@code voterCount} voting members with ids 1..n, then {@code observerCount} observers. */
     public Simulation(long seed, int voterCount, int observerCount, int clientCount) {
-        if (voterCount < 1 || observerCount < 0 || voterCount + observerCount > 9) {
-            throw new IllegalArgumentException("need 1..9 members, got " + voterCount + " voters and "
-                    + observerCount + " observers");
+        this(seed, voterCount, observerCount, 0, clientCount);
+    }
+
+    /**
+     * {@code voterCount} voting members with ids 1..n, then {@code observerCount} observers, then
+     * {@code spareCount} members outside the initial configuration: they start with it in their
+     * files, follow as non-voting learners, and reconfigurations may add them.
+     */
+    public Simulation(long seed, int voterCount, int observerCount, int spareCount, int clientCount) {
+        if (voterCount < 1 || observerCount < 0 || spareCount < 0 || voterCount + observerCount + spareCount > 9) {
+            throw new IllegalArgumentException("need 1..9 members, got " + voterCount + " voters, "
+                    + observerCount + " observers and " + spareCount + " spares");
         }
-        int memberCount = voterCount + observerCount;
+        int configured = voterCount + observerCount;
+        int memberCount = configured + spareCount;
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.network = new SimNetwork(random.split());
@@ -66,10 +81,11 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
             ids.add(id);
         }
         this.voters = Set.copyOf(ids.subList(0, voterCount));
-        Set<Long> observers = Set.copyOf(ids.subList(voterCount, memberCount));
+        Set<Long> observers = Set.copyOf(ids.subList(voterCount, configured));
+        this.initialConfiguration = configurationOf(voters, observers, 0);
         for (long id : ids) {
             ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50, syncDiffBytes(seed));
-            SimServer member = new SimServer(id, config, this, random.split(), clock, ledger);
+            SimServer member = new SimServer(id, config, initialConfiguration, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);
         }
@@ -77,6 +93,72 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
             long memberId = ids.get((int) ((c - 1) % ids.size()));
             clients.put(c, new SimClient(c, memberId, random.split(), 2_000));
         }
+    }
+
+    /** A member line for member {@code id}: simulated members have made-up addresses the network ignores. */
+    static String memberLine(long id, boolean observer) {
+        return "server." + id + "=10.0.0." + id + ":2888:3888" + (observer ? ":observer" : ":participant");
+    }
+
+    /** The configuration of {@code voters} and {@code observers}, as the server writes one. */
+    static Configuration configurationOf(Set<Long> voters, Set<Long> observers, long version) {
+        StringBuilder text = new StringBuilder();
+        new java.util.TreeSet<>(voters).forEach(id -> text.append(memberLine(id, false)).append('\n'));
+        new java.util.TreeSet<>(observers).forEach(id -> text.append(memberLine(id, true)).append('\n'));
+        return EnsembleConfig.parse(text.toString(), version, "the simulated ensemble").toConfiguration();
+    }
+
+    public Configuration initialConfiguration() {
+        return initialConfiguration;
+    }
+
+    /**
+     * The serving leader's committed configuration, or the newest any member recorded if no
+     * leader serves: what an operator reads from /zookeeper/config before a change.
+     */
+    public Configuration currentConfiguration() {
+        SimServer leader = leader();
+        return leader != null ? leader.peer().configurations().committed() : initialConfiguration;
+    }
+
+    /**
+     * The voter sets of every configuration a member that is up knows (committed or logged), of
+     * the one each member recorded committed on its disk (up or down: a member down may be the
+     * only one holding the newest), and the initial one: each must keep a majority of members
+     * whose history is vouched for.
+     */
+    public List<Set<Long>> knownVoterSets() {
+        Set<Set<Long>> sets = new java.util.LinkedHashSet<>();
+        sets.add(initialConfiguration.quorum().voters());
+        for (SimServer member : members.values()) {
+            if (member.disk.committedConfiguration() != null) {
+                sets.add(member.disk.committedConfiguration().quorum().voters());
+            }
+            if (member.isUp()) {
+                dev.warden.consensus.Configurations known = member.peer().configurations();
+                sets.add(known.committed().quorum().voters());
+                known.logged().forEach(c -> sets.add(c.quorum().voters()));
+            }
+        }
+        return List.copyOf(sets);
+    }
+
+    /** An operator asks the serving leader (if any) for a configuration change; returns false if none serves. */
+    public boolean reconfigure(ReconfigRequest request) {
+        SimServer leader = leader();
+        if (leader == null) {
+            return false;
+        }
+        log("reconfig at leader " + leader.id() + ": joining " + request.joiningServers() + ", leaving "
+                + request.leavingServers() + ", members " + request.newMembers());
+        reconfigRequests++;
+        leader.reconfigure(request);
+        return true;
+    }
+
+    /** How many reconfigurations operators asked for. */
+    public long reconfigRequests() {
+        return reconfigRequests;
     }
 
     /**
@@ -178,6 +260,15 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
             throw new IllegalStateException("cannot " + what + " of member " + id + " while it runs: crash it first");
         }
         return member;
+    }
+
+    /** Restarts every member that is down. */
+    public void restartAllDown() {
+        for (SimServer member : members.values()) {
+            if (!member.isUp()) {
+                restart(member.id());
+            }
+        }
     }
 
     /** The snapshot file at {@code zxid} of a member that is down no longer verifies. */
@@ -463,6 +554,13 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         checkers.onRoleChange(member.id(), change);
     }
 
+    @Override
+    public void configurationCommitted(SimServer member, dev.warden.consensus.Configuration configuration) {
+        trace(9, member.id(), configuration.version());
+        log("member " + member.id() + " committed " + configuration);
+        checkers.onConfigurationCommitted(member.id(), configuration);
+    }
+
     // --- SimNetwork.Endpoint ---
 
     @Override
@@ -521,6 +619,25 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         checkers.checkLinearizable();
     }
 
+    /** Each member's role, epochs, log tail and configurations, for a failure message. */
+    public String describeMembers() {
+        StringBuilder out = new StringBuilder();
+        for (SimServer member : members.values()) {
+            out.append("member ").append(member.id());
+            if (!member.isUp()) {
+                out.append(" down; ");
+                continue;
+            }
+            out.append(' ').append(member.peer().role()).append(member.isServing() ? " serving" : "")
+                    .append(" leader ").append(member.peer().leaderId())
+                    .append(' ').append(member.peer().epochs())
+                    .append(" last ").append(Long.toHexString(member.disk.lastZxid()))
+                    .append(" resync ").append(member.peer().isResyncRequired())
+                    .append(" configs ").append(member.peer().configurations()).append("; ");
+        }
+        return out.toString();
+    }
+
     public RandomRun.FaultCounts faultCounts() {
         long lostWrites = 0;
         long torn = 0;
@@ -537,7 +654,8 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
             abandoned += member.historiesAbandoned;
         }
         return new RandomRun.FaultCounts(crashes, network.lostCount(), network.duplicatedCount(), lostWrites, torn, slow,
-                snapshotsDamaged, segmentsLost, damagedRestarts, startLost, resyncStarts, abandoned);
+                snapshotsDamaged, segmentsLost, damagedRestarts, startLost, resyncStarts, abandoned, reconfigRequests,
+                checkers.configurationsCommitted());
     }
 
     public long steps() {

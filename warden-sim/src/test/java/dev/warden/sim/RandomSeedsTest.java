@@ -13,9 +13,18 @@ import org.junit.jupiter.api.Test;
  */
 class RandomSeedsTest {
     private static final int STEPS = 8_000;
+    /**
+     * Seeds 5000 on with reconfigurations: each takes several times as long as a seed without, so
+     * the build runs a few and a long run asks for more (-Dwarden.sim.reconfigSeeds=150, or
+     * ./warden sim --seeds 150 --seed 5000 --reconfigure).
+     */
+    private static final int RECONFIG_SEEDS = Integer.getInteger("warden.sim.reconfigSeeds", 30);
 
     private static void runSeeds(int members, int observers, long firstSeed, int count) {
-        RandomRun.Options options = new RandomRun.Options(members, observers, STEPS, false);
+        runSeeds(new RandomRun.Options(members, observers, STEPS, false), firstSeed, count);
+    }
+
+    private static void runSeeds(RandomRun.Options options, long firstSeed, int count) {
         long committed = 0;
         long duplicated = 0;
         long lostMessages = 0;
@@ -63,6 +72,27 @@ class RandomSeedsTest {
     @Test
     void fiveMembersAndAnObserverSurviveFaultsAndRecover() {
         runSeeds(5, 1, 1_000, 250);
+    }
+
+    /**
+     * Three voters and two spares outside the configuration, with an operator asking the leader
+     * for changes (add, remove, the leader too, voter to observer and back, replace a member)
+     * while every fault runs: the checkers also hold the members to one history of
+     * configurations, and the liveness phase must still converge.
+     */
+    @Test
+    void membersAddedAndRemovedUnderFaultsKeepEveryCheck() {
+        RandomRun.Options options = new RandomRun.Options(3, 0, STEPS, false, false, true);
+        long asked = 0;
+        long committed = 0;
+        for (long seed = 5_000; seed < 5_000 + RECONFIG_SEEDS; seed++) {
+            RandomRun.Outcome outcome = RandomRun.run(seed, options);
+            asked += outcome.faults().reconfigRequests();
+            committed += outcome.faults().configurationsCommitted();
+        }
+        assertTrue(asked > RECONFIG_SEEDS && committed > RECONFIG_SEEDS / 2,
+                "the runs changed their configurations: " + asked + " reconfigs asked, " + committed
+                        + " configurations committed");
     }
 
     @Test

@@ -113,14 +113,14 @@ class QuorumSaslRollingSwitchTest {
         return order;
     }
 
-    /** A whole plaintext hello (version 4, no SASL flag) naming a real member: closed at once. */
+    /** A whole plaintext hello (peer protocol version 5, no SASL flag) naming a real member: closed at once. */
     private static boolean refusesUnauthenticatedHello(int port, long claimedId) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(REFUSAL_PROBE_TIMEOUT_MS);
             DataOutputStream out = new DataOutputStream(socket.getOutputStream());
             out.writeInt(20);
             out.writeInt(0x5741_5a42);
-            out.writeInt(4);
+            out.writeInt(5);
             out.writeLong(claimedId);
             out.writeInt(0);
             out.flush();

@@ -336,11 +336,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (!authenticatedEnough(header)) {
             return;
         }
-        if (opcode == OpCode.RECONFIG) {
-            // ZooKeeper's answer with reconfigEnabled=false: the request is refused, the session goes on.
-            routeError(new Request(this, sessionId, header.xid(), opcode, null), ErrorCode.RECONFIG_DISABLED, false);
-            return;
-        }
         if (!RequestBodies.isSupported(opcode)) {
             log.info("closing session 0x{}: unsupported opcode {}", Long.toHexString(sessionId), opcode);
             Request request = new Request(this, sessionId, header.xid(), opcode, null);

@@ -18,6 +18,7 @@ import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.MultiRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
+import dev.warden.protocol.ReconfigRequest;
 import dev.warden.protocol.RemoveWatchesRequest;
 import dev.warden.protocol.SetACLRequest;
 import dev.warden.protocol.SetDataRequest;
@@ -33,7 +34,7 @@ public final class RequestBodies {
     private RequestBodies() {
     }
 
-    /** True for opcodes a client may send (check alone, reconfig, sasl and unknown ones are not). */
+    /** True for opcodes a client may send (check alone, sasl and unknown ones are not). */
     public static boolean isSupported(int opcode) {
         return switch (opcode) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER, OpCode.CREATE_TTL, OpCode.DELETE,
@@ -41,7 +42,7 @@ public final class RequestBodies {
                  OpCode.SET_ACL, OpCode.GET_CHILDREN, OpCode.GET_CHILDREN2, OpCode.SYNC, OpCode.PING, OpCode.MULTI,
                  OpCode.MULTI_READ, OpCode.CHECK_WATCHES, OpCode.REMOVE_WATCHES, OpCode.ADD_WATCH, OpCode.AUTH,
                  OpCode.SET_WATCHES, OpCode.SET_WATCHES2, OpCode.GET_EPHEMERALS, OpCode.GET_ALL_CHILDREN_NUMBER,
-                 OpCode.WHO_AM_I, OpCode.CLOSE_SESSION -> true;
+                 OpCode.WHO_AM_I, OpCode.CLOSE_SESSION, OpCode.RECONFIG -> true;
             default -> false;
         };
     }
@@ -70,6 +71,7 @@ public final class RequestBodies {
             case OpCode.SET_WATCHES2 -> SetWatches2.read(in);
             case OpCode.GET_EPHEMERALS -> GetEphemeralsRequest.read(in);
             case OpCode.GET_ALL_CHILDREN_NUMBER -> GetAllChildrenNumberRequest.read(in);
+            case OpCode.RECONFIG -> ReconfigRequest.read(in);
             default -> EMPTY;
         };
     }

@@ -3,16 +3,16 @@ package dev.warden.server.pipeline;
 import dev.warden.protocol.ErrorCode;
 
 /** A request that fails validation; carries the error code for the reply. */
-final class PrepException extends Exception {
+public final class PrepException extends Exception {
     private static final long serialVersionUID = 1L;
     private final ErrorCode code;
 
-    PrepException(ErrorCode code) {
+    public PrepException(ErrorCode code) {
         super(code.name(), null, false, false);
         this.code = code;
     }
 
-    ErrorCode code() {
+    public ErrorCode code() {
         return code;
     }
 }

@@ -10,6 +10,7 @@ import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.MultiRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Perms;
+import dev.warden.protocol.ReconfigRequest;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.SetACLRequest;
 import dev.warden.protocol.SetDataRequest;
@@ -40,6 +41,8 @@ public final class Preparer {
     private final RandomGenerator random;
     private final boolean ttlEnabled;
     private long lastZxid;
+    /** How reconfig requests are prepared: refused on a standalone server until a member sets its own. */
+    private Reconfigurer reconfigurer = Reconfigurer.standalone(false);
     /** The last counter of an epoch; the real limit except in tests that reach an epoch's end fast. */
     private long maxCounter = MAX_COUNTER;
     private volatile QuotaGuard quotaGuard = QuotaGuard.NONE;
@@ -83,6 +86,11 @@ public final class Preparer {
         return lastZxid;
     }
 
+    /** Who prepares reconfig requests (an ensemble member's leader side, or a standalone refusal). */
+    public void reconfigurer(Reconfigurer value) {
+        reconfigurer = value;
+    }
+
     /** Rewinds the zxid counter after prepared transactions were discarded (log failure). */
     public void resetTo(long zxid) {
         lastZxid = zxid;
@@ -93,7 +101,7 @@ public final class Preparer {
         return switch (opcode) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER, OpCode.CREATE_TTL, OpCode.DELETE,
                  OpCode.DELETE_CONTAINER, OpCode.SET_DATA, OpCode.SET_ACL, OpCode.MULTI, OpCode.CLOSE_SESSION,
-                 OpCode.CREATE_SESSION -> true;
+                 OpCode.CREATE_SESSION, OpCode.RECONFIG -> true;
             default -> false;
         };
     }
@@ -107,6 +115,16 @@ public final class Preparer {
                 case OpCode.CREATE_SESSION -> prepareCreateSession(request);
                 case OpCode.CLOSE_SESSION -> prepareCloseSession(request);
                 case OpCode.MULTI -> prepareMulti(request);
+                case OpCode.RECONFIG -> {
+                    checkSession(request);
+                    AuthIdentities who = request.origin == null ? null : request.origin.identities();
+                    if (skipAclChecks && who != null) {
+                        who.skipAclChecks(); // as ZooKeeper: skipACL skips /zookeeper/config's ACL too
+                    }
+                    TxnBody.Reconfig body = reconfigurer.prepare((ReconfigRequest) request.body, who);
+                    commit(request, body, pending.overlay());
+                    reconfigurer.prepared(request.txn.zxid());
+                }
                 case OpCode.DELETE_CONTAINER -> {
                     PendingState.Overlay overlay = pending.overlay();
                     commit(request, deleteContainer((DeleteContainerRequest) request.body, overlay), overlay);

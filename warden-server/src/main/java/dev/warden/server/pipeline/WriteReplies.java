@@ -3,6 +3,7 @@ package dev.warden.server.pipeline;
 import dev.warden.protocol.Create2Response;
 import dev.warden.protocol.CreateResponse;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.GetDataResponse;
 import dev.warden.protocol.MultiRequest;
 import dev.warden.protocol.MultiResponse;
 import dev.warden.protocol.OpCode;
@@ -11,6 +12,7 @@ import dev.warden.protocol.SetACLResponse;
 import dev.warden.protocol.SetDataResponse;
 import dev.warden.protocol.Stat;
 import dev.warden.server.txn.TxnBody;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,8 +46,15 @@ public final class WriteReplies {
                     new Create2Response(((TxnBody.Create) body).path(), stat);
             case OpCode.SET_DATA -> new SetDataResponse(stat);
             case OpCode.SET_ACL -> new SetACLResponse(stat);
+            // /zookeeper/config as the change left it, as ZooKeeper answers a reconfig
+            case OpCode.RECONFIG -> new GetDataResponse(configData((TxnBody.Reconfig) body, stat), stat);
             default -> null;
         };
+    }
+
+    private static byte[] configData(TxnBody.Reconfig body, Stat stat) {
+        return (new String(body.memberText(), StandardCharsets.UTF_8) + "version=" + Long.toHexString(stat.mzxid()))
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static MultiResponse.Result result(int opcode, TxnBody body, Stat stat) {

@@ -1,6 +1,9 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Configuration;
+import dev.warden.consensus.Configurations;
 import dev.warden.consensus.Ready;
+import dev.warden.consensus.ReconfigCheck;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 
@@ -56,6 +59,15 @@ public interface ConsensusCore {
 
     /** True while the member must take a copy of a leader's history before it counts toward any quorum. */
     boolean isResyncRequired();
+
+    /** Whether a leader may propose {@code proposed} now (see {@code ZabPeer.checkReconfig}). */
+    ReconfigCheck checkReconfig(Configuration proposed);
+
+    /** The newest configuration the member knows committed, and the changes logged after it. */
+    Configurations configurations();
+
+    /** Changes whenever {@link #configurations()} does. */
+    long configurationChanges();
 
     boolean hasReady();
 

@@ -1,11 +1,13 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.SnapshotSource;
 import dev.warden.server.Clock;
 import dev.warden.server.ServerConfig;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;
+import java.util.Map;
 
 /**
  * Builds the consensus side of one member: its core and its links to the other members. The
@@ -14,11 +16,12 @@ import java.io.IOException;
 public interface ConsensusFactory extends AutoCloseable {
     /**
      * What a factory may use: the member's configuration, log (and the core's view of it),
-     * persisted epochs and clock, and whether the member must take a copy of a leader's history
-     * before it counts toward any quorum (its resync marker is on disk).
+     * persisted epochs and clock, whether the member must take a copy of a leader's history
+     * before it counts toward any quorum (its resync marker is on disk), and the configurations
+     * it starts with ({@link StartingConfigurations}).
      */
     record Resources(ServerConfig config, TxnLog txnLog, TxnLogView logView, EpochState epochs, Clock clock,
-                     boolean resyncRequired) {
+                     boolean resyncRequired, Configurations configurations) {
     }
 
     /** Chooses the factory for a member once its log is open. */
@@ -35,6 +38,12 @@ public interface ConsensusFactory extends AutoCloseable {
 
     /** Opens the links to the peers; inbound messages and disconnects go to {@code driver}. */
     PeerSender connect(MemberDriver driver) throws IOException;
+
+    /**
+     * The members of every configuration the member knows (and the member itself): links go to
+     * these, and connections from anyone else are refused. Any thread.
+     */
+    void membersChanged(Map<Long, QuorumMember> members);
 
     @Override
     void close();

@@ -1,5 +1,7 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Configuration;
+import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.RoleChange;
@@ -58,6 +60,19 @@ public interface DriverEffects {
 
     /** The core would not take a sync (not serving): its client cannot be answered. */
     void syncRefused(long token);
+
+    /**
+     * {@code configuration} is the newest the member knows committed: record it (a server writes
+     * its dynamic configuration file) so a restart comes back with it. A committed fact: losing it
+     * in a crash is safe, the member then counts with the older one and what its log holds.
+     */
+    void configurationCommitted(Configuration configuration) throws IOException;
+
+    /**
+     * What the member knows of its configurations changed (a change logged, committed, cut by a
+     * TRUNC, or learnt at synchronization): the member keeps links to every member of all of them.
+     */
+    void configurationsChanged(Configurations configurations);
 
     /** The driver stopped because it could not persist; the member must stop serving. */
     void failed(String reason, Throwable cause);

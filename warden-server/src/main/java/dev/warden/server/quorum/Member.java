@@ -1,5 +1,7 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Configuration;
+import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.Outbound;
@@ -9,6 +11,8 @@ import dev.warden.consensus.SnapshotData;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.Clock;
+import dev.warden.server.DynamicConfigWriter;
+import dev.warden.server.EnsembleConfig;
 import dev.warden.server.ServerConfig;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.pipeline.OutstandingRequests;
@@ -18,7 +22,10 @@ import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import dev.warden.server.net.MemberStatus;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -125,7 +132,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
         this.driver = new MemberDriver(myId, core, senderRef, this,
-                new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree()),
+                new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
+                        config.reconfigEnabled()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding);
         this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
@@ -322,6 +330,31 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     }
 
     // ---- DriverEffects (driver thread) --------------------------------------------------------
+
+    @Override
+    public void configurationCommitted(Configuration configuration) throws IOException {
+        EnsembleConfig committed = EnsembleConfig.fromConfiguration(configuration);
+        log.info("member {}: configuration 0x{} committed: {}", myId, Long.toHexString(committed.version()),
+                committed.memberText().strip().replace('\n', ' '));
+        if (config.configFile() != null) {
+            DynamicConfigWriter.write(config.configFile(), myId, committed);
+        }
+        if (treeCheck != null) {
+            treeCheck.configurationChanged(committed.members().keySet(), committed.voterIds());
+        }
+    }
+
+    @Override
+    public void configurationsChanged(Configurations configurations) {
+        Map<Long, QuorumMember> all = new HashMap<>();
+        all.put(myId, config.self());
+        List<Configuration> known = new ArrayList<>(configurations.logged());
+        known.add(0, configurations.committed());
+        for (Configuration configuration : known) {
+            all.putAll(EnsembleConfig.fromConfiguration(configuration).members());
+        }
+        consensus.membersChanged(all);
+    }
 
     @Override
     public void roleChanged(RoleChange change, long nextZxid) {

@@ -96,8 +96,12 @@ public final class MemberLoop {
         void submit(LogBatch batch);
     }
 
-    /** The state the leader's prep validates against, which the rest of the member applies to. */
-    public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree) {
+    /**
+     * The state the leader's prep validates against, which the rest of the member applies to, and
+     * whether it takes reconfig requests (reconfigEnabled).
+     */
+    public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
+                            boolean reconfigEnabled) {
     }
 
     /** Most batches at the log writer at once; its queue holds no more. */
@@ -109,6 +113,7 @@ public final class MemberLoop {
     private final DriverEffects effects;
     private final LogDisk disk;
     private final LeaderPrep prep;
+    private final LeaderReconfig reconfig;
     /** The last zxid in this member's log view: where a new leader's tree must reach before prep validates. */
     private final LongSupplier logLastZxid;
     private final Clock clock;
@@ -141,6 +146,8 @@ public final class MemberLoop {
     private volatile MemberStanding standing = MemberStanding.INITIAL;
     /** The last role change acted on. */
     private RoleChange lastChange;
+    /** The core's configuration change count when the member was last told. */
+    private long configurationChangesSeen = -1;
 
     /**
      * @param toLoop       runs a task on the loop's thread, from any thread (the prep's caller on
@@ -165,6 +172,8 @@ public final class MemberLoop {
         this.disk = disk;
         this.logLastZxid = logLastZxid;
         this.acknowledgeBeforeFsync = acknowledgeBeforeFsync;
+        this.reconfig = new LeaderReconfig(core, prepState.tree(), prepState.reconfigEnabled());
+        prepState.preparer().reconfigurer(reconfig);
         this.prep = new LeaderPrep(prepState.preparer(), prepState.pending(), prepState.sessions(), prepState.tree(),
                 new LeaderPrep.Output() {
                     @Override
@@ -246,6 +255,11 @@ public final class MemberLoop {
         }
         settleDurableBatches();
         performReadies();
+        long changes = core.configurationChanges();
+        if (changes != configurationChangesSeen) {
+            configurationChangesSeen = changes;
+            effects.configurationsChanged(core.configurations());
+        }
     }
 
     /** Performs the waiting reset once nothing is in flight; false while it still waits. */
@@ -367,6 +381,9 @@ public final class MemberLoop {
                     // goes through performInOrder; handled here too, so the marker never stays
                     effects.resynced();
                 }
+                if (ready.configurationCommitted() != null) {
+                    effects.configurationCommitted(ready.configurationCommitted());
+                }
                 core.advance(ready);
             }
         }
@@ -411,6 +428,9 @@ public final class MemberLoop {
         if (ready.resynced()) {
             effects.resynced();
         }
+        if (ready.configurationCommitted() != null) {
+            effects.configurationCommitted(ready.configurationCommitted());
+        }
         core.advance(ready);
     }
 
@@ -441,6 +461,7 @@ public final class MemberLoop {
         if (epochOnly) {
             return; // the leader's zxid counter ran out: same leader, prep keeps its zxid sequence
         }
+        reconfig.reset();
         if (leads) {
             prep.lead(nextZxid, logLastZxid.getAsLong());
         } else {

@@ -101,7 +101,9 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     static final long MAX_QUEUED_BYTES = 256L << 20;
 
     private final long myId;
-    private final Map<Long, QuorumMember> members;
+    /** Every member links go to and connections are taken from; replaced whole by {@link #updateMembers}. */
+    private volatile Map<Long, QuorumMember> members;
+    private final Bootstrap template;
     private final PeerHandler handler;
     private final Options options;
     private final PeerSecurity security;
@@ -111,8 +113,9 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private final EventLoop loop;
     /** Links given frames by a send on the I/O thread, written out when that send returns. */
     private final ArrayDeque<PeerLink> toDrain = new ArrayDeque<>();
-    private final Map<Long, PeerLink> peerLinks = new HashMap<>();
-    private final Map<Long, PeerLink> electionLinks = new HashMap<>();
+    /** Concurrent: {@link #updateMembers} changes them on the I/O thread while others may send. */
+    private final Map<Long, PeerLink> peerLinks = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Long, PeerLink> electionLinks = new java.util.concurrent.ConcurrentHashMap<>();
     /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
     private final Map<String, Channel> inbound = new HashMap<>();
     private final List<Channel> listeners = new ArrayList<>();
@@ -164,19 +167,67 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         this.members = Map.copyOf(members);
         this.handler = handler;
         this.options = options;
-        Bootstrap template = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        this.template = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1_000, options.reconnectMaxMs()))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(1 << 20, 4 << 20));
         for (QuorumMember member : this.members.values()) {
-            if (member.id() == myId) {
-                continue;
+            if (member.id() != myId) {
+                addLinks(member);
             }
-            peerLinks.put(member.id(), new PeerLink(member.id(), PEER_PORT,
-                    new InetSocketAddress(member.host(), member.peerPort()), this, template, loop, options));
-            electionLinks.put(member.id(), new PeerLink(member.id(), ELECTION_PORT,
-                    new InetSocketAddress(member.host(), member.electionPort()), this, template, loop, options));
         }
+    }
+
+    private void addLinks(QuorumMember member) {
+        peerLinks.put(member.id(), new PeerLink(member.id(), PEER_PORT,
+                new InetSocketAddress(member.host(), member.peerPort()), this, template, loop, options));
+        electionLinks.put(member.id(), new PeerLink(member.id(), ELECTION_PORT,
+                new InetSocketAddress(member.host(), member.electionPort()), this, template, loop, options));
+    }
+
+    /**
+     * The ensemble's members changed (a configuration change logged, committed or undone): links
+     * are dialled to members that are new or moved, and closed to members that are gone, whose
+     * connections are then refused. This member's own line (its listening ports) stays as it was
+     * started. Any thread; done on the I/O thread.
+     */
+    public void updateMembers(Map<Long, QuorumMember> updated) {
+        Map<Long, QuorumMember> next = new HashMap<>(updated);
+        next.put(myId, members.get(myId));
+        loop.execute(() -> {
+            if (closed) {
+                return;
+            }
+            Map<Long, QuorumMember> before = members;
+            members = Map.copyOf(next);
+            for (QuorumMember old : before.values()) {
+                QuorumMember now = next.get(old.id());
+                if (old.id() != myId && (now == null || !sameAddresses(old, now))) {
+                    PeerLink peer = peerLinks.remove(old.id());
+                    PeerLink election = electionLinks.remove(old.id());
+                    peer.close();
+                    election.close();
+                    for (String portName : List.of(PEER_PORT, ELECTION_PORT)) {
+                        Channel from = inbound.remove(old.id() + "/" + portName);
+                        if (from != null) {
+                            from.close();
+                        }
+                    }
+                    reportDisconnected(old.id());
+                }
+            }
+            for (QuorumMember member : next.values()) {
+                if (member.id() != myId && !peerLinks.containsKey(member.id())) {
+                    addLinks(member);
+                    peerLinks.get(member.id()).connect();
+                    electionLinks.get(member.id()).connect();
+                }
+            }
+        });
+    }
+
+    private static boolean sameAddresses(QuorumMember a, QuorumMember b) {
+        return a.host().equals(b.host()) && a.peerPort() == b.peerPort() && a.electionPort() == b.electionPort();
     }
 
     /**
@@ -282,7 +333,11 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private void send(long peerId, ZabMessage message, byte[] frame) {
         PeerLink link = (message instanceof ZabMessage.Vote ? electionLinks : peerLinks).get(peerId);
         if (link == null) {
-            throw new IllegalArgumentException("no member " + peerId + " to send to (this is member " + myId + ")");
+            // not (or no longer) a member of any configuration this member knows: like a failed dial,
+            // the core hears the link is down and does not count on the message
+            LOG.debug("Member {}: no link to member {} for a {}", myId, peerId, message.getClass().getSimpleName());
+            loop.execute(() -> reportDisconnected(peerId));
+            return;
         }
         if (frame.length > options.maxFrameBytes()) {
             LOG.error("Dropping a {} of {} bytes for member {}: above the frame limit of {} bytes",

@@ -41,9 +41,11 @@ final class TreeCheck {
     private final BooleanSupplier leading;
     private final Executor sender;
     private final Consumer<String> abandon;
-    private final Set<Long> others = new TreeSet<>();
+    /** The other members of the committed configuration (driver thread). */
+    private Set<Long> others = new TreeSet<>();
     private final DigestCheck own = new DigestCheck();
-    private final DigestVote vote;
+    /** Decides with the voters of the committed configuration (driver thread). */
+    private DigestVote vote;
     /** The leader's newest applied zxid and digest, for the next publish (written by the apply thread). */
     private volatile Applied latest;
     /** Driver thread: the zxid last published, and when (monotonic ms). */
@@ -187,6 +189,17 @@ final class TreeCheck {
         log.error("member {}: {}; its state diverged, so it stops serving and takes a copy of the leader's history",
                 myId, what);
         abandon.accept(what);
+    }
+
+    /**
+     * Driver thread: a new configuration is committed: digests go to its members and a quorum of
+     * its voters decides. Rounds under way were counted with the old voters: they are dropped.
+     */
+    void configurationChanged(Set<Long> memberIds, Set<Long> voterIds) {
+        Set<Long> next = new TreeSet<>(memberIds);
+        next.remove(myId);
+        others = next;
+        vote = new DigestVote(myId, voterIds);
     }
 
     /** A new term begins (this member leads or follows anew): published rounds no longer apply. */

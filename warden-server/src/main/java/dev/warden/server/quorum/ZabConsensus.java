@@ -7,6 +7,7 @@ import dev.warden.consensus.ZabPeer;
 import java.security.SecureRandom;
 import dev.warden.server.ServerConfig;
 import java.io.IOException;
+import java.util.Map;
 
 /** The production consensus: a Zab core over the member's log, and TCP links to the peers. */
 public final class ZabConsensus implements ConsensusFactory {
@@ -68,7 +69,8 @@ public final class ZabConsensus implements ConsensusFactory {
     @Override
     public ConsensusCore core(SnapshotSource snapshots, long nowMs) throws IOException {
         ZabPeer peer = new ZabPeer(zabConfig(resources.config()), resources.epochs(), resources.logView(), snapshots,
-                new SecureRandom(), nowMs, resources.resyncRequired());
+                new SecureRandom(), nowMs, resources.resyncRequired(), resources.configurations(),
+                ReconfigEntries.INSTANCE);
         return new ZabCore(peer);
     }
 
@@ -101,6 +103,14 @@ public final class ZabConsensus implements ConsensusFactory {
         }
         transport = started;
         return started;
+    }
+
+    @Override
+    public void membersChanged(Map<Long, QuorumMember> members) {
+        PeerTransport current = transport;
+        if (current != null) {
+            current.updateMembers(members);
+        }
     }
 
     @Override

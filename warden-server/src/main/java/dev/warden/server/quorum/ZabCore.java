@@ -1,6 +1,9 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Configuration;
+import dev.warden.consensus.Configurations;
 import dev.warden.consensus.Ready;
+import dev.warden.consensus.ReconfigCheck;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
@@ -96,6 +99,21 @@ public final class ZabCore implements ConsensusCore {
     @Override
     public boolean isResyncRequired() {
         return peer.isResyncRequired();
+    }
+
+    @Override
+    public ReconfigCheck checkReconfig(Configuration proposed) {
+        return peer.checkReconfig(proposed);
+    }
+
+    @Override
+    public Configurations configurations() {
+        return peer.configurations();
+    }
+
+    @Override
+    public long configurationChanges() {
+        return peer.configurationChanges();
     }
 
     @Override

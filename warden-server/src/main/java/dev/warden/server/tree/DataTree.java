@@ -502,6 +502,8 @@ public final class DataTree {
             for (TxnBody op : m.ops()) {
                 applyBody(txn, op, stats);
             }
+        } else if (body instanceof TxnBody.Reconfig r) {
+            stats.add(reconfigure(r, txn.zxid(), txn.timeMs()));
         } else {
             // CreateSession and Check change nothing in the tree.
             stats.add(null);
@@ -626,6 +628,57 @@ public final class DataTree {
         countInQuota(s.path(), bytesDiff, 0);
         events.fire(s.path(), EventType.NODE_DATA_CHANGED, zxid, node.acl);
         return node.stat();
+    }
+
+    /**
+     * A configuration change: /zookeeper/config holds the new member text and its version (the
+     * change's zxid), as ZooKeeper writes it; its version, mzxid and mtime move as a setData's
+     * would, and its data watches fire. Replayed over a state that already holds it (a fuzzy
+     * snapshot), it changes nothing.
+     */
+    private Stat reconfigure(TxnBody.Reconfig r, long zxid, long timeMs) {
+        DataNode found = nodeHashing(CONFIG);
+        if (found.mzxid() >= zxid) {
+            return found.stat();
+        }
+        long pathHash = walkedPathHash;
+        long termBefore = TreeDigest.content(pathHash, found);
+        byte[] text = (new String(r.memberText(), java.nio.charset.StandardCharsets.UTF_8) + "version="
+                + Long.toHexString(zxid)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        // the replicated value: a rebuild (clear, then replay) brings it back from the log, while
+        // the member's own value from its files (configData) is what an empty tree starts with
+        ModifiedNode node = modifiable(CONFIG, found);
+        approximateDataBytes += text.length - dataLength(node);
+        node.replaceData(text);
+        node.version = node.version + 1;
+        node.mzxid = zxid;
+        node.mtime = timeMs;
+        digest += TreeDigest.content(pathHash, node) - termBefore;
+        configContentTerm = TreeDigest.content(pathHash, node);
+        events.fire(CONFIG, EventType.NODE_DATA_CHANGED, zxid, node.acl);
+        return node.stat();
+    }
+
+    /** The zxid of the configuration change /zookeeper/config shows, or 0 if it shows the member's files. */
+    public long configZxid() {
+        lock.readLock().lock();
+        try {
+            DataNode config = node(CONFIG);
+            return config == null ? 0 : config.mzxid();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** What /zookeeper/config holds now. */
+    public byte[] configData() {
+        lock.readLock().lock();
+        try {
+            DataNode config = node(CONFIG);
+            return config == null || config.data == null ? new byte[0] : config.data.clone();
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     private Stat setAcl(TxnBody.SetAcl s) {

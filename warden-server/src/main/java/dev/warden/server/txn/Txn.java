@@ -27,6 +27,14 @@ public record Txn(long sessionId, int cxid, long zxid, long timeMs, TxnBody body
         return out.toExactArray();
     }
 
+    /**
+     * True if {@code bytes} encode a configuration change, read from the body's tag alone: the
+     * consensus core asks this of every entry it logs.
+     */
+    public static boolean isReconfig(byte[] bytes) {
+        return bytes.length > HEADER_BYTES && bytes[0] == FORMAT_VERSION && bytes[HEADER_BYTES] == TxnBody.RECONFIG_TAG;
+    }
+
     public static Txn decode(byte[] bytes) {
         JuteReader in = new JuteReader(bytes, 0, bytes.length, Integer.MAX_VALUE);
         int version = in.readByte();

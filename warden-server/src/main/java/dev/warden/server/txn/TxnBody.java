@@ -40,6 +40,16 @@ public sealed interface TxnBody {
     record Check(String path) implements TxnBody {
     }
 
+    /**
+     * A configuration change: the new member text (server.N, group.N and weight.N lines, without
+     * a version; the transaction's zxid is its version). Applying it sets /zookeeper/config.
+     */
+    record Reconfig(byte[] memberText) implements TxnBody {
+    }
+
+    /** The tag a reconfiguration's body starts with: the consensus core finds such entries by it. */
+    int RECONFIG_TAG = 9;
+
     static void write(TxnBody body, JuteWriter out) {
         if (body instanceof Create c) {
             out.writeByte(1);
@@ -77,6 +87,9 @@ public sealed interface TxnBody {
         } else if (body instanceof Check c) {
             out.writeByte(8);
             out.writeString(c.path());
+        } else if (body instanceof Reconfig r) {
+            out.writeByte(RECONFIG_TAG);
+            out.writeBuffer(r.memberText());
         } else {
             throw new IllegalArgumentException("unknown txn body " + body);
         }
@@ -104,6 +117,8 @@ public sealed interface TxnBody {
             return bytes;
         } else if (body instanceof Check c) {
             return 1 + JuteWriter.stringSizeHint(c.path());
+        } else if (body instanceof Reconfig r) {
+            return 1 + bufferBytes(r.memberText());
         }
         throw new IllegalArgumentException("unknown txn body " + body);
     }
@@ -141,6 +156,13 @@ public sealed interface TxnBody {
                 yield new Multi(ops);
             }
             case 8 -> new Check(in.readString());
+            case RECONFIG_TAG -> {
+                byte[] text = in.readBuffer();
+                if (text == null) {
+                    throw new ProtocolException("reconfiguration without member text");
+                }
+                yield new Reconfig(text);
+            }
             default -> throw new ProtocolException("unknown txn body tag " + tag);
         };
     }

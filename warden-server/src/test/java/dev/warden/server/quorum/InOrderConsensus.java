@@ -31,6 +31,11 @@ final class InOrderConsensus implements ConsensusFactory {
         return (to, message) -> bus.deliver(myId, to, message);
     }
 
+    /** The bus's members are fixed. */
+    @Override
+    public void membersChanged(java.util.Map<Long, QuorumMember> members) {
+    }
+
     @Override
     public void close() {
         if (driver != null) {

@@ -44,6 +44,40 @@ final class InOrderCore implements ConsensusCore {
         others.remove(myId);
         this.role = myId == leaderId ? Role.LEADING : observers.contains(myId) ? Role.OBSERVING : Role.FOLLOWING;
         this.nextZxid = nextZxid;
+        this.configurations = dev.warden.consensus.Configurations.of(configurationOf(voters, observers));
+    }
+
+    /**
+     * The members as a configuration with member lines, as a server's core carries it; the
+     * addresses are placeholders (the bus delivers by id, and its members never change).
+     */
+    private static dev.warden.consensus.Configuration configurationOf(Set<Long> voters, Set<Long> observers) {
+        StringBuilder text = new StringBuilder();
+        java.util.TreeSet<Long> all = new java.util.TreeSet<>(voters);
+        all.addAll(observers);
+        for (long id : all) {
+            text.append("server.").append(id).append("=127.0.0.1:").append(20_000 + 2 * id).append(':')
+                    .append(20_001 + 2 * id).append(observers.contains(id) ? ":observer" : ":participant").append('\n');
+        }
+        return dev.warden.server.EnsembleConfig.parse(text.toString(), 0, "the in-order double").toConfiguration();
+    }
+
+    /** The double's members never change: it has no configuration entries and takes no change. */
+    private final dev.warden.consensus.Configurations configurations;
+
+    @Override
+    public dev.warden.consensus.ReconfigCheck checkReconfig(dev.warden.consensus.Configuration proposed) {
+        return dev.warden.consensus.ReconfigCheck.NOT_LEADER;
+    }
+
+    @Override
+    public dev.warden.consensus.Configurations configurations() {
+        return configurations;
+    }
+
+    @Override
+    public long configurationChanges() {
+        return 0;
     }
 
     @Override

@@ -248,6 +248,14 @@ class MemberDriverTest {
         }
 
         @Override public void tick(long nowMs) { }
+        @Override public dev.warden.consensus.ReconfigCheck checkReconfig(dev.warden.consensus.Configuration c) {
+            return dev.warden.consensus.ReconfigCheck.NOT_LEADER;
+        }
+        @Override public dev.warden.consensus.Configurations configurations() {
+            return dev.warden.consensus.Configurations.of(
+                    dev.warden.consensus.Configuration.majority(0, java.util.Set.of(1L, 2L, 3L), java.util.Set.of()));
+        }
+        @Override public long configurationChanges() { return 0; }
         @Override public void receive(long fromId, ZabMessage message) { }
         @Override public void peerDisconnected(long peerId) { }
         final List<Long> proposed = Collections.synchronizedList(new ArrayList<>());
@@ -312,7 +320,7 @@ class MemberDriverTest {
         PendingState pending = new PendingState(tree);
         Preparer preparer = new Preparer(pending, sessions, Clock.SYSTEM, new SplittableRandom(1), false, 0);
         return new MemberLoop(1, core, (to, message) -> { }, new RecordingEffects(false), disk,
-                new MemberLoop.PrepState(preparer, pending, sessions, tree), Runnable::run, () -> 0, Clock.SYSTEM);
+                new MemberLoop.PrepState(preparer, pending, sessions, tree, false), Runnable::run, () -> 0, Clock.SYSTEM);
     }
 
     /** A driver for member 1 whose prep has a state of its own (these tests never lead). */
@@ -322,7 +330,7 @@ class MemberDriverTest {
         SessionTracker sessions = new SessionTracker(clock, 1000, 1);
         PendingState pending = new PendingState(tree);
         Preparer preparer = new Preparer(pending, sessions, clock, new SplittableRandom(1), false, 0);
-        return new MemberDriver(1, core, sender, effects, new MemberLoop.PrepState(preparer, pending, sessions, tree),
+        return new MemberDriver(1, core, sender, effects, new MemberLoop.PrepState(preparer, pending, sessions, tree, false),
                 () -> 0, clock, idlePollMs, inboxCapacity, threadName);
     }
 
@@ -340,6 +348,10 @@ class MemberDriverTest {
         @Override public void installSnapshot(SnapshotData snapshot) { trace.add("snapshot " + snapshot.zxid()); }
         @Override public void abandonHistory() { trace.add("abandon history"); }
         @Override public void resynced() { trace.add("resynced"); }
+        @Override public void configurationCommitted(dev.warden.consensus.Configuration c) {
+            trace.add("configuration " + c.version());
+        }
+        @Override public void configurationsChanged(dev.warden.consensus.Configurations c) { }
 
         @Override
         public void persist(List<Entry> entries) throws IOException {

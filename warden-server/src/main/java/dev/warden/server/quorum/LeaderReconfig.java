@@ -1,0 +1,104 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.Configuration;
+import dev.warden.consensus.Configurations;
+import dev.warden.consensus.ReconfigCheck;
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.Perms;
+import dev.warden.protocol.ReconfigRequest;
+import dev.warden.server.ConfigException;
+import dev.warden.server.EnsembleConfig;
+import dev.warden.server.auth.AclChecker;
+import dev.warden.server.auth.AuthIdentities;
+import dev.warden.server.pipeline.PrepException;
+import dev.warden.server.pipeline.Reconfigurer;
+import dev.warden.server.tree.DataNode;
+import dev.warden.server.tree.DataTree;
+import dev.warden.server.txn.TxnBody;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's side of a {@code reconfig} request, in ZooKeeper 3.9's order of checks:
+ * reconfigEnabled (RECONFIGDISABLED), WRITE on /zookeeper/config's ACL or the super user (NOAUTH),
+ * no change in progress (RECONFIGINPROGRESS), {@code fromConfig} the current version when given
+ * (BADVERSION), the request well formed and its result a valid configuration (BADARGUMENTS),
+ * and the new configuration's voters connected and synchronized with the leader (NEWCONFIGNOQUORUM).
+ * Runs on the driver thread, in the leader's prep, where it may ask the consensus core.
+ */
+final class LeaderReconfig implements Reconfigurer {
+    private static final Logger log = LoggerFactory.getLogger(LeaderReconfig.class);
+
+    private final ConsensusCore core;
+    private final DataTree tree;
+    private final boolean enabled;
+    /** The zxid of the last change prepared, until the core has it in its log (then the core says). */
+    private long preparedZxid = -1;
+
+    LeaderReconfig(ConsensusCore core, DataTree tree, boolean enabled) {
+        this.core = core;
+        this.tree = tree;
+        this.enabled = enabled;
+    }
+
+    /** A new term: whatever was prepared and not proposed is gone. */
+    void reset() {
+        preparedZxid = -1;
+    }
+
+    @Override
+    public void prepared(long zxid) {
+        preparedZxid = zxid;
+    }
+
+    @Override
+    public TxnBody.Reconfig prepare(ReconfigRequest request, AuthIdentities who) throws PrepException {
+        if (!enabled) {
+            throw new PrepException(ErrorCode.RECONFIG_DISABLED);
+        }
+        if (who != null && !AclChecker.permits(configAcl(), Perms.WRITE, who)) {
+            throw new PrepException(ErrorCode.NO_AUTH);
+        }
+        Configurations known = core.configurations();
+        if (!known.logged().isEmpty() || preparedZxid > known.committed().version()) {
+            throw new PrepException(ErrorCode.RECONFIG_IN_PROGRESS);
+        }
+        EnsembleConfig current = EnsembleConfig.fromConfiguration(known.committed());
+        if (request.curConfigId() != -1 && request.curConfigId() != current.version()) {
+            throw new PrepException(ErrorCode.BAD_VERSION);
+        }
+        EnsembleConfig next;
+        try {
+            next = dev.warden.server.ReconfigRequestParser.apply(current, request);
+        } catch (ConfigException bad) {
+            log.info("reconfig refused: {}", bad.getMessage());
+            throw new PrepException(ErrorCode.BAD_ARGUMENTS);
+        }
+        Configuration proposed = next.toConfiguration();
+        ReconfigCheck check = core.checkReconfig(proposed);
+        switch (check) {
+            case OK -> {
+                return new TxnBody.Reconfig(next.memberText().getBytes(StandardCharsets.UTF_8));
+            }
+            case IN_PROGRESS -> throw new PrepException(ErrorCode.RECONFIG_IN_PROGRESS);
+            case NO_QUORUM -> {
+                log.info("reconfig refused: the voters of the new configuration connected and synced with the leader"
+                        + " are no quorum of it: {}", next.voterIds());
+                throw new PrepException(ErrorCode.NEW_CONFIG_NO_QUORUM);
+            }
+            default -> throw new PrepException(ErrorCode.CONNECTION_LOSS);
+        }
+    }
+
+    private List<dev.warden.protocol.Acl> configAcl() {
+        tree.readLock().lock();
+        try {
+            DataNode node = tree.node(DataTree.CONFIG);
+            return node.acl();
+        } finally {
+            tree.readLock().unlock();
+        }
+    }
+}
