@@ -51,7 +51,8 @@ final class UnimplementedZooKeeperKeys {
     private static final String QUORUM_SASL = "a setting of SASL between members, read only with"
             + " quorum.auth.enableSasl=true (docs/SECURITY.md); it is not set, so this has no effect here";
     private static final String PAUSE_MONITOR = "tunes ZooKeeper's JVM pause monitor; Warden's pause watcher is"
-            + " always on and logs every pause of the whole process of half a second or more";
+            + " always on and logs pauses of the whole process with ZooKeeper's default thresholds (INFO from 1 s,"
+            + " WARN from 10 s)";
     private static final String MESSAGE_TRACKER = "ZooKeeper's tracking of recent peer messages, which Warden does not"
             + " have";
     private static final String LOG4J_JMX = "ZooKeeper's log4j JMX beans; Warden logs through Logback and registers"

@@ -15,8 +15,11 @@ import org.slf4j.LoggerFactory;
 public final class ProcessPauses {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessPauses.class);
     static final long TICK_MS = 100;
-    /** A wake-up this much later than asked counts as a pause. */
+    /** A wake-up this much later than asked counts as a pause (kept, so an fsync is not blamed for it). */
     static final long PAUSE_THRESHOLD_MS = 500;
+    /** ZooKeeper's JVM pause monitor logs pauses from 1 s at INFO and from 10 s at WARN; so does Warden. */
+    static final long INFO_THRESHOLD_MS = 1_000;
+    static final long WARN_THRESHOLD_MS = 10_000;
     private static final int KEPT = 64;
 
     /** One pause, in System.nanoTime() terms. */
@@ -61,11 +64,21 @@ public final class ProcessPauses {
             long lateMs = (now - before) / 1_000_000 - TICK_MS;
             if (lateMs >= PAUSE_THRESHOLD_MS) {
                 record(new Pause(before + TICK_MS * 1_000_000, now));
-                LOG.warn("the whole process was paused for about {} ms (SIGSTOP, a long garbage collection, or a"
-                        + " stalled virtual machine or host): nothing ran, so clients and other members may have"
-                        + " timed out", lateMs);
+                log(lateMs);
             }
             before = now;
+        }
+    }
+
+    private static void log(long pausedMs) {
+        String message = "the whole process was paused for about {} ms (SIGSTOP, a long garbage collection, or a"
+                + " stalled virtual machine or host): nothing ran, so clients and other members may have timed out";
+        if (pausedMs >= WARN_THRESHOLD_MS) {
+            LOG.warn(message, pausedMs);
+        } else if (pausedMs >= INFO_THRESHOLD_MS) {
+            LOG.info(message, pausedMs);
+        } else {
+            LOG.debug(message, pausedMs);
         }
     }
 
