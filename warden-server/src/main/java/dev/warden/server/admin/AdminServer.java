@@ -12,7 +12,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -69,11 +68,7 @@ public final class AdminServer implements AutoCloseable {
         // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)
         ClientPortTls tls = portTls(settings);
         Console console = new Console(server); // the web console, at /console
-        EventLoopGroup group = new NioEventLoopGroup(1, runnable -> {
-            Thread thread = new Thread(runnable, "warden-admin-" + settings.port());
-            thread.setDaemon(true);
-            return thread;
-        });
+        EventLoopGroup group = dev.warden.server.threads.ServerThreads.eventLoops("warden-admin-" + settings.port(), 1);
         try {
             Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .childHandler(new ChannelInitializer<SocketChannel>() {

@@ -26,9 +26,9 @@ public final class Console implements AutoCloseable {
     private final ScheduledExecutorService ticker;
 
     public Console(ServerContext server) {
-        this.workers = Executors.newFixedThreadPool(2, daemon("warden-console"));
-        this.probes = Executors.newCachedThreadPool(daemon("warden-console-probe"));
-        this.ticker = Executors.newSingleThreadScheduledExecutor(daemon("warden-console-ticker"));
+        this.workers = Executors.newFixedThreadPool(2, dev.warden.server.threads.ServerThreads.factory("warden-console"));
+        this.probes = Executors.newCachedThreadPool(dev.warden.server.threads.ServerThreads.factory("warden-console-probe"));
+        this.ticker = Executors.newSingleThreadScheduledExecutor(dev.warden.server.threads.ServerThreads.factory("warden-console-ticker"));
         LatencyWindow latencies = LatencyWindow.of(server.stats());
         ticker.scheduleAtFixedRate(latencies::tick, 0, 1, TimeUnit.SECONDS);
         this.api = new ConsoleApi(server, new ConsoleLogins(server.config(), () -> server.clock().wallTimeMs()),
@@ -64,13 +64,5 @@ public final class Console implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -11,7 +11,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -56,11 +55,7 @@ public final class MetricsServer implements AutoCloseable {
         if (settings.exportJvmInfo()) {
             DefaultExports.register(registry);
         }
-        EventLoopGroup group = new NioEventLoopGroup(1, runnable -> {
-            Thread thread = new Thread(runnable, "warden-metrics-" + settings.httpPort());
-            thread.setDaemon(true);
-            return thread;
-        });
+        EventLoopGroup group = dev.warden.server.threads.ServerThreads.eventLoops("warden-metrics-" + settings.httpPort(), 1);
         try {
             Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
