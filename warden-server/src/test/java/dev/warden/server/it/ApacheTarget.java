@@ -51,6 +51,27 @@ final class ApacheTarget implements TargetServer {
         System.setProperty("znode.container.checkIntervalMs", Integer.toString(CONTAINER_CHECK_INTERVAL_MS));
         System.setProperty("zookeeper.4lw.commands.whitelist", "*");
         System.setProperty("zookeeper.admin.enableServer", "false");
+        checkSuperDigestTaken(superDigest);
+    }
+
+    /**
+     * ZooKeeper reads the super digest once, when its DigestAuthenticationProvider class is first
+     * loaded. A test in the same JVM that touched that class earlier (generateDigest, say) fixed it
+     * to nothing, and every Apache server after would refuse the super user: say so at once, rather
+     * than as a differential mismatch or a NOAUTH far away. Tests make digests with Digests.idFor.
+     */
+    private static void checkSuperDigestTaken(String superDigest) {
+        try {
+            java.lang.reflect.Field field = org.apache.zookeeper.server.auth.DigestAuthenticationProvider.class
+                    .getDeclaredField("superDigest");
+            field.setAccessible(true);
+            if (!superDigest.equals(field.get(null))) {
+                throw new IllegalStateException("Apache ZooKeeper's DigestAuthenticationProvider was loaded before the"
+                        + " super digest was set in this JVM (a test called it directly?): use Digests.idFor instead");
+            }
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read Apache ZooKeeper's super digest", e);
+        }
     }
 
     private void startServer(int requestedPort) throws IOException, InterruptedException {

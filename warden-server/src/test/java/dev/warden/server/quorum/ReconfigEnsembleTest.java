@@ -27,7 +27,6 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.data.Stat;
-import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,7 +79,7 @@ class ReconfigEnsembleTest {
                 .tickTimeMs(TestEnsemble.TICK_MS).serverId((int) id)
                 .initLimitTicks(EnsembleTestLimits.LIMIT_TICKS).syncLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
                 .members(members).reconfigEnabled(reconfigEnabled).skipAcl(skipAcl)
-                .superDigest(DigestAuthenticationProvider.generateDigest("super:" + SUPER_PASSWORD))
+                .superDigest(dev.warden.server.auth.Digests.idFor("super:" + SUPER_PASSWORD))
                 .build();
         WardenServer server = WardenServer.start(config, Clock.SYSTEM, TxnLogOptions.defaults().channels(),
                 ZabConsensus::new);
@@ -295,7 +294,7 @@ class ReconfigEnsembleTest {
                     + "clientPort=" + clientPorts.get(id) + "\ntickTime=" + TestEnsemble.TICK_MS + "\ninitLimit="
                     + EnsembleTestLimits.LIMIT_TICKS + "\nsyncLimit=" + EnsembleTestLimits.LIMIT_TICKS
                     + "\nreconfigEnabled=true\nsuperDigest="
-                    + DigestAuthenticationProvider.generateDigest("super:" + SUPER_PASSWORD) + "\n");
+                    + dev.warden.server.auth.Digests.idFor("super:" + SUPER_PASSWORD) + "\n");
             for (long member = 1; member <= 3; member++) {
                 cfg.append(spec(line(member))).append('\n');
             }
