@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -53,11 +54,15 @@ class TlsDeploymentTest {
                     dir.resolve(flavour.name()), JVM, READY_TIMEOUT_MS)) {
                 ClientTls tls = deployment.clientTls();
                 assertTrue(tls.enabled(), flavour::name);
-                try (LoadClient client = ClientKind.APACHE.connect(deployment.connectString(), SESSION_TIMEOUT_MS,
-                        1 << 20, tls)) {
-                    CompletableFuture<Integer> created = new CompletableFuture<>();
-                    client.create("/tls-smoke", new byte[] {1}, false, (rc, path) -> created.complete(rc));
-                    assertEquals(0, created.get(SESSION_TIMEOUT_MS, TimeUnit.MILLISECONDS), flavour::name);
+                for (ClientKind client : List.of(ClientKind.APACHE, ClientKind.WARDEN)) {
+                    try (LoadClient session = client.connect(deployment.connectString(), SESSION_TIMEOUT_MS, 1 << 20,
+                            tls)) {
+                        CompletableFuture<Integer> created = new CompletableFuture<>();
+                        session.create("/tls-smoke-" + client.name(), new byte[] {1}, false,
+                                (rc, path) -> created.complete(rc));
+                        assertEquals(0, created.get(SESSION_TIMEOUT_MS, TimeUnit.MILLISECONDS),
+                                flavour + " with the " + client.description());
+                    }
                 }
                 // the same port refuses a plaintext session: the load above really ran over TLS
                 assertThrows(IOException.class, () -> ClientKind.APACHE.connect(deployment.connectString(), 3000,
