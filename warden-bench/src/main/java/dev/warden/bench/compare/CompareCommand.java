@@ -30,7 +30,8 @@ public final class CompareCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--topologies", split = ",", defaultValue = "standalone,ensemble3", paramLabel = "T[,T]",
-            description = "standalone and/or ensemble3 (default ${DEFAULT-VALUE}).")
+            description = "standalone, ensemble3, standalone-tls, ensemble3-tls (default ${DEFAULT-VALUE}); the -tls"
+                    + " ones serve the load on secureClientPort and run the quorum on TLS, certificates made at start.")
     private List<String> topologies;
 
     @Option(names = "--scenarios", split = ",", paramLabel = "NAME[,NAME]",

@@ -116,7 +116,8 @@ public final class CompareRunner {
         say("%s, %s: %s (%s)%s", topology.title(), flavour.title(), scenario.name(), scenario.load(), roundNote);
         try {
             LoadResult result = new LoadRunner(out).run(scenario.spec(deployment.connectString(),
-                    options.client(), options.warmupSeconds(), options.measureSeconds()));
+                    options.client(), options.warmupSeconds(), options.measureSeconds())
+                    .withTls(deployment.clientTls()));
             runs.computeIfAbsent(flavour, f -> new ArrayList<>()).add(result);
             say("%s", result.describe());
             say("%s %s %s", flavour.name().toLowerCase(), topology.name().toLowerCase(), result.summaryLine());
@@ -264,7 +265,8 @@ public final class CompareRunner {
             LoadSpec defaults = LoadSpec.defaults(connect, workload);
             LoadSpec spec = new LoadSpec(connect, options.client(), workload, 16, 32, 1024, 1000, 50,
                     defaults.watchers(), defaults.lockClients(), Math.max(1, seconds / 2) - 1, 1,
-                    defaults.sessionTimeoutMs(), "/warden-bench-jit-warmup", defaults.maxFrameBytes());
+                    defaults.sessionTimeoutMs(), "/warden-bench-jit-warmup", defaults.maxFrameBytes(),
+                    deployment.clientTls());
             try {
                 new LoadRunner(new PrintWriter(Writer.nullWriter())).run(spec);
             } catch (IOException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import dev.warden.bench.load.ClientTls;
 import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,23 +42,37 @@ public final class Deployment implements AutoCloseable {
     private final Flavour flavour;
     private final Topology topology;
     private final String connectString;
+    private final ClientTls clientTls;
     private final Stopper stopper;
     private final Liveness liveness;
 
-    Deployment(Flavour flavour, Topology topology, String connectString, Stopper stopper, Liveness liveness) {
+    Deployment(Flavour flavour, Topology topology, String connectString, ClientTls clientTls, Stopper stopper,
+               Liveness liveness) {
         this.flavour = flavour;
         this.topology = topology;
         this.connectString = connectString;
+        this.clientTls = clientTls;
         this.stopper = stopper;
         this.liveness = liveness;
     }
 
-    /** Starts every member under {@code dir} and waits until all serve in the expected mode. */
+    /**
+     * Starts every member under {@code dir} and waits until all serve in the expected mode. A TLS
+     * topology first makes its key and trust stores (under {@code dir}, per flavour).
+     */
     public static Deployment start(Flavour flavour, Topology topology, Path dir, JvmSettings jvm, long readyTimeoutMs)
             throws IOException, InterruptedException, DeploymentUnavailableException {
-        return topology == Topology.STANDALONE
-                ? StandaloneLauncher.start(flavour, dir, jvm, readyTimeoutMs)
-                : EnsembleLauncher.start(flavour, topology, dir, jvm, readyTimeoutMs);
+        TlsMaterial tls = topology.tls()
+                ? TlsMaterial.create(dir.resolve(flavour.name().toLowerCase() + "-tls"), jvm.javaExecutable())
+                : null;
+        return topology.members() == 1
+                ? StandaloneLauncher.start(flavour, dir, jvm, readyTimeoutMs, tls)
+                : EnsembleLauncher.start(flavour, topology, dir, jvm, readyTimeoutMs, tls);
+    }
+
+    /** What the load client connects with: plaintext, or TLS with {@code tls}'s stores. */
+    static ClientTls clientTls(TlsMaterial tls) {
+        return tls == null ? ClientTls.NONE : new ClientTls(tls.clientProperties());
     }
 
     /**
@@ -92,7 +107,15 @@ public final class Deployment implements AutoCloseable {
         return topology;
     }
 
-    /** Every member's client address, so sessions spread over the members as clients' would. */
+    /** How the load client must connect: in plaintext or over TLS. */
+    public ClientTls clientTls() {
+        return clientTls;
+    }
+
+    /**
+     * Every member's client address (the TLS port in a TLS deployment), so sessions spread over
+     * the members as clients' would.
+     */
     public String connectString() {
         return connectString;
     }

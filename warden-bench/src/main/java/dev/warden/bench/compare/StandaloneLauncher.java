@@ -20,12 +20,19 @@ final class StandaloneLauncher {
     private StandaloneLauncher() {
     }
 
-    static Deployment start(Flavour flavour, Path dir, JvmSettings jvm, long readyTimeoutMs)
+    /** @param tls the stores for a TLS deployment (load on its secure client port), or null for plaintext */
+    static Deployment start(Flavour flavour, Path dir, JvmSettings jvm, long readyTimeoutMs, TlsMaterial tls)
             throws IOException, InterruptedException, DeploymentUnavailableException {
         Path memberDir = dir.resolve(flavour.name().toLowerCase() + "-standalone");
         Files.createDirectories(memberDir);
-        int clientPort = FreePorts.pick(1).get(0);
-        Path config = MemberConfig.writeStandalone(flavour, memberDir, clientPort, jvm.juteMaxBufferBytes());
+        List<Integer> ports = FreePorts.pick(tls == null ? 1 : 2);
+        int clientPort = ports.get(0);
+        List<String> tlsLines = new ArrayList<>();
+        if (tls != null) {
+            tlsLines.add("secureClientPort=" + ports.get(1));
+            tlsLines.addAll(MemberConfig.tlsLines(flavour, tls, false));
+        }
+        Path config = MemberConfig.writeStandalone(flavour, memberDir, clientPort, jvm.juteMaxBufferBytes(), tlsLines);
         List<String> command = new ArrayList<>();
         command.add(jvm.javaExecutable().toString());
         command.addAll(Deployment.memberJvmOptions(jvm));
@@ -41,7 +48,9 @@ final class StandaloneLauncher {
             stop(process);
             throw e;
         }
-        return new Deployment(flavour, Topology.STANDALONE, "127.0.0.1:" + clientPort, () -> stop(process),
+        Topology topology = tls == null ? Topology.STANDALONE : Topology.STANDALONE_TLS;
+        String connectString = "127.0.0.1:" + (tls == null ? clientPort : ports.get(1));
+        return new Deployment(flavour, topology, connectString, Deployment.clientTls(tls), () -> stop(process),
                 () -> process.isAlive() ? List.of()
                         : List.of("exited with status " + process.exitValue() + MemberDeath.hint(log)));
     }

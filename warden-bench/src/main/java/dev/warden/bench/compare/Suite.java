@@ -26,10 +26,12 @@ public final class Suite {
         return List.of(
                 loaded("setData", Workload.SET_DATA, Map.of(
                         Topology.STANDALONE, List.of(throughputAtLeast(2)),
-                        Topology.ENSEMBLE3, List.of(throughputAtLeast(2.5), p999Half))),
+                        Topology.ENSEMBLE3, List.of(throughputAtLeast(2.5), p999Half),
+                        Topology.ENSEMBLE3_TLS, List.of(throughputAtLeast(2.5)))),
                 loaded("getData", Workload.GET_DATA, Map.of(
                         Topology.STANDALONE, List.of(throughputAtLeast(1.5)),
-                        Topology.ENSEMBLE3, List.of(throughputAtLeast(1.5), p999Half))),
+                        Topology.ENSEMBLE3, List.of(throughputAtLeast(1.5), p999Half),
+                        Topology.ENSEMBLE3_TLS, List.of(throughputAtLeast(1.5)))),
                 loaded("exists", Workload.EXISTS, none),
                 new Scenario("mixed90", "16×32, 1 KiB, 90 % reads", Workload.MIXED, 16, 32, KIB, 1000, 90, 1,
                         Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2), p999Half))),
@@ -38,7 +40,9 @@ public final class Suite {
                 new Scenario("lock8", "8 clients", Workload.LOCK, 1, 1, 0, 1, 0, 8,
                         Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2)))),
                 new Scenario("fanout100", "100 watchers, 1 KiB", Workload.FANOUT, 1, 1, KIB, 1, 0, 100, none),
-                new Scenario("sessionStorm16", "16 workers", Workload.SESSION_STORM, 16, 1, 0, 1, 0, 1, none),
+                // over TLS every session is a handshake too: new TLS sessions per second
+                new Scenario("sessionStorm16", "16 workers", Workload.SESSION_STORM, 16, 1, 0, 1, 0, 1,
+                        Map.of(Topology.ENSEMBLE3_TLS, List.of(throughputAtLeast(1.5)))),
                 // the round trip of a read with nothing queued (see DurableWriteFloor)
                 new Scenario(READ_ONE_BY_ONE, "1×1, 1 KiB", Workload.GET_DATA, 1, 1, KIB, 1000, 0, 1, none),
                 new Scenario(WRITE_ONE_BY_ONE, "1×1, 1 KiB", Workload.SET_DATA, 1, 1, KIB, 1000, 0, 1, Map.of(

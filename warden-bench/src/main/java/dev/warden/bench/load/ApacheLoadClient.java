@@ -43,7 +43,7 @@ final class ApacheLoadClient implements LoadClient {
      *                          home, see {@link SessionPlacement}) instead of the client's shuffle
      */
     static ApacheLoadClient connect(String connectString, int sessionTimeoutMs, boolean hostsInGivenOrder,
-                                    Socket socket) throws IOException, InterruptedException {
+                                    Socket socket, ClientTls tls) throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         Watcher onConnected = event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
@@ -52,6 +52,8 @@ final class ApacheLoadClient implements LoadClient {
         };
         ZKClientConfig config = new ZKClientConfig();
         config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, socket.className());
+        // per session, not as system properties: one JVM may run plaintext and TLS loads in turn
+        tls.zookeeperProperties().forEach(config::setProperty);
         ZooKeeper zk = hostsInGivenOrder
                 ? new ZooKeeper(connectString, sessionTimeoutMs, onConnected, false,
                         new InOrderHostProvider(new ConnectStringParser(connectString).getServerAddresses()), config)

@@ -33,26 +33,40 @@ public enum ClientKind {
     /** Opens one session on a server the client picks (shuffled, as clients do) and returns once it is connected. */
     public LoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes)
             throws IOException, InterruptedException {
-        return open(connectString, sessionTimeoutMs, maxFrameBytes, false);
+        return connect(connectString, sessionTimeoutMs, maxFrameBytes, ClientTls.NONE);
+    }
+
+    /** As {@link #connect(String, int, int)}, in plaintext or over TLS as {@code tls} says. */
+    public LoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes, ClientTls tls)
+            throws IOException, InterruptedException {
+        return open(connectString, sessionTimeoutMs, maxFrameBytes, false, tls);
     }
 
     /**
      * Opens session number {@code sessionIndex} of a run on its home server ({@link SessionPlacement}:
      * server index mod n of the connect string, the others as fail-over) and returns once it is connected.
      */
-    public LoadClient connectPlaced(String connectString, int sessionIndex, int sessionTimeoutMs, int maxFrameBytes)
-            throws IOException, InterruptedException {
-        return open(SessionPlacement.homeFirst(connectString, sessionIndex), sessionTimeoutMs, maxFrameBytes, true);
+    public LoadClient connectPlaced(String connectString, int sessionIndex, int sessionTimeoutMs, int maxFrameBytes,
+                                    ClientTls tls) throws IOException, InterruptedException {
+        return open(SessionPlacement.homeFirst(connectString, sessionIndex), sessionTimeoutMs, maxFrameBytes, true,
+                tls);
     }
 
-    private LoadClient open(String connectString, int sessionTimeoutMs, int maxFrameBytes, boolean hostsInGivenOrder)
-            throws IOException, InterruptedException {
+    private LoadClient open(String connectString, int sessionTimeoutMs, int maxFrameBytes, boolean hostsInGivenOrder,
+                            ClientTls tls) throws IOException, InterruptedException {
         return switch (this) {
             case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder,
-                    ApacheLoadClient.Socket.NETTY);
-            case APACHE_NIO -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder,
-                    ApacheLoadClient.Socket.NIO);
-            case WARDEN -> WardenLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder);
+                    ApacheLoadClient.Socket.NETTY, tls);
+            case APACHE_NIO -> {
+                if (tls.enabled()) {
+                    // the Apache client speaks TLS over its Netty socket only
+                    throw new IllegalArgumentException("the Apache client's NIO socket has no TLS; use --client APACHE");
+                }
+                yield ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder,
+                        ApacheLoadClient.Socket.NIO, tls);
+            }
+            case WARDEN -> WardenLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder,
+                    tls);
         };
     }
 }

@@ -109,7 +109,7 @@ public final class LoadRunner {
             for (int i = 0; i < count; i++) {
                 int sessionIndex = i;
                 connecting.add(pool.submit(() -> spec.client().connectPlaced(spec.connectString(), sessionIndex,
-                        spec.sessionTimeoutMs(), spec.maxFrameBytes())));
+                        spec.sessionTimeoutMs(), spec.maxFrameBytes(), spec.tls())));
             }
             List<LoadClient> clients = new ArrayList<>();
             IOException failure = null;

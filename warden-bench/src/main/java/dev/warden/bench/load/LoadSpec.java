@@ -21,11 +21,12 @@ import java.util.Objects;
  * @param sessionTimeoutMs session timeout each client asks for
  * @param rootPath        parent of everything the run creates
  * @param maxFrameBytes   frame limit of the Warden client (large values need more than the default)
+ * @param tls             plaintext, or the TLS settings every session of the run connects with
  */
 public record LoadSpec(String connectString, ClientKind client, Workload workload, int sessions,
                        int inFlightPerSession, int valueSizeBytes, int keyCount, int readPercent,
                        int watchers, int lockClients, int warmupSeconds, int measureSeconds,
-                       int sessionTimeoutMs, String rootPath, int maxFrameBytes) {
+                       int sessionTimeoutMs, String rootPath, int maxFrameBytes, ClientTls tls) {
 
     /** The largest value a run may write; servers need a raised jute.maxbuffer beyond about 1 MB. */
     public static final int MAX_VALUE_BYTES = 4 << 20;
@@ -35,6 +36,7 @@ public record LoadSpec(String connectString, ClientKind client, Workload workloa
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(rootPath, "rootPath");
+        Objects.requireNonNull(tls, "tls");
         if (connectString.isBlank()) {
             throw new IllegalArgumentException("connect string is empty");
         }
@@ -65,6 +67,15 @@ public record LoadSpec(String connectString, ClientKind client, Workload workloa
         }
     }
 
+    /** A plaintext run. */
+    public LoadSpec(String connectString, ClientKind client, Workload workload, int sessions, int inFlightPerSession,
+                    int valueSizeBytes, int keyCount, int readPercent, int watchers, int lockClients,
+                    int warmupSeconds, int measureSeconds, int sessionTimeoutMs, String rootPath, int maxFrameBytes) {
+        this(connectString, client, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount, readPercent,
+                watchers, lockClients, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath, maxFrameBytes,
+                ClientTls.NONE);
+    }
+
     private static void positive(String name, int value) {
         if (value <= 0) {
             throw new IllegalArgumentException(name + "=" + value + " must be > 0");
@@ -91,29 +102,35 @@ public record LoadSpec(String connectString, ClientKind client, Workload workloa
     public LoadSpec withConnectString(String value) {
         return new LoadSpec(value, client, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount,
                 readPercent, watchers, lockClients, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath,
-                maxFrameBytes);
+                maxFrameBytes, tls);
     }
 
     public LoadSpec withLoad(int sessionCount, int inFlight, int valueBytes) {
         return new LoadSpec(connectString, client, workload, sessionCount, inFlight, valueBytes, keyCount,
                 readPercent, watchers, lockClients, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath,
-                maxFrameBytes);
+                maxFrameBytes, tls);
     }
 
     public LoadSpec withDurations(int warmup, int measure) {
         return new LoadSpec(connectString, client, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount,
-                readPercent, watchers, lockClients, warmup, measure, sessionTimeoutMs, rootPath, maxFrameBytes);
+                readPercent, watchers, lockClients, warmup, measure, sessionTimeoutMs, rootPath, maxFrameBytes, tls);
     }
 
     public LoadSpec withClient(ClientKind value) {
         return new LoadSpec(connectString, value, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount,
                 readPercent, watchers, lockClients, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath,
-                maxFrameBytes);
+                maxFrameBytes, tls);
     }
 
     public LoadSpec withParticipants(int watcherCount, int lockClientCount, int readPct) {
         return new LoadSpec(connectString, client, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount,
                 readPct, watcherCount, lockClientCount, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath,
-                maxFrameBytes);
+                maxFrameBytes, tls);
+    }
+
+    public LoadSpec withTls(ClientTls value) {
+        return new LoadSpec(connectString, client, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount,
+                readPercent, watchers, lockClients, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath,
+                maxFrameBytes, value);
     }
 }

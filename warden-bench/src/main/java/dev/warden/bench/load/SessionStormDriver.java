@@ -36,7 +36,7 @@ final class SessionStormDriver implements LoadDriver {
             long startNs = System.nanoTime();
             try {
                 LoadClient client = spec.client().connect(spec.connectString(), spec.sessionTimeoutMs(),
-                        spec.maxFrameBytes());
+                        spec.maxFrameBytes(), spec.tls());
                 client.close();
                 recorder.success(startNs);
             } catch (IOException e) {

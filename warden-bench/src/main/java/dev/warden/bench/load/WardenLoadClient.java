@@ -6,6 +6,7 @@ import dev.warden.client.WardenException;
 import dev.warden.client.WatchEvent;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.tls.TlsSettings;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -25,13 +26,16 @@ final class WardenLoadClient implements LoadClient {
 
     /** @param hostsInGivenOrder as for {@link ApacheLoadClient#connect} */
     static WardenLoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes,
-                                    boolean hostsInGivenOrder) throws IOException, InterruptedException {
+                                    boolean hostsInGivenOrder, ClientTls tls) throws IOException, InterruptedException {
         WardenClientBuilder builder = WardenClient.builder()
                 .connectString(connectString)
                 .sessionTimeout(Duration.ofMillis(sessionTimeoutMs))
                 .maxFrameBytes(maxFrameBytes);
         if (hostsInGivenOrder) {
             builder.hostsInGivenOrder();
+        }
+        if (tls.enabled()) {
+            builder.tls(TlsSettings.parse(ClientTls.SSL_PREFIX, tls.zookeeperProperties()::get));
         }
         CompletableFuture<WardenClient> connecting = builder.connect();
         try {
