@@ -59,6 +59,9 @@ class ReconfigEnsembleTest {
         servers.values().forEach(WardenServer::close);
     }
 
+    /** Each started member's disk, so a test can hold a member's fsyncs back. */
+    private final Map<Long, dev.warden.storage.FaultInjectingChannels> disks = new HashMap<>();
+
     private QuorumMember line(long id) {
         return lines.computeIfAbsent(id, key -> {
             int clientPort = FreePorts.pick();
@@ -81,8 +84,9 @@ class ReconfigEnsembleTest {
                 .members(members).reconfigEnabled(reconfigEnabled).skipAcl(skipAcl)
                 .superDigest(dev.warden.server.auth.Digests.idFor("super:" + SUPER_PASSWORD))
                 .build();
-        WardenServer server = WardenServer.start(config, Clock.SYSTEM, TxnLogOptions.defaults().channels(),
-                ZabConsensus::new);
+        dev.warden.storage.FaultInjectingChannels disk = new dev.warden.storage.FaultInjectingChannels();
+        disks.put(id, disk);
+        WardenServer server = WardenServer.start(config, Clock.SYSTEM, disk, ZabConsensus::new);
         servers.put(id, server);
         return server;
     }
@@ -265,12 +269,16 @@ class ReconfigEnsembleTest {
         ZooKeeperAdmin admin = admin(leader, true);
         CompletableFuture<Integer> first = new CompletableFuture<>();
         CompletableFuture<Integer> second = new CompletableFuture<>();
+        // The new configuration's quorum needs the leader's own acknowledgement: holding its fsyncs
+        // back keeps the first change uncommitted while the second arrives, however fast the host.
+        disks.get(leader).delayForcesBy(2_000);
         admin.reconfigure(null, Long.toString(follower), null, -1, (rc, path, ctx, data, stat) -> first.complete(rc),
                 null);
         admin.reconfigure(null, Long.toString(follower), null, -1, (rc, path, ctx, data, stat) -> second.complete(rc),
                 null);
         assertEquals(KeeperException.Code.OK.intValue(), first.get(10, TimeUnit.SECONDS));
         assertEquals(KeeperException.Code.RECONFIGINPROGRESS.intValue(), second.get(10, TimeUnit.SECONDS));
+        disks.get(leader).delayForcesBy(0);
         assertTrue(!configOf(admin).contains("server." + follower + "="), configOf(admin));
     }
 
