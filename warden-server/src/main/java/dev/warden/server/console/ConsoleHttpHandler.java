@@ -49,6 +49,8 @@ final class ConsoleHttpHandler extends ChannelInboundHandlerAdapter {
     private ByteArrayOutputStream body;
     /** Set once a request is refused as too large: its remaining content is released unread. */
     private boolean discarding;
+    /** Bytes of a refused request's content released unread so far. */
+    private long discardedBytes;
 
     ConsoleHttpHandler(Console console) {
         this.console = console;
@@ -74,7 +76,14 @@ final class ConsoleHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         try {
-            if (message instanceof HttpContent content && !discarding) {
+            if (message instanceof HttpContent content && discarding) {
+                // Read the rest before closing, so the client gets to read the 413 instead of a
+                // reset while it is still sending; but only so much, then close regardless.
+                discardedBytes += content.content().readableBytes();
+                if (message instanceof LastHttpContent || discardedBytes > discardLimitBytes()) {
+                    ctx.close();
+                }
+            } else if (message instanceof HttpContent content) {
                 ByteBuf bytes = content.content();
                 if (body.size() + bytes.readableBytes() > console.maxBodyBytes) {
                     refuseTooLarge(ctx);
@@ -98,12 +107,25 @@ final class ConsoleHttpHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Answers 413 at once and closes; the rest of the body is dropped unread. */
+    /**
+     * Answers 413 at once, saying the connection will close; the rest of the body is dropped
+     * unread, and the connection closed once it has all arrived (or past {@link #discardLimitBytes}).
+     */
     private void refuseTooLarge(ChannelHandlerContext ctx) {
         discarding = true;
+        discardedBytes = 0;
         body = new ByteArrayOutputStream();
-        sendJson(ctx, 413, Map.of("error", "TOO_LARGE", "message", "a console request may carry at most "
-                + console.maxBodyBytes + " bytes (a node's data is at most jute.maxbuffer)"), null, false);
+        FullHttpResponse response = response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                (Json.write(Map.of("error", "TOO_LARGE", "message", "a console request may carry at most "
+                        + console.maxBodyBytes + " bytes (a node's data is at most jute.maxbuffer)")) + "\n")
+                        .getBytes(StandardCharsets.UTF_8), "application/json");
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response);
+    }
+
+    /** How much of a refused body is read and dropped before the connection is closed anyway. */
+    private long discardLimitBytes() {
+        return Math.max(16L << 20, 4L * console.maxBodyBytes);
     }
 
     private void answer(ChannelHandlerContext ctx, HttpRequest head, byte[] bytes) {
