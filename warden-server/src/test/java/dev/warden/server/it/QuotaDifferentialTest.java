@@ -9,8 +9,6 @@ import dev.warden.server.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.File;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +41,7 @@ class QuotaDifferentialTest {
         Process apache = startApache(apachePort, dir.resolve("apache"));
         try (WardenServer warden = WardenServer.start(ServerConfig.builder().dataDir(dir.resolve("warden"))
                 .clientPort(0).enforceQuota(true).build())) {
-            awaitPort(apachePort);
+            awaitServing(apachePort);
             List<String> apacheSteps = run("127.0.0.1:" + apachePort);
             List<String> wardenSteps = run(warden.connectString());
             for (int i = 0; i < apacheSteps.size(); i++) {
@@ -131,16 +129,24 @@ class QuotaDifferentialTest {
                 .redirectErrorStream(true).redirectOutput(log).start();
     }
 
-    private static void awaitPort(int port) throws InterruptedException {
+    /**
+     * Waits until the Apache server answers srvr with its mode: its port opens before it serves,
+     * and on a slow start a client's first session could take longer than the test waits for one.
+     */
+    private static void awaitServing(int port) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
+        String last = "";
         while (System.nanoTime() < deadline) {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                return;
+            try {
+                last = dev.warden.server.FourLetterWordClient.ask("127.0.0.1:" + port, "srvr");
+                if (last.contains("Mode: standalone")) {
+                    return;
+                }
             } catch (java.io.IOException notYet) {
-                Thread.sleep(100);
+                last = notYet.toString();
             }
+            Thread.sleep(100);
         }
-        throw new IllegalStateException("Apache ZooKeeper did not open port " + port);
+        throw new IllegalStateException("Apache ZooKeeper on port " + port + " is not serving: " + last);
     }
 }
