@@ -181,11 +181,15 @@ final class Membership {
     /**
      * The leader's view at synchronization, which covers what our log now holds. A committed
      * configuration we know that is newer than the leader's stays (the leader merely has not
-     * learned of its commit yet; it holds it as logged).
+     * learned of its commit yet; it holds it as logged). At the same version the leader's is taken
+     * only when it counts quorums differently (members started with different member lists);
+     * addresses alone may differ between members (each names the others as it reaches them, as
+     * behind NAT or a relay), and ZooKeeper keeps each member's own then too.
      */
     void adopt(Configurations leaders) {
         if (leaders.committed().version() > committed.version()
-                || leaders.committed().version() == committed.version() && !leaders.committed().equals(committed)) {
+                || leaders.committed().version() == committed.version()
+                        && !leaders.committed().sameQuorumAs(committed)) {
             committed = leaders.committed();
             activated = true;
         }
