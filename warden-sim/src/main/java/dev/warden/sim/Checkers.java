@@ -60,7 +60,16 @@ public final class Checkers {
         return configurationOfVersion.size();
     }
 
-    void onRoleChange(long member, RoleChange change) {
+    /**
+     * {@code quorum} is the rule of the configuration the member leads in: a member that may not
+     * lead under it (an observer, a stranger, a voter of weight 0) never leads.
+     */
+    void onRoleChange(long member, RoleChange change, dev.warden.consensus.QuorumVerifier quorum) {
+        // the rule itself, not QuorumVerifier.mayLead, which is the code under test
+        if (change.role() == Role.LEADING && quorum != null && !(quorum.isVoter(member) && quorum.weight(member) > 0)) {
+            throw new Violation("member " + member + " leads epoch " + change.epoch() + " but may not lead under its"
+                    + " configuration (weight " + quorum.weight(member) + ")");
+        }
         if (change.role() == Role.LEADING && change.serving()) {
             Long previous = leaderOfEpoch.putIfAbsent(change.epoch(), member);
             if (previous != null && previous != member) {

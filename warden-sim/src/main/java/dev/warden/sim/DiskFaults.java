@@ -68,20 +68,25 @@ final class DiskFaults {
     }
 
     /**
-     * True unless the fault would leave more than a minority of the voters of some known
-     * configuration with histories nobody vouches for.
+     * True unless the fault would leave the voters of some known configuration whose histories
+     * somebody still vouches for short of a quorum (by that configuration's rule: a majority, or
+     * ZooKeeper's groups and weights).
      */
     private boolean mayLeaveUnvouched(long id) {
         if (unvouched(sim.member(id))) {
             return true;
         }
-        for (java.util.Set<Long> voters : sim.knownVoterSets()) {
-            if (!voters.contains(id)) {
+        for (dev.warden.consensus.QuorumVerifier quorum : sim.knownQuorums()) {
+            if (!quorum.voters().contains(id)) {
                 continue;
             }
-            long others = sim.members().stream().filter(m -> voters.contains(m.id()) && unvouched(m)).count();
-            int quorum = voters.size() / 2 + 1;
-            if (others + 1 > voters.size() - quorum) {
+            java.util.Set<Long> vouched = new java.util.HashSet<>();
+            for (SimServer m : sim.members()) {
+                if (m.id() != id && quorum.voters().contains(m.id()) && !unvouched(m)) {
+                    vouched.add(m.id());
+                }
+            }
+            if (!quorum.containsQuorum(vouched)) {
                 return false;
             }
         }

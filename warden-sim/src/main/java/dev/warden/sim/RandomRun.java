@@ -34,7 +34,12 @@ public final class RandomRun {
      *                    observer and back, remove the leader, replace a member)
      */
     public record Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery,
-                          boolean reconfigure) {
+                          boolean reconfigure, boolean weighted) {
+        public Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery,
+                       boolean reconfigure) {
+            this(members, observers, steps, brokenDriver, trustingRecovery, reconfigure, false);
+        }
+
         public Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery) {
             this(members, observers, steps, brokenDriver, trustingRecovery, false);
         }
@@ -98,10 +103,30 @@ public final class RandomRun {
         return "./warden sim --seed " + seed + " --members " + options.members() + " --observers " + options.observers()
                 + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "")
                 + (options.trustingRecovery() ? " --trusting-recovery" : "")
-                + (options.reconfigure() ? " --reconfigure" : "") + " --verbose";
+                + (options.reconfigure() ? " --reconfigure" : "") + (options.weighted() ? " --weighted" : "") + " --verbose";
     }
 
     private RandomRun() {
+    }
+
+    /**
+     * ZooKeeper's hierarchical quorum over the voters: two groups, the first three voters and the
+     * rest, the last voter of weight 0 (it votes, never counts and never leads). A quorum needs a
+     * weighted majority in both groups.
+     */
+    static String weightedQuorumLines(int voters) {
+        if (voters < 4) {
+            throw new IllegalArgumentException("a weighted run needs at least 4 voters (two groups), got " + voters);
+        }
+        StringBuilder second = new StringBuilder();
+        for (int id = 4; id <= voters; id++) {
+            second.append(second.length() == 0 ? "" : ":").append(id);
+        }
+        StringBuilder lines = new StringBuilder("group.1=1:2:3\ngroup.2=" + second + "\n");
+        for (int id = 1; id <= voters; id++) {
+            lines.append("weight.").append(id).append('=').append(id == voters ? 0 : 1).append('\n');
+        }
+        return lines.toString();
     }
 
     public static Outcome run(long seed, Options options) {
@@ -110,7 +135,8 @@ public final class RandomRun {
 
     public static Outcome run(long seed, Options options, Consumer<String> log) {
         Simulation sim = new Simulation(seed, options.members(), options.observers(),
-                options.reconfigure() ? SPARES : 0, options.members() + 1);
+                options.reconfigure() ? SPARES : 0, options.members() + 1,
+                options.weighted() ? weightedQuorumLines(options.members()) : "");
         sim.setLog(log);
         try {
             safetyPhase(sim, options);

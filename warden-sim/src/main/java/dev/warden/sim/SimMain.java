@@ -8,11 +8,12 @@ import java.util.List;
  * The {@code warden sim} command: runs seeds {@code S..S+N-1}, prints failures with their replay
  * commands and one summary line, and exits 1 if any seed failed (2 for bad arguments).
  * {@code --seeds N --seed S --members 3|5 --observers 0..2 --steps K [--verbose] [--broken-driver]
- * [--trusting-recovery] [--reconfigure]}.
+ * [--trusting-recovery] [--reconfigure] [--weighted]}.
  */
 public final class SimMain {
     static final String USAGE = "usage: warden sim [--seeds N] [--seed S] [--members 3|5] [--observers 0..2]"
-            + " [--steps K] [--verbose] [--broken-driver] [--trusting-recovery] [--reconfigure]";
+            + " [--steps K] [--verbose] [--broken-driver] [--trusting-recovery] [--reconfigure]"
+            + " [--weighted]";
 
     /** Parsed command line. */
     record Arguments(long firstSeed, int seeds, RandomRun.Options options, boolean verbose) {
@@ -25,6 +26,7 @@ public final class SimMain {
             boolean broken = false;
             boolean trusting = false;
             boolean reconfigure = false;
+            boolean weighted = false;
             boolean verbose = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -36,6 +38,7 @@ public final class SimMain {
                     case "--broken-driver" -> broken = true;
                     case "--trusting-recovery" -> trusting = true;
                     case "--reconfigure" -> reconfigure = true;
+                    case "--weighted" -> weighted = true;
                     case "--verbose" -> verbose = true;
                     case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -44,8 +47,12 @@ public final class SimMain {
             if (seeds < 1) {
                 throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
             }
+            if (weighted && reconfigure) {
+                throw new IllegalArgumentException("--weighted and --reconfigure cannot be combined (a hierarchical"
+                        + " quorum is changed by a whole new member list, which the simulated operator does not write)");
+            }
             return new Arguments(firstSeed, seeds, new RandomRun.Options(members, observers, steps, broken, trusting,
-                    reconfigure),
+                    reconfigure, weighted),
                     verbose);
         }
 

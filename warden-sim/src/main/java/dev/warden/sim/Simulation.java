@@ -67,6 +67,15 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
      * files, follow as non-voting learners, and reconfigurations may add them.
      */
     public Simulation(long seed, int voterCount, int observerCount, int spareCount, int clientCount) {
+        this(seed, voterCount, observerCount, spareCount, clientCount, "");
+    }
+
+    /**
+     * As above, with {@code quorumLines} ({@code group.N} and {@code weight.N} lines, as in
+     * zoo.cfg) making the initial configuration a hierarchical quorum; empty for a majority.
+     */
+    public Simulation(long seed, int voterCount, int observerCount, int spareCount, int clientCount,
+                      String quorumLines) {
         if (voterCount < 1 || observerCount < 0 || spareCount < 0 || voterCount + observerCount + spareCount > 9) {
             throw new IllegalArgumentException("need 1..9 members, got " + voterCount + " voters, "
                     + observerCount + " observers and " + spareCount + " spares");
@@ -82,7 +91,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         }
         this.voters = Set.copyOf(ids.subList(0, voterCount));
         Set<Long> observers = Set.copyOf(ids.subList(voterCount, configured));
-        this.initialConfiguration = configurationOf(voters, observers, 0);
+        this.initialConfiguration = configurationOf(voters, observers, quorumLines, 0);
         for (long id : ids) {
             ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50, syncDiffBytes(seed));
             SimServer member = new SimServer(id, config, initialConfiguration, this, random.split(), clock, ledger);
@@ -102,9 +111,15 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** The configuration of {@code voters} and {@code observers}, as the server writes one. */
     static Configuration configurationOf(Set<Long> voters, Set<Long> observers, long version) {
+        return configurationOf(voters, observers, "", version);
+    }
+
+    /** The same, with {@code group.N}/{@code weight.N} lines making it a hierarchical quorum. */
+    static Configuration configurationOf(Set<Long> voters, Set<Long> observers, String quorumLines, long version) {
         StringBuilder text = new StringBuilder();
         new java.util.TreeSet<>(voters).forEach(id -> text.append(memberLine(id, false)).append('\n'));
         new java.util.TreeSet<>(observers).forEach(id -> text.append(memberLine(id, true)).append('\n'));
+        text.append(quorumLines);
         return EnsembleConfig.parse(text.toString(), version, "the simulated ensemble").toConfiguration();
     }
 
@@ -128,19 +143,24 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
      * whose history is vouched for.
      */
     public List<Set<Long>> knownVoterSets() {
-        Set<Set<Long>> sets = new java.util.LinkedHashSet<>();
-        sets.add(initialConfiguration.quorum().voters());
+        return knownQuorums().stream().map(dev.warden.consensus.QuorumVerifier::voters).distinct().toList();
+    }
+
+    /** The quorum rules of every configuration a member that is up knows, or has on its disk. */
+    public List<dev.warden.consensus.QuorumVerifier> knownQuorums() {
+        Set<dev.warden.consensus.QuorumVerifier> quorums = new java.util.LinkedHashSet<>();
+        quorums.add(initialConfiguration.quorum());
         for (SimServer member : members.values()) {
             if (member.disk.committedConfiguration() != null) {
-                sets.add(member.disk.committedConfiguration().quorum().voters());
+                quorums.add(member.disk.committedConfiguration().quorum());
             }
             if (member.isUp()) {
                 dev.warden.consensus.Configurations known = member.peer().configurations();
-                sets.add(known.committed().quorum().voters());
-                known.logged().forEach(c -> sets.add(c.quorum().voters()));
+                quorums.add(known.committed().quorum());
+                known.logged().forEach(c -> quorums.add(c.quorum()));
             }
         }
-        return List.copyOf(sets);
+        return List.copyOf(quorums);
     }
 
     /** An operator asks the serving leader (if any) for a configuration change; returns false if none serves. */
@@ -551,7 +571,8 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         trace(5, member.id(), change.role().ordinal() * 1000L + change.epoch());
         log("member " + member.id() + " " + change + " last " + Long.toHexString(member.disk.lastZxid())
                 + " committed " + Long.toHexString(member.peer() == null ? -1 : member.peer().committedZxid()));
-        checkers.onRoleChange(member.id(), change);
+        checkers.onRoleChange(member.id(), change,
+                member.peer() == null ? null : member.peer().configurations().committed().quorum());
     }
 
     @Override

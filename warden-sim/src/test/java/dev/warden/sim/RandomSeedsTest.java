@@ -95,6 +95,22 @@ class RandomSeedsTest {
                         + " configurations committed");
     }
 
+    /**
+     * ZooKeeper's hierarchical quorum (two groups, the last voter of weight 0) under every fault:
+     * the checkers hold, and a member that may not lead under its configuration never leads.
+     */
+    @Test
+    void aWeightedQuorumSurvivesFaultsAndRecovers() {
+        dev.warden.consensus.QuorumVerifier quorum = new Simulation(1, 5, 0, 0, 1,
+                RandomRun.weightedQuorumLines(5)).initialConfiguration().quorum();
+        assertEquals(0, quorum.weight(5));
+        assertTrue(!quorum.mayLead(5));
+        assertTrue(!quorum.containsQuorum(java.util.Set.of(1L, 2L, 3L)), "both groups are needed");
+        assertTrue(quorum.containsQuorum(java.util.Set.of(1L, 2L, 4L)));
+        assertTrue(!quorum.containsQuorum(java.util.Set.of(1L, 2L, 5L)), "weight 0 counts for nothing");
+        runSeeds(new RandomRun.Options(5, 0, STEPS, false, false, false, true), 3_000, 60);
+    }
+
     @Test
     void aSeedReplaysIdentically() {
         RandomRun.Options options = new RandomRun.Options(5, STEPS, false);
