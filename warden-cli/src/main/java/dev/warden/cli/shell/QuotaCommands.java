@@ -1,15 +1,15 @@
 package dev.warden.cli.shell;
 
 import dev.warden.client.BlockingClient;
-import dev.warden.protocol.CreateMode;
 import dev.warden.client.WardenException;
+import dev.warden.protocol.CreateMode;
+import dev.warden.protocol.QuotaText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * zkCli's quota commands: setquota, listquota, delquota. A quota on path P is the node
@@ -75,15 +75,15 @@ final class QuotaCommands {
             limits.put("count", -1L);
             limits.put("bytes", -1L);
             limits.putAll(wanted);
-            client.create(limitsPath, format(limits), CreateMode.PERSISTENT);
+            client.create(limitsPath, QuotaText.format(limits), CreateMode.PERSISTENT);
             Map<String, Long> stats = new LinkedHashMap<>();
             stats.put("count", 0L);
             stats.put("bytes", 0L);
-            client.create(quotaDir + "/" + STATS, format(stats), CreateMode.PERSISTENT);
+            client.create(quotaDir + "/" + STATS, QuotaText.format(stats), CreateMode.PERSISTENT);
         } else {
-            Map<String, Long> limits = parse(client.getData(limitsPath).data());
+            Map<String, Long> limits = QuotaText.parse(client.getData(limitsPath).data());
             limits.putAll(wanted);
-            client.setData(limitsPath, format(limits));
+            client.setData(limitsPath, QuotaText.format(limits));
         }
     }
 
@@ -94,11 +94,11 @@ final class QuotaCommands {
         session.out().println("absolute path is " + limitsPath);
         try {
             String limits = new String(client.getData(limitsPath).data(), StandardCharsets.UTF_8);
-            session.out().println("Output quota for " + path + " " + new String(format(parse(limits.getBytes(
+            session.out().println("Output quota for " + path + " " + new String(QuotaText.format(QuotaText.parse(limits.getBytes(
                     StandardCharsets.UTF_8))), StandardCharsets.UTF_8));
             Optional<byte[]> stats = readIfThere(client, quotaDir(path) + "/" + STATS);
             stats.ifPresent(data -> session.out().println("Output stat for " + path + " "
-                    + new String(format(parse(data)), StandardCharsets.UTF_8)));
+                    + new String(QuotaText.format(QuotaText.parse(data)), StandardCharsets.UTF_8)));
         } catch (WardenException.NoNodeException e) {
             throw new ShellException("quota for " + path + " does not exist.");
         }
@@ -135,9 +135,9 @@ final class QuotaCommands {
             }
             return;
         }
-        Map<String, Long> limits = parse(client.getData(limitsPath).data());
+        Map<String, Long> limits = QuotaText.parse(client.getData(limitsPath).data());
         cleared.forEach(key -> limits.put(key, -1L));
-        client.setData(limitsPath, format(limits));
+        client.setData(limitsPath, QuotaText.format(limits));
     }
 
     private static void option(ParsedArgs args, char letter, String key, long minimum, Map<String, Long> into) {
@@ -182,39 +182,5 @@ final class QuotaCommands {
 
     static String quotaDir(String path) {
         return path.equals("/") ? QUOTA_ROOT : QUOTA_ROOT + path;
-    }
-
-    /** ZooKeeper's StatsTrack text: key=value pairs separated by ',' or ';'. */
-    static Map<String, Long> parse(byte[] data) {
-        Map<String, Long> values = new LinkedHashMap<>();
-        if (data == null) {
-            return values;
-        }
-        for (String pair : new String(data, StandardCharsets.UTF_8).split("[,;]+")) {
-            String[] kv = pair.split("=");
-            if (kv.length == 0 || kv[0].isBlank()) {
-                continue;
-            }
-            try {
-                values.put(kv[0].trim(), kv.length < 2 || kv[1].isBlank() ? -1 : Long.parseLong(kv[1].trim()));
-            } catch (NumberFormatException e) {
-                values.put(kv[0].trim(), -1L);
-            }
-        }
-        return values;
-    }
-
-    /** As ZooKeeper writes it: "count=..,bytes=.." and, after "=;", the other keys sorted. */
-    static byte[] format(Map<String, Long> values) {
-        StringBuilder out = new StringBuilder("count=").append(values.getOrDefault("count", -1L))
-                .append(",bytes=").append(values.getOrDefault("bytes", -1L));
-        TreeSet<String> others = new TreeSet<>(values.keySet());
-        others.remove("count");
-        others.remove("bytes");
-        if (!others.isEmpty()) {
-            out.append('=');
-            others.forEach(key -> out.append(';').append(key).append('=').append(values.get(key)));
-        }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

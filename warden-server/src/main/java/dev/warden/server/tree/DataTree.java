@@ -3,6 +3,7 @@ package dev.warden.server.tree;
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.EventType;
 import dev.warden.protocol.Perms;
+import dev.warden.protocol.QuotaText;
 import dev.warden.protocol.Stat;
 import dev.warden.server.txn.Txn;
 import dev.warden.server.txn.TxnBody;
@@ -136,10 +137,10 @@ public final class DataTree {
                 countAndBytes[1] += dataLength(node);
             });
         }
-        Map<String, Long> stats = QuotaStats.parse(statsNode.data());
+        Map<String, Long> stats = QuotaText.parse(statsNode.data());
         stats.put("count", countAndBytes[0]);
         stats.put("bytes", countAndBytes[1]);
-        rewriteData(statsPath, statsNode, QuotaStats.format(stats));
+        rewriteData(statsPath, statsNode, QuotaText.format(stats));
     }
 
     /** Adds to the figures of the quota {@code path} falls under, if any. */
@@ -153,10 +154,10 @@ public final class DataTree {
         if (statsNode == null) {
             return; // ZooKeeper logs this too: a limits node without its stats node
         }
-        Map<String, Long> stats = QuotaStats.parse(statsNode.data());
-        stats.put("count", QuotaStats.get(stats, "count") + countDiff);
-        stats.put("bytes", QuotaStats.get(stats, "bytes") + bytesDiff);
-        rewriteData(statsPath, statsNode, QuotaStats.format(stats));
+        Map<String, Long> stats = QuotaText.parse(statsNode.data());
+        stats.put("count", QuotaText.get(stats, "count") + countDiff);
+        stats.put("bytes", QuotaText.get(stats, "bytes") + bytesDiff);
+        rewriteData(statsPath, statsNode, QuotaText.format(stats));
     }
 
     /** A node that was just created or deleted under /zookeeper/quota may start or end a quota. */
@@ -210,15 +211,15 @@ public final class DataTree {
             if (limitsNode == null || statsNode == null) {
                 return null;
             }
-            Map<String, Long> limits = QuotaStats.parse(limitsNode.data());
-            Map<String, Long> stats = QuotaStats.parse(statsNode.data());
-            String count = QuotaCheck.check(quotaPath, "count", "Count", countDiff, QuotaStats.get(stats, "count"),
-                    QuotaStats.get(limits, "count"), QuotaStats.get(limits, "countHardLimit"), softExceeded);
+            Map<String, Long> limits = QuotaText.parse(limitsNode.data());
+            Map<String, Long> stats = QuotaText.parse(statsNode.data());
+            String count = QuotaCheck.check(quotaPath, "count", "Count", countDiff, QuotaText.get(stats, "count"),
+                    QuotaText.get(limits, "count"), QuotaText.get(limits, "countHardLimit"), softExceeded);
             if (count != null) {
                 return count;
             }
-            return QuotaCheck.check(quotaPath, "bytes", "Byte", bytesDiff, QuotaStats.get(stats, "bytes"),
-                    QuotaStats.get(limits, "bytes"), QuotaStats.get(limits, "byteHardLimit"), softExceeded);
+            return QuotaCheck.check(quotaPath, "bytes", "Byte", bytesDiff, QuotaText.get(stats, "bytes"),
+                    QuotaText.get(limits, "bytes"), QuotaText.get(limits, "byteHardLimit"), softExceeded);
         } finally {
             lock.readLock().unlock();
         }

@@ -1,17 +1,12 @@
 package dev.warden.server.tree;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * ZooKeeper's quotas as the tree keeps them: a path P has a quota while
- * {@code /zookeeper/quota/P/zookeeper_limits} exists (its data the limits, "count=N,bytes=M" and
- * the hard limits after them), and {@code /zookeeper/quota/P/zookeeper_stats} holds what P's
+ * {@code /zookeeper/quota/P/zookeeper_limits} exists (its data the limits, in ZooKeeper's text, see {@link
+ * dev.warden.protocol.QuotaText}), and {@code /zookeeper/quota/P/zookeeper_stats} holds what P's
  * subtree uses ("count=N,bytes=M": nodes including P, bytes of data). The tree updates the
  * stats node as it applies each create, delete and setData under P, without a version change
  * (as ZooKeeper does), and recomputes every stats node after loading a snapshot, so a fuzzy
@@ -68,46 +63,5 @@ final class QuotaStats {
             int slash = candidate.lastIndexOf('/');
             candidate = slash == 0 ? "/" : candidate.substring(0, slash);
         }
-    }
-
-    /** ZooKeeper's StatsTrack text: "key=value" pairs separated by ',' or ';'; a missing value is -1. */
-    static Map<String, Long> parse(byte[] data) {
-        Map<String, Long> values = new LinkedHashMap<>();
-        if (data == null) {
-            return values;
-        }
-        for (String pair : new String(data, StandardCharsets.UTF_8).split("[,;]+")) {
-            String[] kv = pair.split("=");
-            if (kv.length == 0 || kv[0].isBlank()) {
-                continue;
-            }
-            try {
-                values.put(kv[0].trim(), kv.length < 2 || kv[1].isBlank() ? -1 : Long.parseLong(kv[1].trim()));
-            } catch (NumberFormatException notANumber) {
-                values.put(kv[0].trim(), -1L);
-            }
-        }
-        return values;
-    }
-
-    /** As ZooKeeper writes it: count and bytes first, other keys after a '=' and ';' separated, sorted. */
-    static byte[] format(Map<String, Long> values) {
-        StringBuilder out = new StringBuilder();
-        out.append("count=").append(values.getOrDefault("count", -1L));
-        out.append(",bytes=").append(values.getOrDefault("bytes", -1L));
-        List<String> others = new ArrayList<>(new TreeSet<>(values.keySet()));
-        others.remove("count");
-        others.remove("bytes");
-        if (!others.isEmpty()) {
-            out.append('=');
-            for (String key : others) {
-                out.append(';').append(key).append('=').append(values.get(key));
-            }
-        }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    static long get(Map<String, Long> values, String key) {
-        return values.getOrDefault(key, -1L);
     }
 }
