@@ -7,6 +7,7 @@ import dev.warden.chaos.nemesis.FaultWindow;
 import dev.warden.chaos.run.Availability;
 import dev.warden.chaos.run.ResourceSample;
 import dev.warden.chaos.run.RunResult;
+import dev.warden.server.admin.Json;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,7 @@ public final class HistoryJson {
             head.put("faults", result.options().faults().stream().map(f -> f.id()).toList());
             head.put("startedAtMs", result.startedAtMs());
             head.put("timesAre", "nanoseconds since the run's history began (monotonic)");
-            out.write("{\"run\":" + Json.of(head) + ",\n\"nemesis\":[\n");
+            out.write("{\"run\":" + Json.compact(head) + ",\n\"nemesis\":[\n");
             writeAll(out, result.windows().stream().map(HistoryJson::window).toList());
             out.write("],\n\"availability\":[\n");
             writeAll(out, result.recoveries().stream().map(HistoryJson::recovery).toList());
@@ -70,7 +71,7 @@ public final class HistoryJson {
 
     private static void writeAll(Writer out, List<Map<String, Object>> items) throws IOException {
         for (int i = 0; i < items.size(); i++) {
-            out.write(Json.of(items.get(i)));
+            out.write(Json.compact(items.get(i)));
             out.write(i + 1 < items.size() ? ",\n" : "\n");
         }
     }

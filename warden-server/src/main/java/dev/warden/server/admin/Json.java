@@ -5,20 +5,32 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Writes the admin commands' answers as JSON, indented as ZooKeeper's AdminServer indents them
+ * Writes JSON: the admin commands' answers indented as ZooKeeper's AdminServer indents them
  * ({@code "key" : value}, two spaces a level), so that people and scripts reading both see the
- * same text. Values are maps (in their iteration order), collections, strings, numbers,
- * booleans and null.
+ * same text, or compact on one line ({@link #compact}) for files with a record per line. Values
+ * are maps (in their iteration order), collections, strings, numbers, booleans and null; a NaN
+ * or infinite double is written as null, anything else as its {@code toString()} in a string.
  */
 public final class Json {
     private Json() {
     }
 
+    /** {@code value} indented as ZooKeeper's AdminServer writes its answers. */
     public static String write(Object value) {
         StringBuilder out = new StringBuilder();
         write(out, value, 0);
         return out.toString();
     }
+
+    /** {@code value} on one line, with no spaces between tokens. */
+    public static String compact(Object value) {
+        StringBuilder out = new StringBuilder();
+        write(out, value, COMPACT);
+        return out.toString();
+    }
+
+    /** The depth that means "no indentation at any level". */
+    private static final int COMPACT = -1;
 
     private static void write(StringBuilder out, Object value, int depth) {
         if (value == null) {
@@ -39,6 +51,21 @@ public final class Json {
     }
 
     private static void object(StringBuilder out, Map<?, ?> map, int depth) {
+        if (depth == COMPACT) {
+            out.append('{');
+            Iterator<? extends Map.Entry<?, ?>> entries = map.entrySet().iterator();
+            while (entries.hasNext()) {
+                Map.Entry<?, ?> entry = entries.next();
+                string(out, String.valueOf(entry.getKey()));
+                out.append(':');
+                write(out, entry.getValue(), COMPACT);
+                if (entries.hasNext()) {
+                    out.append(',');
+                }
+            }
+            out.append('}');
+            return;
+        }
         if (map.isEmpty()) {
             out.append("{ }");
             return;
@@ -58,6 +85,18 @@ public final class Json {
     }
 
     private static void array(StringBuilder out, Collection<?> list, int depth) {
+        if (depth == COMPACT) {
+            out.append('[');
+            Iterator<?> items = list.iterator();
+            while (items.hasNext()) {
+                write(out, items.next(), COMPACT);
+                if (items.hasNext()) {
+                    out.append(',');
+                }
+            }
+            out.append(']');
+            return;
+        }
         if (list.isEmpty()) {
             out.append("[ ]");
             return;
