@@ -1,13 +1,16 @@
 package dev.warden.sim;
 
+import dev.warden.consensus.ZabMessage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The scripted part of delivery: packets to park until released, and one-shot interceptors that
- * run an action (a crash, say) just before a chosen packet arrives.
+ * The scripted part of delivery: packets to park until released, one-shot interceptors that
+ * run an action (a crash, say) just before a chosen packet arrives, and counts of what arrived.
  */
 final class PacketScript {
     private record Interceptor(Predicate<SimNetwork.Packet> match, Function<Simulation, Simulation.Verdict> action) { }
@@ -15,6 +18,7 @@ final class PacketScript {
     private final List<Interceptor> interceptors = new ArrayList<>();
     private final List<Predicate<SimNetwork.Packet>> holdRules = new ArrayList<>();
     private final List<SimNetwork.Packet> held = new ArrayList<>();
+    private final Map<String, Integer> deliveredByType = new HashMap<>();
 
     void intercept(Predicate<SimNetwork.Packet> match, Function<Simulation, Simulation.Verdict> action) {
         interceptors.add(new Interceptor(match, action));
@@ -55,5 +59,14 @@ final class PacketScript {
 
     List<SimNetwork.Packet> held() {
         return List.copyOf(held);
+    }
+
+    /** Counts a message that arrived (after holds and interceptors). */
+    void countDelivered(ZabMessage message) {
+        deliveredByType.merge(message.getClass().getSimpleName(), 1, Integer::sum);
+    }
+
+    int deliveredCount(Class<? extends ZabMessage> type) {
+        return deliveredByType.getOrDefault(type.getSimpleName(), 0);
     }
 }

@@ -234,19 +234,19 @@ public final class RandomRun {
         int pick = operator.nextInt(4);
         if (pick == 0 && !outside.isEmpty()) {
             long id = outside.get(operator.nextInt(outside.size()));
-            request = new ReconfigRequest(Simulation.memberLine(id, operator.nextInt(3) == 0), null, null, -1);
+            request = new ReconfigRequest(SimConfigurations.memberLine(id, operator.nextInt(3) == 0), null, null, -1);
         } else if (pick == 1 && inside.size() > 1) {
             long id = inside.get(operator.nextInt(inside.size()));
             request = new ReconfigRequest(null, Long.toString(id), null, -1);
         } else if (pick == 2) {
             long id = inside.get(operator.nextInt(inside.size()));
             boolean observer = current.members().get(id).observer();
-            request = new ReconfigRequest(Simulation.memberLine(id, !observer), null, null, -1);
+            request = new ReconfigRequest(SimConfigurations.memberLine(id, !observer), null, null, -1);
         } else if (!outside.isEmpty()) {
             List<Long> voters = new ArrayList<>(current.voterIds());
             long leaving = voters.get(operator.nextInt(voters.size()));
             long joining = outside.get(operator.nextInt(outside.size()));
-            request = new ReconfigRequest(Simulation.memberLine(joining, false), Long.toString(leaving), null,
+            request = new ReconfigRequest(SimConfigurations.memberLine(joining, false), Long.toString(leaving), null,
                     current.version());
         } else {
             return;

@@ -1,14 +1,12 @@
 package dev.warden.sim;
 
 import dev.warden.consensus.Configuration;
+import dev.warden.consensus.QuorumVerifier;
 import dev.warden.consensus.RoleChange;
 import dev.warden.protocol.ReconfigRequest;
-import dev.warden.server.EnsembleConfig;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,49 +28,34 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     private final SplittableRandom random;
     private final SimNetwork network;
     private final Map<Long, SimServer> members = new LinkedHashMap<>();
-    private final Map<Long, SimClient> clients = new LinkedHashMap<>();
     private final Checkers checkers = new Checkers();
+    private final SimClients clients;
     private final Set<Long> voters;
     private final Configuration initialConfiguration;
-    private long reconfigRequests;
     private final SnapshotLedger ledger = new SnapshotLedger();
     private final SimClock clock = new SimClock(this::nowMs);
     private long nowMs;
-    private long traceHash = 17;
     private long steps;
-    private long crashes;
-    private Consumer<String> log = line -> { };
+    private final FaultTally tally = new FaultTally();
+    private final SimTrace events = new SimTrace(this::nowMs);
+    private final AtRestDamage atRest = new AtRestDamage(events, tally);
 
     /** Where a verbose run describes faults, role changes and sync decisions (nowhere by default). */
     public void setLog(Consumer<String> log) {
-        this.log = log;
+        events.setLog(log);
     }
 
-    private void log(String what) {
-        log.accept(String.format("%8d ms  %s", nowMs, what));
-    }
-
+    /** {@code memberCount} voting members with ids 1..n and a majority quorum. */
     public Simulation(long seed, int memberCount, int clientCount) {
-        this(seed, memberCount, 0, clientCount);
-    }
-
-    /** {@code voterCount} voting members with ids 1..n, then {@code observerCount} observers. */
-    public Simulation(long seed, int voterCount, int observerCount, int clientCount) {
-        this(seed, voterCount, observerCount, 0, clientCount);
+        this(seed, memberCount, 0, 0, clientCount, "");
     }
 
     /**
      * {@code voterCount} voting members with ids 1..n, then {@code observerCount} observers, then
      * {@code spareCount} members outside the initial configuration: they start with it in their
-     * files, follow as non-voting learners, and reconfigurations may add them.
-     */
-    public Simulation(long seed, int voterCount, int observerCount, int spareCount, int clientCount) {
-        this(seed, voterCount, observerCount, spareCount, clientCount, "");
-    }
-
-    /**
-     * As above, with {@code quorumLines} ({@code group.N} and {@code weight.N} lines, as in
-     * zoo.cfg) making the initial configuration a hierarchical quorum; empty for a majority.
+     * files, follow as non-voting learners, and reconfigurations may add them. {@code quorumLines}
+     * ({@code group.N} and {@code weight.N} lines, as in zoo.cfg) make the initial configuration a
+     * hierarchical quorum; empty for a majority.
      */
     public Simulation(long seed, int voterCount, int observerCount, int spareCount, int clientCount,
                       String quorumLines) {
@@ -85,42 +68,25 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.network = new SimNetwork(random.split());
+        this.clients = new SimClients(members, checkers, random);
         List<Long> ids = new ArrayList<>();
         for (long id = 1; id <= memberCount; id++) {
             ids.add(id);
         }
         this.voters = Set.copyOf(ids.subList(0, voterCount));
         Set<Long> observers = Set.copyOf(ids.subList(voterCount, configured));
-        this.initialConfiguration = configurationOf(voters, observers, quorumLines, 0);
+        this.initialConfiguration = SimConfigurations.configurationOf(voters, observers, quorumLines, 0);
         for (long id : ids) {
-            ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50, syncDiffBytes(seed));
+            ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50,
+                    SimConfigurations.syncDiffBytes(seed));
             SimServer member = new SimServer(id, config, initialConfiguration, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);
         }
         for (long c = 1; c <= clientCount; c++) {
             long memberId = ids.get((int) ((c - 1) % ids.size()));
-            clients.put(c, new SimClient(c, memberId, random.split(), 2_000));
+            clients.add(new SimClient(c, memberId, random.split(), 2_000));
         }
-    }
-
-    /** A member line for member {@code id}: simulated members have made-up addresses the network ignores. */
-    static String memberLine(long id, boolean observer) {
-        return "server." + id + "=10.0.0." + id + ":2888:3888" + (observer ? ":observer" : ":participant");
-    }
-
-    /** The configuration of {@code voters} and {@code observers}, as the server writes one. */
-    static Configuration configurationOf(Set<Long> voters, Set<Long> observers, long version) {
-        return configurationOf(voters, observers, "", version);
-    }
-
-    /** The same, with {@code group.N}/{@code weight.N} lines making it a hierarchical quorum. */
-    static Configuration configurationOf(Set<Long> voters, Set<Long> observers, String quorumLines, long version) {
-        StringBuilder text = new StringBuilder();
-        new java.util.TreeSet<>(voters).forEach(id -> text.append(memberLine(id, false)).append('\n'));
-        new java.util.TreeSet<>(observers).forEach(id -> text.append(memberLine(id, true)).append('\n'));
-        text.append(quorumLines);
-        return EnsembleConfig.parse(text.toString(), version, "the simulated ensemble").toConfiguration();
     }
 
     public Configuration initialConfiguration() {
@@ -143,25 +109,14 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
      * whose history is vouched for.
      */
     public List<Set<Long>> knownVoterSets() {
-        return knownQuorums().stream().map(dev.warden.consensus.QuorumVerifier::voters).distinct().toList();
+        return knownQuorums().stream().map(QuorumVerifier::voters).distinct().toList();
     }
 
     /** The quorum rules of every configuration a member that is up knows, or has on its disk. */
-    public List<dev.warden.consensus.QuorumVerifier> knownQuorums() {
-        Set<dev.warden.consensus.QuorumVerifier> quorums = new java.util.LinkedHashSet<>();
-        quorums.add(initialConfiguration.quorum());
-        for (SimServer member : members.values()) {
-            if (member.disk.committedConfiguration() != null) {
-                quorums.add(member.disk.committedConfiguration().quorum());
-            }
-            if (member.isUp()) {
-                dev.warden.consensus.Configurations known = member.peer().configurations();
-                quorums.add(known.committed().quorum());
-                known.logged().forEach(c -> quorums.add(c.quorum()));
-            }
-        }
-        return List.copyOf(quorums);
+    public List<QuorumVerifier> knownQuorums() {
+        return SimConfigurations.knownQuorums(initialConfiguration, members.values());
     }
+
 
     /** An operator asks the serving leader (if any) for a configuration change; returns false if none serves. */
     public boolean reconfigure(ReconfigRequest request) {
@@ -169,25 +124,16 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         if (leader == null) {
             return false;
         }
-        log("reconfig at leader " + leader.id() + ": joining " + request.joiningServers() + ", leaving "
+        events.log("reconfig at leader " + leader.id() + ": joining " + request.joiningServers() + ", leaving "
                 + request.leavingServers() + ", members " + request.newMembers());
-        reconfigRequests++;
+        tally.reconfigRequests++;
         leader.reconfigure(request);
         return true;
     }
 
     /** How many reconfigurations operators asked for. */
     public long reconfigRequests() {
-        return reconfigRequests;
-    }
-
-    /**
-     * Half the seeds cap a sync's diff at a couple of KiB, so followers that fall a few dozen
-     * entries behind are sent a snapshot; the other half send any diff the log can serve. Taken
-     * from the seed, not the random stream, so the other draws of a seed do not move.
-     */
-    static long syncDiffBytes(long seed) {
-        return (seed & 1) == 0 ? 2_048 : Long.MAX_VALUE;
+        return tally.reconfigRequests;
     }
 
     public long seed() {
@@ -199,7 +145,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     }
 
     public long traceHash() {
-        return traceHash;
+        return events.hash();
     }
 
     public SimNetwork network() {
@@ -223,15 +169,11 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     }
 
     public List<SimClient> clients() {
-        return List.copyOf(clients.values());
+        return clients.all();
     }
 
     SplittableRandom random() {
         return random;
-    }
-
-    private void trace(long a, long b, long c) {
-        traceHash = traceHash * 1_000_003L + a * 31 * 31 + b * 31 + c;
     }
 
     // --- controls for scripted scenarios ---
@@ -245,9 +187,9 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     public void crash(long id, boolean tornTail) {
         SimServer member = member(id);
         if (member.isUp()) {
-            trace(1, id, nowMs);
-            log("crash " + id);
-            crashes++;
+            events.trace(1, id, nowMs);
+            events.log("crash " + id);
+            tally.crashes++;
             member.crash(tornTail);
             network.dropAllOf(id, members.keySet());
         }
@@ -256,31 +198,15 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     public void restart(long id) {
         SimServer member = member(id);
         if (!member.isUp()) {
-            trace(2, id, nowMs);
-            log("restart " + id + " epochs " + member.disk.epochs() + " last " + Long.toHexString(member.disk.lastZxid()));
-            if (damagedAtRest.remove(id)) {
-                damagedRestarts++;
-            }
+            events.trace(2, id, nowMs);
+            events.log("restart " + id + " epochs " + member.disk.epochs() + " last " + Long.toHexString(member.disk.lastZxid()));
+            tally.restarted(id);
             member.start(nowMs);
-            log("member " + id + " " + member.recoveryDescription());
+            events.log("member " + id + " " + member.recoveryDescription());
         }
     }
 
     // --- disk damage at rest (the member must be down) and histories given up ---
-
-    /** Members whose files were damaged or lost since they last started. */
-    private final Set<Long> damagedAtRest = new HashSet<>();
-    private long snapshotsDamaged;
-    private long segmentsLost;
-    private long damagedRestarts;
-
-    private SimServer downMember(long id, String what) {
-        SimServer member = member(id);
-        if (member.isUp()) {
-            throw new IllegalStateException("cannot " + what + " of member " + id + " while it runs: crash it first");
-        }
-        return member;
-    }
 
     /** Restarts every member that is down. */
     public void restartAllDown() {
@@ -293,36 +219,25 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** The snapshot file at {@code zxid} of a member that is down no longer verifies. */
     public void damageSnapshot(long id, long zxid) {
-        SimServer member = downMember(id, "damage a snapshot");
-        trace(7, id, zxid);
-        log("damage snapshot " + Long.toHexString(zxid) + " of " + id);
-        member.disk.damageSnapshot(zxid);
-        damagedAtRest.add(id);
-        snapshotsDamaged++;
+        atRest.damageSnapshot(member(id), zxid);
     }
 
     /** Segment {@code index} (0 the oldest; never the newest) of a member that is down is gone. */
     public void loseLogSegment(long id, int index) {
-        SimServer member = downMember(id, "lose a log segment");
-        trace(8, id, index);
-        log("lose log segment " + member.disk.segments().get(index).name() + " (" + index + " of "
-                + member.disk.segments().size() + ") of " + id);
-        member.disk.loseSegment(index);
-        damagedAtRest.add(id);
-        segmentsLost++;
+        atRest.loseLogSegment(member(id), index);
     }
 
     /** True if the member's files were damaged since it last started. */
     public boolean damagedSinceStart(long id) {
-        return damagedAtRest.contains(id);
+        return tally.damagedSinceStart(id);
     }
 
     /** A running member's core gives up its history (as on a digest that differs from the leader's). */
     public void abandonHistory(long id) {
         SimServer member = member(id);
         if (member.isUp()) {
-            trace(9, id, nowMs);
-            log("member " + id + " abandons its history");
+            events.trace(9, id, nowMs);
+            events.log("member " + id + " abandons its history");
             member.abandonHistory();
         }
     }
@@ -344,14 +259,14 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** Only messages from {@code from} to {@code to} are lost (an asymmetric partition). */
     public void blockOneWay(long from, long to) {
-        trace(3, from, to);
-        log("block " + from + " -> " + to);
+        events.trace(3, from, to);
+        events.log("block " + from + " -> " + to);
         network.block(from, to);
     }
 
     public void heal() {
-        trace(4, 0, 0);
-        log("heal");
+        events.trace(4, 0, 0);
+        events.log("heal");
         network.healAll();
         network.clearDropRules();
     }
@@ -390,11 +305,9 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         script.release();
     }
 
-    private final Map<String, Integer> deliveredByType = new HashMap<>();
-
     /** How many messages of this type have arrived so far (after holds and interceptors). */
     public int deliveredCount(Class<? extends ZabMessage> type) {
-        return deliveredByType.getOrDefault(type.getSimpleName(), 0);
+        return script.deliveredCount(type);
     }
 
     public List<SimNetwork.Packet> heldPackets() {
@@ -408,7 +321,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** A stalled disk takes writes but never completes their fsync until un-stalled; batches without writes go on. */
     public void stallDisk(long id, boolean stalled) {
-        trace(6, id, stalled ? 1 : 0);
+        events.trace(6, id, stalled ? 1 : 0);
         member(id).diskStalled = stalled;
     }
 
@@ -463,13 +376,11 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** Submits a write from a client through its member now; false if the member would not take it. */
     public boolean clientWrite(long clientId, SimClient.Kind kind) {
-        SimClient client = clients.get(clientId);
-        return client.write(members.get(client.memberId()), kind, nowMs);
+        return clients.write(clientId, kind, nowMs);
     }
 
     public SimClient.Op clientRead(long clientId) {
-        SimClient client = clients.get(clientId);
-        return client.read(members.get(client.memberId()), nowMs, checkers);
+        return clients.read(clientId, nowMs);
     }
 
     public SimClient client(long id) {
@@ -484,10 +395,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         for (SimServer member : members.values()) {
             member.pump(nowMs);
         }
-        List<Long> ids = List.copyOf(members.keySet());
-        for (SimClient client : clients.values()) {
-            client.checkTimeout(nowMs, ids);
-        }
+        clients.checkTimeouts(nowMs);
         List<SimServer> all = members();
         checkers.checkPrefixes(all);
         checkers.checkDigests(all);
@@ -495,35 +403,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** Random client activity for one step. */
     void clientActivity(double opProbability) {
-        List<Long> ids = List.copyOf(members.keySet());
-        for (SimClient client : clients.values()) {
-            if (client.busy() || random.nextDouble() >= opProbability) {
-                continue;
-            }
-            int pick = random.nextInt(20);
-            SimServer member = members.get(client.memberId());
-            if (pick < 6) {
-                if (client.read(member, nowMs, checkers) == null) {
-                    client.failOver(ids);
-                }
-            } else if (pick < 8) {
-                if (!client.syncRead(member, nowMs)) {
-                    client.failOver(ids);
-                }
-            } else if (!client.write(member, writeKind(pick), nowMs)) {
-                client.failOver(ids);
-            }
-        }
-    }
-
-    private static SimClient.Kind writeKind(int pick) {
-        if (pick < 16) {
-            return SimClient.Kind.CAS;
-        }
-        if (pick < 18) {
-            return SimClient.Kind.CREATE;
-        }
-        return pick == 18 ? SimClient.Kind.EPHEMERAL : SimClient.Kind.CLOSE;
+        clients.activity(opProbability, nowMs);
     }
 
     // --- SimServer.World ---
@@ -535,41 +415,23 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     @Override
     public void applied(SimServer member, TreeMachine.Applied applied) {
-        SimClient client = clientOfSession(applied.txn().sessionId());
-        if (client != null && client.memberId() == member.id()) {
-            SimClient.Op op = client.onApplied(member, applied, nowMs);
-            if (op != null) {
-                checkers.onCompletedOp(op);
-            }
-        }
-    }
-
-    /** The client whose current session this is, or null (an old session of a client counts as no one's). */
-    private SimClient clientOfSession(long sessionId) {
-        SimClient client = clients.get(SimClient.clientIdOf(sessionId));
-        return client != null && client.sessionId() == sessionId ? client : null;
+        clients.applied(member, applied, nowMs);
     }
 
     @Override
     public void syncDone(SimServer member, long token) {
-        SimClient client = clients.get(token >>> 32);
-        if (client != null) {
-            client.syncDone(member, token, nowMs, checkers);
-        }
+        clients.syncDone(member, token, nowMs);
     }
 
     @Override
     public void refused(SimServer member, SimRequest.Refusal refusal) {
-        SimClient client = clientOfSession(refusal.sessionId());
-        if (client != null && client.memberId() == member.id()) {
-            client.onRefused(member, refusal, nowMs);
-        }
+        clients.refused(member, refusal, nowMs);
     }
 
     @Override
     public void roleChanged(SimServer member, RoleChange change) {
-        trace(5, member.id(), change.role().ordinal() * 1000L + change.epoch());
-        log("member " + member.id() + " " + change + " last " + Long.toHexString(member.disk.lastZxid())
+        events.trace(5, member.id(), change.role().ordinal() * 1000L + change.epoch());
+        events.log("member " + member.id() + " " + change + " last " + Long.toHexString(member.disk.lastZxid())
                 + " committed " + Long.toHexString(member.peer() == null ? -1 : member.peer().committedZxid()));
         checkers.onRoleChange(member.id(), change,
                 member.peer() == null ? null : member.peer().configurations().committed().quorum());
@@ -577,8 +439,8 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     @Override
     public void configurationCommitted(SimServer member, dev.warden.consensus.Configuration configuration) {
-        trace(9, member.id(), configuration.version());
-        log("member " + member.id() + " committed " + configuration);
+        events.trace(9, member.id(), configuration.version());
+        events.log("member " + member.id() + " committed " + configuration);
         checkers.onConfigurationCommitted(member.id(), configuration);
     }
 
@@ -591,17 +453,17 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         }
         Function<Simulation, Verdict> action = script.takeInterceptor(packet);
         if (action != null) {
-            log("intercepted " + packet.from() + " -> " + packet.to() + " " + MessageText.describe(packet.message()));
+            events.log("intercepted " + packet.from() + " -> " + packet.to() + " " + MessageText.describe(packet.message()));
             if (action.apply(this) == Verdict.DROP) {
                 return;
             }
         }
-        trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(),
+        events.trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(),
                 packet.message().getClass().getSimpleName().hashCode());
         ZabMessage m = packet.message();
-        deliveredByType.merge(m.getClass().getSimpleName(), 1, Integer::sum);
+        script.countDelivered(m);
         if (MessageText.worthLogging(m)) {
-            log(packet.from() + " -> " + packet.to() + " " + MessageText.describe(m));
+            events.log(packet.from() + " -> " + packet.to() + " " + MessageText.describe(m));
         }
         members.get(packet.to()).deliver(packet.from(), packet.message());
     }
@@ -615,68 +477,21 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** True when every member is up, serving, and has applied the same history as the leader. */
     public boolean converged() {
-        SimServer leader = leader();
-        if (leader == null) {
-            return false;
-        }
-        for (SimServer member : members.values()) {
-            if (!member.isServing() || member.machine().lastZxid() != leader.machine().lastZxid()
-                    || member.peer().committedZxid() != leader.peer().committedZxid()) {
-                return false;
-            }
-        }
-        return true;
+        return EndOfRunChecks.converged(members.values(), leader());
     }
 
     /** The final checks once converged: equal digests, acknowledged writes everywhere, linearizable writes. */
     public void checkConverged() {
-        SimServer leader = leader();
-        for (SimServer member : members.values()) {
-            if (member.machine().digest() != leader.machine().digest()) {
-                throw new Checkers.Violation("member " + member.id() + " digest differs from leader " + leader.id());
-            }
-            checkers.checkAckedWritesSurvive(member);
-        }
-        checkers.checkLinearizable();
+        EndOfRunChecks.check(members.values(), leader(), checkers);
     }
 
     /** Each member's role, epochs, log tail and configurations, for a failure message. */
     public String describeMembers() {
-        StringBuilder out = new StringBuilder();
-        for (SimServer member : members.values()) {
-            out.append("member ").append(member.id());
-            if (!member.isUp()) {
-                out.append(" down; ");
-                continue;
-            }
-            out.append(' ').append(member.peer().role()).append(member.isServing() ? " serving" : "")
-                    .append(" leader ").append(member.peer().leaderId())
-                    .append(' ').append(member.peer().epochs())
-                    .append(" last ").append(Long.toHexString(member.disk.lastZxid()))
-                    .append(" resync ").append(member.peer().isResyncRequired())
-                    .append(" configs ").append(member.peer().configurations()).append("; ");
-        }
-        return out.toString();
+        return EndOfRunChecks.describe(members.values());
     }
 
     public RandomRun.FaultCounts faultCounts() {
-        long lostWrites = 0;
-        long torn = 0;
-        long slow = 0;
-        long resyncStarts = 0;
-        long startLost = 0;
-        long abandoned = 0;
-        for (SimServer member : members.values()) {
-            lostWrites += member.disk.lostWriteCount();
-            torn += member.disk.tornTailCount();
-            slow += member.slowFsyncs;
-            resyncStarts += member.resyncStarts;
-            startLost += member.startLostStarts;
-            abandoned += member.historiesAbandoned;
-        }
-        return new RandomRun.FaultCounts(crashes, network.lostCount(), network.duplicatedCount(), lostWrites, torn, slow,
-                snapshotsDamaged, segmentsLost, damagedRestarts, startLost, resyncStarts, abandoned, reconfigRequests,
-                checkers.configurationsCommitted());
+        return tally.counts(members.values(), network, checkers);
     }
 
     public long steps() {

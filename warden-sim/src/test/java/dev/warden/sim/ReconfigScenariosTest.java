@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ReconfigScenariosTest {
     /** Three voters (1-3) and two spares (4, 5), one client per member, settled. */
     private static Simulation withSpares(long seed) {
-        Simulation sim = new Simulation(seed, 3, 0, 2, 5);
+        Simulation sim = new Simulation(seed, 3, 0, 2, 5, "");
         ScenarioSupport.warmUp(sim);
         return sim;
     }
@@ -36,7 +36,7 @@ class ReconfigScenariosTest {
     }
 
     private static ReconfigRequest add(long id, boolean observer) {
-        return new ReconfigRequest(Simulation.memberLine(id, observer), null, null, -1);
+        return new ReconfigRequest(SimConfigurations.memberLine(id, observer), null, null, -1);
     }
 
     private static ReconfigRequest remove(long id) {
@@ -46,8 +46,8 @@ class ReconfigScenariosTest {
     @Test
     void sparesJoinAndTheNewVotersCount() {
         Simulation sim = withSpares(1);
-        Configuration five = change(sim, new ReconfigRequest(Simulation.memberLine(4, false) + ","
-                + Simulation.memberLine(5, false), null, null, -1));
+        Configuration five = change(sim, new ReconfigRequest(SimConfigurations.memberLine(4, false) + ","
+                + SimConfigurations.memberLine(5, false), null, null, -1));
         assertEquals(Set.of(1L, 2L, 3L, 4L, 5L), five.quorum().voters());
         ScenarioSupport.write(sim, sim.member(4));
         ScenarioSupport.recoverAndCheck(sim);
@@ -146,13 +146,13 @@ class ReconfigScenariosTest {
     @Test
     void membersAreReplacedOneAtATimeUnderACrash() {
         Simulation sim = withSpares(5);
-        change(sim, new ReconfigRequest(Simulation.memberLine(4, false), "1", null, -1));
+        change(sim, new ReconfigRequest(SimConfigurations.memberLine(4, false), "1", null, -1));
         ScenarioSupport.write(sim, sim.leader());
         sim.crash(sim.leader().id());
         sim.runUntil(s -> s.leader() != null, 20_000);
         sim.restartAllDown();
         sim.runUntil(Simulation::converged, 20_000);
-        Configuration last = change(sim, new ReconfigRequest(Simulation.memberLine(5, false), "2", null, -1));
+        Configuration last = change(sim, new ReconfigRequest(SimConfigurations.memberLine(5, false), "2", null, -1));
         assertEquals(Set.of(3L, 4L, 5L), last.quorum().voters());
         sim.crash(1);
         sim.crash(2);
