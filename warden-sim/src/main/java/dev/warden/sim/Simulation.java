@@ -3,7 +3,7 @@ package dev.warden.sim;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.RoleChange;
 import dev.warden.protocol.ReconfigRequest;
-import dev.warden.server.EnsembleConfig;
+import dev.warden.server.config.EnsembleConfig;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.warden.sim;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.SnapshotData;
 import dev.warden.protocol.Stat;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.quorum.StateSnapshots;
 import dev.warden.server.session.SessionTracker;

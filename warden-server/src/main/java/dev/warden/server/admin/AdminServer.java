@@ -1,6 +1,6 @@
 package dev.warden.server.admin;
 
-import dev.warden.server.AdminServerSettings;
+import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.console.Console;
 import dev.warden.server.net.ClientPortTls;
 import dev.warden.server.net.ServerContext;
@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * console under {@code /console} ({@link Console}), over HTTP, HTTPS ({@code admin.forceHttps})
  * or both on the one port ({@code admin.portUnification}), with the TLS contexts and port
  * unification of the client port over the {@code ssl.quorum} stores
- * ({@link dev.warden.server.AdminTlsSettings}). One event loop thread: the commands are cheap and
+ * ({@link dev.warden.server.config.AdminTlsSettings}). One event loop thread: the commands are cheap and
  * rare, and the client port's threads stay free.
  */
 public final class AdminServer implements AutoCloseable {

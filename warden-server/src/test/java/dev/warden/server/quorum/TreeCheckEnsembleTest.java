@@ -138,7 +138,7 @@ class TreeCheckEnsembleTest {
     private static void rewriteNewestSnapshot(Path dataDir, String path, String data) throws Exception {
         SnapshotStore store = new SnapshotStore(dataDir.resolve("snapshots"));
         Snapshot newest = store.newestValid().orElseThrow();
-        StateMachine state = new StateMachine(new DataTree(), new SessionTracker(dev.warden.server.Clock.SYSTEM, 200, 1));
+        StateMachine state = new StateMachine(new DataTree(), new SessionTracker(dev.warden.server.common.Clock.SYSTEM, 200, 1));
         try (DataInputStream in = newest.openBody()) {
             dev.warden.server.quorum.StateSnapshots.readBody(state, in, newest.zxid());
         }
