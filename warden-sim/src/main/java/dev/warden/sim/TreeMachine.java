@@ -5,7 +5,7 @@ import dev.warden.consensus.SnapshotData;
 import dev.warden.protocol.Stat;
 import dev.warden.server.common.Clock;
 import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.quorum.StateSnapshots;
+import dev.warden.server.pipeline.StateSnapshots;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;

@@ -4,7 +4,6 @@ import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.console.Console;
 import dev.warden.server.net.ClientPortTls;
 import dev.warden.server.net.ServerContext;
-import dev.warden.server.net.TlsSniffer;
 import dev.warden.server.security.NettyTls;
 import dev.warden.server.security.ReloadingSslContext;
 import dev.warden.storage.SnapshotStore;
@@ -31,9 +30,6 @@ import java.util.concurrent.TimeUnit;
  * rare, and the client port's threads stay free.
  */
 public final class AdminServer implements AutoCloseable {
-    /** The name of the TLS handler in an HTTPS connection's pipeline (where the console looks for the client's certificate). */
-    public static final String TLS_HANDLER = TlsSniffer.SSL_HANDLER;
-
     private final EventLoopGroup group;
     private final Channel channel;
     private final Console console;

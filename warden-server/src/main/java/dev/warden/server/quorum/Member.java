@@ -22,6 +22,7 @@ import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.pipeline.StateSnapshots;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;

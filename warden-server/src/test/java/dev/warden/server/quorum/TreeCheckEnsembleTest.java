@@ -9,6 +9,7 @@ import dev.warden.consensus.Role;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.WardenServer;
 import dev.warden.server.pipeline.StateMachine;
+import dev.warden.server.pipeline.StateSnapshots;
 import dev.warden.server.recovery.ResyncMarker;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.DataTree;
@@ -140,7 +141,7 @@ class TreeCheckEnsembleTest {
         Snapshot newest = store.newestValid().orElseThrow();
         StateMachine state = new StateMachine(new DataTree(), new SessionTracker(dev.warden.server.common.Clock.SYSTEM, 200, 1));
         try (DataInputStream in = newest.openBody()) {
-            dev.warden.server.quorum.StateSnapshots.readBody(state, in, newest.zxid());
+            dev.warden.server.pipeline.StateSnapshots.readBody(state, in, newest.zxid());
         }
         int version = state.tree().node(path).version();
         state.tree().apply(new Txn(0, 0, newest.zxid(), System.currentTimeMillis(),

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.net;
 
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;

@@ -1,4 +1,4 @@
-package dev.warden.server.admin;
+package dev.warden.server.common;
 
 import java.util.Collection;
 import java.util.Iterator;

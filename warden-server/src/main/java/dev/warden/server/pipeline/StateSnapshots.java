@@ -1,8 +1,7 @@
-package dev.warden.server.quorum;
+package dev.warden.server.pipeline;
 
 import dev.warden.consensus.SnapshotData;
 import dev.warden.consensus.SnapshotSource;
-import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.TreeSnapshot;
 import java.io.ByteArrayInputStream;

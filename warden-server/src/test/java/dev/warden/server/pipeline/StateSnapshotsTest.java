@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.SnapshotData;
 import dev.warden.server.ManualClock;
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.pipeline.TxnGenerator;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
