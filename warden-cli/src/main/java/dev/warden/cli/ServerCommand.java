@@ -1,8 +1,8 @@
 package dev.warden.cli;
 
-import dev.warden.server.ConfigException;
-import dev.warden.server.ConfigLoader;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ConfigException;
+import dev.warden.server.config.ConfigLoader;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.recovery.UnprovableStateException;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,8 +1,8 @@
 package dev.warden.cli;
 
 import dev.warden.cli.faults.DiskFaultControl;
-import dev.warden.server.Clock;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.common.Clock;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.util.Optional;

@@ -3,8 +3,8 @@ package dev.warden.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.ConfigException;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ConfigException;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

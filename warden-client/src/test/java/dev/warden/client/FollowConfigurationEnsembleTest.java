@@ -3,12 +3,12 @@ package dev.warden.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
-import dev.warden.server.quorum.QuorumMember;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.quorum.ZabConsensus;
 import dev.warden.storage.TxnLogOptions;
 import java.net.InetSocketAddress;

@@ -1,5 +1,6 @@
 package dev.warden.server;
 
+import dev.warden.server.config.ConfigException;
 import dev.warden.server.security.SaslServers;
 import dev.warden.server.security.SaslSettings;
 

@@ -1,5 +1,10 @@
 package dev.warden.server;
 
+import dev.warden.server.common.Clock;
+import dev.warden.server.config.AdminServerSettings;
+import dev.warden.server.config.ConfigException;
+import dev.warden.server.config.MetricsSettings;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.threads.ServerThreads;
 import dev.warden.protocol.DeleteContainerRequest;
 import dev.warden.protocol.OpCode;

@@ -1,5 +1,7 @@
 package dev.warden.server;
 
+import dev.warden.server.config.ConfigException;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -45,7 +45,7 @@ public final class CounterLimitedConsensus implements ConsensusFactory {
     }
 
     @Override
-    public void membersChanged(java.util.Map<Long, dev.warden.server.quorum.QuorumMember> members) {
+    public void membersChanged(java.util.Map<Long, dev.warden.server.config.QuorumMember> members) {
         links.membersChanged(members);
     }
 

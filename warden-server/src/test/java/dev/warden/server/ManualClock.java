@@ -1,5 +1,7 @@
 package dev.warden.server;
 
+import dev.warden.server.common.Clock;
+
 /** A clock tests move by hand. */
 public final class ManualClock implements Clock {
     private long nowMs;

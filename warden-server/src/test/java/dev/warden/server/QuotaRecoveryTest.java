@@ -3,6 +3,7 @@ package dev.warden.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.warden.server.config.ServerConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.apache.zookeeper.CreateMode;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.common.Clock;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.storage.FaultInjectingChannels;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.config.ConfigException;
+import dev.warden.server.config.ConfigLoader;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.storage.SnapshotCompression;
 import dev.warden.storage.SnapshotStore;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package dev.warden.server;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

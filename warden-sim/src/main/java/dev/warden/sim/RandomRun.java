@@ -1,7 +1,7 @@
 package dev.warden.sim;
 
 import dev.warden.protocol.ReconfigRequest;
-import dev.warden.server.EnsembleConfig;
+import dev.warden.server.config.EnsembleConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

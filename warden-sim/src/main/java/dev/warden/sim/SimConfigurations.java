@@ -3,7 +3,7 @@ package dev.warden.sim;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.QuorumVerifier;
-import dev.warden.server.EnsembleConfig;
+import dev.warden.server.config.EnsembleConfig;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.warden.testing;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.Set;
 

@@ -1,6 +1,6 @@
 package dev.warden.bench.load;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.warden.bench.resources;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.nio.file.Path;

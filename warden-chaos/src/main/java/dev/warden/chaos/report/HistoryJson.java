@@ -7,7 +7,7 @@ import dev.warden.chaos.nemesis.FaultWindow;
 import dev.warden.chaos.run.Availability;
 import dev.warden.chaos.run.ResourceSample;
 import dev.warden.chaos.run.RunResult;
-import dev.warden.server.admin.Json;
+import dev.warden.server.common.Json;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;

@@ -57,7 +57,7 @@ public final class Shell {
         commands.add(new CommandDef("exit", "", "", 0, 0, "exit", (args, s) -> quitRequested = true));
         commands.add(new CommandDef("help", "", "", 0, 0, "help", (args, s) -> printHelp(s.out())));
         commands.add(new CommandDef("version", "", "", 0, 0, "version", (args, s) ->
-                s.out().println("ZooKeeper CLI version: " + dev.warden.server.WardenVersion.DESCRIPTION)));
+                s.out().println("ZooKeeper CLI version: " + dev.warden.server.common.WardenVersion.DESCRIPTION)));
         commands.add(new CommandDef("printwatches", "", "", 0, 1, "printwatches on|off", (args, s) -> {
             if (args.count() == 0) {
                 s.out().println("printwatches is " + (s.printWatches() ? "on" : "off"));

@@ -1,8 +1,8 @@
 package dev.warden.cli.damage;
 
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.quorum.StateSnapshots;
+import dev.warden.server.pipeline.StateSnapshots;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.txn.Txn;

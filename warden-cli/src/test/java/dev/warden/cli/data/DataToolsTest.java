@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
-import dev.warden.server.quorum.StateSnapshots;
+import dev.warden.server.pipeline.StateSnapshots;
 import dev.warden.storage.SnapshotStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

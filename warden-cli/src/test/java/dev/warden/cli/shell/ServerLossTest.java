@@ -2,7 +2,7 @@ package dev.warden.cli.shell;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

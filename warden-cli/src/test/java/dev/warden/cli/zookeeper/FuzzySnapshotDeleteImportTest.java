@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.cli.data.ToolRun;
 import dev.warden.cli.data.TreeImage;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.File;
 import java.nio.charset.StandardCharsets;

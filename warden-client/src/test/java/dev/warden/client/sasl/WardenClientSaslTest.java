@@ -16,7 +16,7 @@ import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.Id;
 import dev.warden.protocol.Perms;
 import dev.warden.protocol.sasl.SaslCredentials;
-import dev.warden.server.ConfigLoader;
+import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.WardenServer;
 import dev.warden.server.security.TestKdc;
 import dev.warden.testsupport.FaultProxy;

@@ -10,7 +10,7 @@ import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.Id;
 import dev.warden.protocol.tls.TlsSettings;
 import dev.warden.server.FreePorts;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.security.AuthEnforcement;
 import dev.warden.server.security.QuorumSaslSettings;

@@ -2,7 +2,7 @@ package dev.warden.recipes.testing;
 
 import dev.warden.testsupport.FaultProxy;
 import dev.warden.client.WardenClient;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -5,6 +5,7 @@ import dev.warden.protocol.Perms;
 import dev.warden.server.auth.AclChecker;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
+import dev.warden.server.common.Json;
 import dev.warden.server.net.ServerContext;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -1,10 +1,9 @@
 package dev.warden.server.admin;
 
-import dev.warden.server.AdminServerSettings;
+import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.console.Console;
 import dev.warden.server.net.ClientPortTls;
 import dev.warden.server.net.ServerContext;
-import dev.warden.server.net.TlsSniffer;
 import dev.warden.server.security.NettyTls;
 import dev.warden.server.security.ReloadingSslContext;
 import dev.warden.storage.SnapshotStore;
@@ -27,13 +26,10 @@ import java.util.concurrent.TimeUnit;
  * console under {@code /console} ({@link Console}), over HTTP, HTTPS ({@code admin.forceHttps})
  * or both on the one port ({@code admin.portUnification}), with the TLS contexts and port
  * unification of the client port over the {@code ssl.quorum} stores
- * ({@link dev.warden.server.AdminTlsSettings}). One event loop thread: the commands are cheap and
+ * ({@link dev.warden.server.config.AdminTlsSettings}). One event loop thread: the commands are cheap and
  * rare, and the client port's threads stay free.
  */
 public final class AdminServer implements AutoCloseable {
-    /** The name of the TLS handler in an HTTPS connection's pipeline (where the console looks for the client's certificate). */
-    public static final String TLS_HANDLER = TlsSniffer.SSL_HANDLER;
-
     private final EventLoopGroup group;
     private final Channel channel;
     private final Console console;

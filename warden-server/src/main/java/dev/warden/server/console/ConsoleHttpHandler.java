@@ -1,7 +1,7 @@
 package dev.warden.server.console;
 
-import dev.warden.server.admin.AdminServer;
-import dev.warden.server.admin.Json;
+import dev.warden.server.common.Json;
+import dev.warden.server.net.TlsSniffer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -158,7 +158,7 @@ final class ConsoleHttpHandler extends ChannelInboundHandlerAdapter {
             }
         }
         String address = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
-        SslHandler tls = (SslHandler) ctx.pipeline().get(AdminServer.TLS_HANDLER);
+        SslHandler tls = (SslHandler) ctx.pipeline().get(TlsSniffer.SSL_HANDLER);
         ConsoleApi.Call call = new ConsoleApi.Call(head.method().name(), path.substring(API.length()), parameters,
                 token, address, head.headers().contains(ConsoleApi.WRITE_HEADER), tls != null,
                 tls == null ? null : clientCertificate(tls));

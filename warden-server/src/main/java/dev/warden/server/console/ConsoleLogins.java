@@ -1,7 +1,7 @@
 package dev.warden.server.console;
 
 import dev.warden.protocol.Id;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
 import dev.warden.server.security.X509Identities;

@@ -1,8 +1,8 @@
 package dev.warden.server.jmx;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.ServerContext;
-import dev.warden.server.quorum.QuorumMember;
+import dev.warden.server.config.QuorumMember;
 import java.util.Date;
 import java.util.Optional;
 

@@ -1,6 +1,6 @@
 package dev.warden.server.jmx;
 
-import dev.warden.server.WardenVersion;
+import dev.warden.server.common.WardenVersion;
 import dev.warden.server.net.AdminFigures;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.net.ServerStats;

@@ -1,6 +1,6 @@
 package dev.warden.server.metrics;
 
-import dev.warden.server.MetricsSettings;
+import dev.warden.server.config.MetricsSettings;
 import dev.warden.server.net.ServerContext;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;

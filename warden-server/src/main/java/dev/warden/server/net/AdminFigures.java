@@ -1,6 +1,6 @@
 package dev.warden.server.net;
 
-import dev.warden.server.WardenVersion;
+import dev.warden.server.common.WardenVersion;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.tree.DigestHistory;
 import dev.warden.server.watch.Watcher;

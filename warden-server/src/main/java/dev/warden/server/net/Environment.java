@@ -1,6 +1,6 @@
 package dev.warden.server.net;
 
-import dev.warden.server.WardenVersion;
+import dev.warden.server.common.WardenVersion;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,7 +1,7 @@
 package dev.warden.server.net;
 
-import dev.warden.server.ServerConfig;
-import dev.warden.server.WardenVersion;
+import dev.warden.server.config.ServerConfig;
+import dev.warden.server.common.WardenVersion;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.tree.DigestHistory;
 import dev.warden.server.session.SessionTracker;

@@ -1,7 +1,7 @@
 package dev.warden.server.net;
 
 import dev.warden.protocol.EventType;
-import dev.warden.server.WardenVersion;
+import dev.warden.server.common.WardenVersion;
 import dev.warden.storage.DurationSummary;
 import dev.warden.storage.FsyncStats;
 import dev.warden.storage.ValueSummary;

@@ -1,7 +1,7 @@
 package dev.warden.server.net;
 
-import dev.warden.server.Clock;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.common.Clock;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.RequestPipeline;
 import dev.warden.server.pipeline.StateMachine;

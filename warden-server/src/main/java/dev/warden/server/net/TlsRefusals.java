@@ -1,6 +1,5 @@
 package dev.warden.server.net;
 
-import dev.warden.server.quorum.RefusalLog;
 import java.net.SocketAddress;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;

@@ -14,7 +14,7 @@ import dev.warden.protocol.ReconfigRequest;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.SetACLRequest;
 import dev.warden.protocol.SetDataRequest;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.auth.AclChecker;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.session.SessionTracker;

@@ -6,8 +6,8 @@ import dev.warden.consensus.ReconfigCheck;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.Perms;
 import dev.warden.protocol.ReconfigRequest;
-import dev.warden.server.ConfigException;
-import dev.warden.server.EnsembleConfig;
+import dev.warden.server.config.ConfigException;
+import dev.warden.server.config.EnsembleConfig;
 import dev.warden.server.auth.AclChecker;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.pipeline.PrepException;
@@ -71,7 +71,7 @@ final class LeaderReconfig implements Reconfigurer {
         }
         EnsembleConfig next;
         try {
-            next = dev.warden.server.ReconfigRequestParser.apply(current, request);
+            next = dev.warden.server.config.ReconfigRequestParser.apply(current, request);
         } catch (ConfigException bad) {
             log.info("reconfig refused: {}", bad.getMessage());
             throw new PrepException(ErrorCode.BAD_ARGUMENTS);

@@ -3,7 +3,7 @@ package dev.warden.server.quorum;
 import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.pipeline.Request;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;

@@ -7,7 +7,7 @@ import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.ProtocolException;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Request;

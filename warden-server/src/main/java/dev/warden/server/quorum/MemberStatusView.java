@@ -1,7 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.MemberStatus;
 import java.util.Optional;
 import java.util.Set;

@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.protocol.sasl.SaslCredentials;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.security.QuorumSaslSettings;
 import dev.warden.server.security.SaslServers;
 import java.nio.file.Path;

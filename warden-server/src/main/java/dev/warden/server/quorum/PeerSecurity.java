@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.security.SecurityConfig;
 import java.util.Collection;
 

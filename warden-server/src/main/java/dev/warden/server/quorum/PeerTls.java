@@ -2,6 +2,7 @@ package dev.warden.server.quorum;
 
 import dev.warden.protocol.tls.CertificateNames;
 import dev.warden.protocol.tls.TlsSettings;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.net.TlsSniffer;
 import dev.warden.server.security.NettyTls;
 import dev.warden.server.security.ReloadingSslContext;

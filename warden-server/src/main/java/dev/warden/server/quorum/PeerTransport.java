@@ -1,5 +1,7 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.config.QuorumMember;
+import dev.warden.server.net.RefusalLog;
 import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabCodec;

@@ -3,7 +3,7 @@ package dev.warden.server.quorum;
 import dev.warden.consensus.ConfigCodec;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Entry;
-import dev.warden.server.EnsembleConfig;
+import dev.warden.server.config.EnsembleConfig;
 import dev.warden.server.txn.Txn;
 import dev.warden.server.txn.TxnBody;
 import java.nio.charset.StandardCharsets;

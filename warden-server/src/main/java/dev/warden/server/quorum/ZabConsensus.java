@@ -4,8 +4,9 @@ import dev.warden.consensus.SnapshotSource;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
+import dev.warden.server.config.QuorumMember;
 import java.security.SecureRandom;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.util.Map;
 
@@ -33,7 +34,7 @@ public final class ZabConsensus implements ConsensusFactory {
             String key = message.startsWith("quorum.auth.") ? message.substring(0, message.indexOf(':'))
                     : message.contains("JAAS") || message.contains("login") ? "java.security.auth.login.config"
                     : "ssl.quorum.keyStore.location";
-            throw new dev.warden.server.ConfigException(key, message, bad);
+            throw new dev.warden.server.config.ConfigException(key, message, bad);
         }
     }
 

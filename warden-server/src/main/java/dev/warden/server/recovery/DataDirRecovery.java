@@ -1,7 +1,7 @@
 package dev.warden.server.recovery;
 
 import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.quorum.StateSnapshots;
+import dev.warden.server.pipeline.StateSnapshots;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.txn.Txn;
 import dev.warden.storage.LogIterator;

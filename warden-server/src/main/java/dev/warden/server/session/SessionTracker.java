@@ -1,6 +1,6 @@
 package dev.warden.server.session;
 
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.warden.server.AdminServerSettings;
+import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.ApacheClients;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.warden.server.ApacheClients;
-import dev.warden.server.ConfigLoader;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ConfigLoader;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.auth.Digests;
 import java.io.IOException;

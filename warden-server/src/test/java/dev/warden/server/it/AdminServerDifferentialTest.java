@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.warden.server.AdminServerSettings;
+import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.FreePorts;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.net.URI;

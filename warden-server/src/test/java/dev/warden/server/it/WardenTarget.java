@@ -1,6 +1,6 @@
 package dev.warden.server.it;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.nio.file.Path;
 import java.util.Set;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.MetricsSettings;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.MetricsSettings;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.net.URI;
 import java.net.http.HttpClient;

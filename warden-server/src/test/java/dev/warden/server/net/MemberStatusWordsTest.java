@@ -2,7 +2,7 @@ package dev.warden.server.net;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

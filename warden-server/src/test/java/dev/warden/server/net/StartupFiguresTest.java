@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.server.ApacheClients;
 import dev.warden.server.FourLetterWordClient;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.nio.file.Path;
 import java.util.HashMap;

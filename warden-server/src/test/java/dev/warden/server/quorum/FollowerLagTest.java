@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.Zxid;
 import dev.warden.server.ApacheClients;
-import dev.warden.server.MetricsSettings;
+import dev.warden.server.config.MetricsSettings;
 import dev.warden.server.WardenServer;
 import java.net.URI;
 import java.net.http.HttpClient;

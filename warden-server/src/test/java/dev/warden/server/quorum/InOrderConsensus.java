@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.SnapshotSource;
+import dev.warden.server.config.QuorumMember;
 import java.io.IOException;
 
 /** {@link ConsensusFactory} for one member of an {@link InOrderBus}. */

@@ -59,7 +59,7 @@ final class InOrderCore implements ConsensusCore {
             text.append("server.").append(id).append("=127.0.0.1:").append(20_000 + 2 * id).append(':')
                     .append(20_001 + 2 * id).append(observers.contains(id) ? ":observer" : ":participant").append('\n');
         }
-        return dev.warden.server.EnsembleConfig.parse(text.toString(), 0, "the in-order double").toConfiguration();
+        return dev.warden.server.config.EnsembleConfig.parse(text.toString(), 0, "the in-order double").toConfiguration();
     }
 
     /** The double's members never change: it has no configuration entries and takes no change. */

@@ -13,7 +13,7 @@ import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
 import dev.warden.consensus.ZabMessage;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.session.SessionTracker;

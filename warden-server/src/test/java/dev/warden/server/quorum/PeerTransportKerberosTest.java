@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.FreePorts;
 import dev.warden.server.LogCapture;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.security.QuorumSaslSettings;
 import dev.warden.server.security.TestKdc;
 import java.nio.file.Files;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.LogCapture;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.security.QuorumSaslSettings;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

@@ -12,6 +12,7 @@ import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.FreePorts;
+import dev.warden.server.config.QuorumMember;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

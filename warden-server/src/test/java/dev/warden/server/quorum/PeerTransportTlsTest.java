@@ -7,6 +7,7 @@ import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.protocol.tls.TlsSettings;
 import dev.warden.server.LogCapture;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.security.AuthEnforcement;
 import dev.warden.server.security.QuorumSaslSettings;
 import dev.warden.server.security.SaslSettings;

@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.charset.StandardCharsets;
@@ -309,7 +310,7 @@ class ReconfigEnsembleTest {
             Path zooCfg = memberDir.resolve("zoo.cfg");
             java.nio.file.Files.writeString(zooCfg, cfg);
             zooCfgs.put(id, zooCfg);
-            servers.put(id, WardenServer.start(dev.warden.server.ConfigLoader.load(zooCfg), Clock.SYSTEM,
+            servers.put(id, WardenServer.start(dev.warden.server.config.ConfigLoader.load(zooCfg), Clock.SYSTEM,
                     TxnLogOptions.defaults().channels(), ZabConsensus::new));
         }
         long leader = awaitLeader();
@@ -336,7 +337,7 @@ class ReconfigEnsembleTest {
         assertTrue(!rewritten.contains("server."), rewritten);
 
         servers.remove(kept).close();
-        ServerConfig reread = dev.warden.server.ConfigLoader.load(zooCfg);
+        ServerConfig reread = dev.warden.server.config.ConfigLoader.load(zooCfg);
         assertEquals(stat.getMzxid(), reread.configVersion());
         assertEquals(List.of(Math.min(leader, kept), Math.max(leader, kept)),
                 List.copyOf(reread.members().keySet()));

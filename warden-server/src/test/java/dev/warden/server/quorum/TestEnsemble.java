@@ -1,10 +1,11 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.Clock;
+import dev.warden.server.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.tls.TlsSettings;
 import dev.warden.server.FreePorts;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.nio.file.Path;
 import java.util.Map;

@@ -17,7 +17,7 @@ import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.RequestHeader;
 import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.WhoAmIResponse;
-import dev.warden.server.ConfigLoader;
+import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.LogCapture;
 import dev.warden.server.WardenServer;
 import java.io.DataInputStream;

@@ -3,7 +3,7 @@ package dev.warden.server.security;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.ConfigLoader;
+import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;

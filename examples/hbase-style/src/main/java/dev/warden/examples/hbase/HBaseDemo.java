@@ -1,6 +1,6 @@
 package dev.warden.examples.hbase;
 
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.nio.file.Files;
