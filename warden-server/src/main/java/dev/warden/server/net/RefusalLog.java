@@ -4,7 +4,7 @@ import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 
 /**
- * Logs why the peer ports closed connections without letting whoever opens them flood the log:
+ * Logs why the peer and client ports refused connections without letting whoever opens them flood the log:
  * at most {@code warningsPerWindow} WARNs per window, the rest at DEBUG. The next WARN after a
  * quiet spell says how many were logged at DEBUG meanwhile, so a sustained stream of bad
  * connections still shows as one line per window with its count. Thread-safe.
