@@ -54,7 +54,7 @@ final class AdminCommands {
             r.put("initial_configuration", initialConfiguration(server.config()));
             return null;
         });
-        add("is_read_only", List.of("isro"), serving(r -> r.put("read_only", false)));
+        add("is_read_only", List.of("isro"), serving(r -> r.put("read_only", server.memberStatus().readOnly())));
         add("last_snapshot", List.of("lsnp"), serving(this::lastSnapshot));
         add("leader", List.of("lead"), serving(this::leader));
         add("monitor", List.of("mntr"), (p, r) -> {

@@ -104,6 +104,7 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
             Setting.of(ConfigLoader::applySkipAcl, "skipACL", "zookeeper.skipACL"),
             Setting.of(ConfigLoader::applyLeaderServes, "leaderServes", "zookeeper.leaderServes"),
+            Setting.of((b, k, v, w) -> b.readOnlyModeEnabled(asBoolean(k, v)), "readonlymode.enabled"),
             Setting.of(ConfigLoader::applySnapshotCompression, "snapshot.compression.method",
                     "zookeeper.snapshot.compression.method"),
             Setting.of((b, k, v, w) -> b.auditEnabled(asBoolean(k, v)), "audit.enable", "zookeeper.audit.enable"),

@@ -69,7 +69,8 @@ public record ServerConfig(
         boolean leaderServes,
         dev.warden.storage.SnapshotCompression snapshotCompression,
         boolean auditEnabled,
-        SecurityConfig security) {
+        SecurityConfig security,
+        boolean readOnlyModeEnabled) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -281,7 +282,7 @@ public record ServerConfig(
                 .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
                 .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
-                .security(security);
+                .security(security).readOnlyModeEnabled(readOnlyModeEnabled);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -371,6 +372,7 @@ public record ServerConfig(
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
             s.put("leaderServes", leaderServes ? "yes" : "no");
+            s.put("readonlymode.enabled", Boolean.toString(readOnlyModeEnabled));
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
             for (String line : quorumGroups.lines().split("\n")) {
@@ -553,6 +555,7 @@ public record ServerConfig(
         private boolean reconfigEnabled;
         private Path configFile;
         private SecurityConfig security = SecurityConfig.NONE;
+        private boolean readOnlyModeEnabled;
 
         private Builder() {
         }
@@ -619,6 +622,11 @@ public record ServerConfig(
         public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
         /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
         public Builder security(SecurityConfig v) { security = v; return this; }
+        /**
+         * readonlymode.enabled: a member cut off from its quorum serves read-only sessions from its
+         * last applied state (docs/ENSEMBLE.md); off by default, as in ZooKeeper.
+         */
+        public Builder readOnlyModeEnabled(boolean v) { readOnlyModeEnabled = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -634,7 +642,8 @@ public record ServerConfig(
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security);
+                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security,
+                    readOnlyModeEnabled);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -79,7 +79,7 @@ public final class AdminFigures {
         s.put("uptime", server.clock().wallTimeMs() - stats.startedAtMs());
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("version", WardenVersion.DESCRIPTION);
-        out.put("read_only", false);
+        out.put("read_only", MemberStatus.READ_ONLY_MODE.equals(mode));
         out.put("server_stats", s);
         out.put("client_response", responses);
         out.put("node_count", server.stateMachine().tree().nodeCount());

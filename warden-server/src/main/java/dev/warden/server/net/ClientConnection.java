@@ -22,6 +22,7 @@ import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
+import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Reply;
 import dev.warden.server.pipeline.ReplyHeaders;
 import dev.warden.server.pipeline.Request;
@@ -59,6 +60,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private static final RepeatedWarning MALFORMED = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
     private static final byte[] NO_PASSWORD = new byte[16];
+    private static final java.security.SecureRandom PASSWORDS = new java.security.SecureRandom();
 
     private final ServerContext server;
     /** This connection's frame decoder: it says whether more of the client's bytes follow a frame. */
@@ -77,6 +79,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean awaitingSession;
     /** Clients up to 3.3 omit the handshake's readOnly byte and expect none back. */
     private volatile boolean readOnlyBytePresent = true;
+    /**
+     * A read-only session on a member cut off from its quorum: reads only, from the local tree,
+     * until the member leaves read-only mode and closes the connection. Set before the handshake
+     * checks the mode (see ReadOnlyMode).
+     */
+    private volatile boolean readOnlySession;
     private volatile boolean throttled;
     private volatile boolean closing;
     private volatile long lastZxidSent;
@@ -109,6 +117,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     public long lastZxidSent() {
         return lastZxidSent;
+    }
+
+    /** True for a read-only session's connection (readonlymode.enabled). */
+    boolean readOnlySession() {
+        return readOnlySession;
     }
 
     ConnectionStats connectionStats() {
@@ -241,10 +254,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (awaitingSession) {
             throw new ProtocolException("request before the session was established");
         }
-        if (!server.pipeline().isServing()) {
+        boolean serving = server.pipeline().isServing();
+        if (!serving && !server.pipeline().servesReadOnly()) {
             // As ZooKeeper does: a member that is not in sync with a leader takes no sessions
             // (four-letter words still get their answer).
             closeNow();
+            return;
+        }
+        if (!serving) {
+            readOnlyHandshake(ConnectRequest.read(reader(frame, length)));
             return;
         }
         if (!server.config().leaderServes() && "leader".equals(server.memberStatus().mode())) {
@@ -288,6 +306,57 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         establish(connect.sessionId(), timeoutMs, session.password(), readOnlyPresent);
     }
 
+    /**
+     * A member cut off from its quorum, serving read-only sessions: it takes only clients that
+     * asked for read-only. A new session gets an id and password of this member's alone, known to
+     * no other member and written nowhere (a client that moves to a read-write member starts a
+     * new session there, as ZooKeeper's client does). A client that already holds a session the
+     * member's tree knows keeps it, read-only, and nothing about it changes here.
+     */
+    private void readOnlyHandshake(ConnectRequest connect) {
+        readOnlyBytePresent = connect.readOnlyPresent();
+        if (!connect.readOnly()) {
+            log.info("refusing session from {}: this member has no quorum and serves read-only sessions only, and"
+                    + " the client did not ask for one", channel.remoteAddress());
+            closeNow();
+            return;
+        }
+        server.stats().connectionRequest();
+        long lastApplied = server.stateMachine().tree().lastAppliedZxid();
+        if (connect.lastZxidSeen() > lastApplied) {
+            log.info("refusing read-only session from {}: client has seen zxid 0x{}, this server only 0x{}",
+                    channel.remoteAddress(), Long.toHexString(connect.lastZxidSeen()), Long.toHexString(lastApplied));
+            closeNow();
+            return;
+        }
+        readOnlySession = true;
+        if (!server.pipeline().servesReadOnly()) {
+            closeNow();
+            return;
+        }
+        int timeoutMs = Math.max(server.config().minSessionTimeoutMs(),
+                Math.min(server.config().maxSessionTimeoutMs(), connect.timeOutMs()));
+        long id = connect.sessionId();
+        byte[] password;
+        if (id == 0) {
+            id = server.stateMachine().sessions().newSessionId();
+            password = new byte[NO_PASSWORD.length];
+            PASSWORDS.nextBytes(password);
+        } else {
+            SessionTracker.Session session = server.stateMachine().sessions().get(id);
+            if (session == null || session.isClosing() || !session.passwordMatches(connect.passwd())) {
+                log.info("read-only session 0x{} from {} is expired or invalid", Long.toHexString(id),
+                        channel.remoteAddress());
+                sendFrame(null, ReplyHeaders.noSession(readOnlyBytePresent));
+                closeAfterFlush();
+                return;
+            }
+            password = session.password();
+        }
+        log.info("read-only session 0x{} for {}", Long.toHexString(id), channel.remoteAddress());
+        establish(id, timeoutMs, password, readOnlyBytePresent);
+    }
+
     /** Called by the applier once the createSession transaction is durable and applied. */
     @Override
     public void sessionCreated(long newSessionId, int timeoutMs, byte[] password) {
@@ -311,7 +380,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             previous.closeAfterFlush();
         }
         server.stateMachine().sessions().touch(id);
-        sendFrame(null, new ConnectResponse(0, timeoutMs, id, password, false, readOnlyPresent));
+        sendFrame(null, new ConnectResponse(0, timeoutMs, id, password, readOnlySession, readOnlyPresent));
     }
 
     private void request(byte[] frame, int length, boolean moreBehind) {
@@ -336,6 +405,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         if (!authenticatedEnough(header)) {
             return;
         }
+        if (readOnlySession && !readOnlyAllows(header, receivedNs)) {
+            return;
+        }
         if (!RequestBodies.isSupported(opcode)) {
             log.info("closing session 0x{}: unsupported opcode {}", Long.toHexString(sessionId), opcode);
             Request request = new Request(this, sessionId, header.xid(), opcode, null);
@@ -353,11 +425,35 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         Request request = new Request(this, sessionId, header.xid(), opcode, body).receivedAt(receivedNs)
                 .markMoreBehind(moreBehind);
-        if (server.pipeline().answersInline(opcode) && inFlight.get() == 0) {
+        if (readOnlySession || (server.pipeline().answersInline(opcode) && inFlight.get() == 0)) {
+            // a read-only session's requests are all reads by now, answered here: it has no pipeline
             readInline(request, receivedNs);
             return;
         }
         submit(request);
+    }
+
+    /**
+     * A read-only session's request that is not a read: a write (or sync) is answered NOTREADONLY,
+     * as ZooKeeper's read-only server answers it; closeSession just closes the connection (a
+     * session of this member alone ends with it; one of the ensemble's is left to the ensemble).
+     * False when the request was answered here.
+     */
+    private boolean readOnlyAllows(RequestHeader header, long receivedNs) {
+        int opcode = header.type();
+        Request request = new Request(this, sessionId, header.xid(), opcode, null).receivedAt(receivedNs);
+        if (opcode == OpCode.CLOSE_SESSION) {
+            sendFrame(ReplyHeaders.of(request, ErrorCode.OK, server.stateMachine().tree().lastAppliedZxid()), null);
+            closeAfterFlush();
+            return false;
+        }
+        if (ReadOnlyRequests.refused(opcode) || !ReadProcessor.isReadOp(opcode)) {
+            sendFrame(ReplyHeaders.of(request, ErrorCode.NOT_READONLY, server.stateMachine().tree().lastAppliedZxid()),
+                    null);
+            answered(request, System.nanoTime() - receivedNs);
+            return false;
+        }
+        return true;
     }
 
     private void readInline(Request request, long receivedNs) {
@@ -366,7 +462,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         var treeReadLock = server.stateMachine().tree().readLock();
         treeReadLock.lock();
         try {
-            Reply reply = server.stateMachine().sessions().isActive(sessionId)
+            if (readOnlySession && !server.pipeline().servesReadOnly()) {
+                // read-only mode ended (the member found a leader): the tree may be rebuilt from
+                // now on, so nothing more is read from it; the connection is being closed
+                closeNow();
+                return;
+            }
+            Reply reply = readOnlySession || server.stateMachine().sessions().isActive(sessionId)
                     ? server.reads().process(request)
                     : Reply.error(ErrorCode.SESSION_EXPIRED);
             sendFrame(ReplyHeaders.of(request, reply.error(), server.stateMachine().tree().lastAppliedZxid()),

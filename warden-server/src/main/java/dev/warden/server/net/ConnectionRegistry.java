@@ -86,6 +86,15 @@ public final class ConnectionRegistry {
         return open.size();
     }
 
+    /** Closes the connections of read-only sessions (the member left read-only mode). */
+    public void closeReadOnly() {
+        for (ClientConnection connection : connections()) {
+            if (connection.readOnlySession()) {
+                connection.closeNow();
+            }
+        }
+    }
+
     public void closeAll() {
         for (ClientConnection connection : connections()) {
             connection.closeNow();

@@ -46,8 +46,8 @@ final class FourLetterWords {
                 server.traceMask().set(request.argument());
                 return Long.toString(server.traceMask().get());
             case "isro":
-                // No read-only mode: a serving member is read-write; one that cannot serve says "null", as ZooKeeper's does.
-                return mode.isPresent() ? "rw" : "null";
+                // as ZooKeeper answers: "ro" in read-only mode, "null" from a member that serves no one
+                return mode.map(m -> m.equals(MemberStatus.READ_ONLY_MODE) ? "ro" : "rw").orElse("null");
             default:
                 break;
         }
@@ -80,7 +80,9 @@ final class FourLetterWords {
 
     private static boolean isEnabled(String word, ServerConfig config) {
         Set<String> whitelist = config.fourLetterWordWhitelist();
-        return word.equals("srvr") || whitelist.contains("*") || whitelist.contains(word);
+        // read-only clients look for a read-write member with isro, so read-only mode allows it, as in ZooKeeper
+        return word.equals("srvr") || whitelist.contains("*") || whitelist.contains(word)
+                || (word.equals("isro") && config.readOnlyModeEnabled());
     }
 
     private static String srvr(ServerContext server, String mode, boolean withClients) {

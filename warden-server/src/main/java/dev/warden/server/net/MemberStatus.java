@@ -16,8 +16,17 @@ public interface MemberStatus {
         return true;
     }
 
+    /** ZooKeeper's mode (srvr's Mode, mntr's zk_server_state) of a member serving read-only sessions. */
+    String READ_ONLY_MODE = "read-only";
+
+    /** True while the member, cut off from its quorum, serves read-only sessions (readonlymode.enabled). */
+    default boolean readOnly() {
+        return false;
+    }
+
     /**
-     * The mode while the member serves, empty while it cannot; one reading, so the two never
+     * The mode while the member serves ({@link #READ_ONLY_MODE} while it serves read-only
+     * sessions only), empty while it cannot; one reading, so the two never
      * come from either side of a role change.
      */
     default Optional<String> servingMode() {

@@ -27,6 +27,15 @@ public interface RequestPipeline extends AutoCloseable {
         return true;
     }
 
+    /**
+     * True while the server, not serving, takes read-only sessions (an ensemble member cut off
+     * from its quorum, with readonlymode.enabled); their reads are answered from the local tree
+     * and their writes refused.
+     */
+    default boolean servesReadOnly() {
+        return false;
+    }
+
     /** A client re-attached to an existing session on this server (a member tells the leader). */
     default void sessionAttached(long sessionId) {
     }

@@ -86,6 +86,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private final MemberApplier applier;
     private final MemberDriver driver;
     private final MemberPipeline pipeline;
+    /** readonlymode.enabled: whether read-only sessions are served while no leader is found. */
+    private final ReadOnlyMode readOnly;
     /** The run-time tree check with the other members; null with digest.enabled=false. */
     private final TreeCheck treeCheck;
     /** Runs what the apply thread must not do itself (set in {@link #start}). */
@@ -137,7 +139,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
                         config.reconfigEnabled()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
-        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding);
+        this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry);
+        this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
+                readOnly::active);
         this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
                 (long) config.syncLimitTicks() * config.tickTimeMs());
         this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
@@ -187,7 +191,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     /** What srvr/stat/mntr report about this member. */
     public MemberStatus status() {
         return new MemberStatusView(config, driver, this::isLeading,
-                () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth);
+                () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth,
+                readOnly::active);
     }
 
     public Role role() {
@@ -381,9 +386,17 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         log.info(MemberLogLines.roleChange(myId, change));
         roleListener.run();
         if (!change.serving()) {
+            if (change.role() != Role.LOOKING) {
+                // before the connections close, so none is taken read-only in between
+                readOnly.end("it found leader " + change.leaderId());
+            }
             stopServing();
+            if (change.role() == Role.LOOKING) {
+                readOnly.lookingStarted(timers);
+            }
             return;
         }
+        readOnly.serving();
         stateMachine.sessions().refreshAll();
         expiryHeldOutOfTouch = false;
         if (change.role() == Role.LEADING) {
@@ -454,6 +467,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
      * unless the state has applied exactly {@code unlessAtZxid} by then.
      */
     private void rebuild(long unlessAtZxid, StateWork work) throws IOException {
+        // before the apply thread touches the tree: no read-only read sees it half rebuilt
+        readOnly.treeRebuilt();
         IOException[] failure = new IOException[1];
         applier.runAndWait(() -> {
             if (stateMachine.tree().lastAppliedZxid() == unlessAtZxid) {
@@ -532,6 +547,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     @Override
     public void failed(String reason, Throwable cause) {
         log.error("member {} stops serving: {}", myId, reason);
+        readOnly.end("the member failed");
         stopServing();
     }
 
@@ -573,6 +589,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     /** Stops serving, then the driver (which stops acknowledging), the peer links and the threads. */
     @Override
     public void close() {
+        readOnly.end("the member stops");
         pipeline.setServing(false);
         driver.stop();
         consensus.close();

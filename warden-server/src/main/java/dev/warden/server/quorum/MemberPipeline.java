@@ -28,9 +28,12 @@ public final class MemberPipeline implements RequestPipeline {
     private final OutstandingRequests outstanding;
     private final AtomicLong nextSyncToken = new AtomicLong(1);
     private volatile boolean serving;
+    private final java.util.function.BooleanSupplier readOnly;
 
     public MemberPipeline(long memberId, MemberApplier applier, MemberDriver driver, SessionTracker sessions,
-                          RandomGenerator random, OutstandingRequests outstanding) {
+                          RandomGenerator random, OutstandingRequests outstanding,
+                          java.util.function.BooleanSupplier readOnly) {
+        this.readOnly = readOnly;
         this.memberId = memberId;
         this.applier = applier;
         this.driver = driver;
@@ -46,6 +49,11 @@ public final class MemberPipeline implements RequestPipeline {
     @Override
     public boolean isServing() {
         return serving;
+    }
+
+    @Override
+    public boolean servesReadOnly() {
+        return readOnly.getAsBoolean();
     }
 
     @Override

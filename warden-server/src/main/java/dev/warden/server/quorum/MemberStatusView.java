@@ -16,9 +16,12 @@ final class MemberStatusView implements MemberStatus {
     private final LongSupplier digestMismatches;
     private final LongSupplier lookingCount;
     private final java.util.function.IntSupplier applyQueueDepth;
+    private final BooleanSupplier readOnly;
 
     MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches,
-                     LongSupplier lookingCount, java.util.function.IntSupplier applyQueueDepth) {
+                     LongSupplier lookingCount, java.util.function.IntSupplier applyQueueDepth,
+                     BooleanSupplier readOnly) {
+        this.readOnly = readOnly;
         this.config = config;
         this.driver = driver;
         this.leading = leading;
@@ -71,11 +74,22 @@ final class MemberStatusView implements MemberStatus {
         return driver.isServing();
     }
 
-    /** One reading of the driver's standing, so a member changing role never reports a mix. */
+    @Override
+    public boolean readOnly() {
+        return readOnly.getAsBoolean();
+    }
+
+    /**
+     * One reading of the driver's standing, so a member changing role never reports a mix; a
+     * member serving read-only sessions reports ZooKeeper's "read-only".
+     */
     @Override
     public Optional<String> servingMode() {
         MemberStanding now = driver.standing();
-        return now.serving() ? Optional.of(modeOf(now.role())) : Optional.empty();
+        if (now.serving()) {
+            return Optional.of(modeOf(now.role()));
+        }
+        return readOnly.getAsBoolean() ? Optional.of(READ_ONLY_MODE) : Optional.empty();
     }
 
     @Override

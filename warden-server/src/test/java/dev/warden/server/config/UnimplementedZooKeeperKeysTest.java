@@ -64,7 +64,6 @@ class UnimplementedZooKeeperKeysTest {
             "metricsProvider.prometheusMetricsSummaryRotateIntervalSeconds|30|its Prometheus endpoint takes",
             "jvm.pause.monitor|true|JVM pause monitor",
             "localSessionsEnabled|true|global session",
-            "readonlymode.enabled|true|no read-only mode",
             "audit.impl.class|org.example.Audit|loads no audit logger class",
             "jaasLoginRenew|3600000|SASL/Kerberos setting Warden does not read",
             "ssl.context.supplier.class|org.example.Supplier|TLS setting Warden does not read",

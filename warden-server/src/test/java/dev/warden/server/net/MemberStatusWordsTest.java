@@ -45,6 +45,39 @@ class MemberStatusWordsTest {
     }
 
     @Test
+    void aMemberServingReadOnlySessionsSaysRoAndAllowsIsroWithoutTheWhitelist() {
+        MemberStatus readOnly = new MemberStatus() {
+            @Override
+            public String mode() {
+                return "follower";
+            }
+
+            @Override
+            public boolean serving() {
+                return false;
+            }
+
+            @Override
+            public boolean readOnly() {
+                return true;
+            }
+
+            @Override
+            public Optional<String> servingMode() {
+                return Optional.of(READ_ONLY_MODE);
+            }
+        };
+        // readonlymode.enabled puts isro on the whitelist, as ZooKeeper does: read-only clients ask it
+        ServerConfig onlySrvr = ServerConfig.builder().readOnlyModeEnabled(true).build();
+        assertEquals("ro", FourLetterWords.respond("isro",
+                new ServerContext(onlySrvr, null, null, null, null, null, null, null, readOnly, new TraceMask(), null)));
+        ServerConfig withoutReadOnly = ServerConfig.builder().build();
+        assertEquals("isro is not executed because it is not in the whitelist.\n", FourLetterWords.respond("isro",
+                new ServerContext(withoutReadOnly, null, null, null, null, null, null, null, readOnly,
+                        new TraceMask(), null)));
+    }
+
+    @Test
     void aLeaderAddsItsFiguresToMntr() {
         MemberStatus leader = new MemberStatus() {
             @Override
