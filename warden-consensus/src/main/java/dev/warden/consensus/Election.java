@@ -131,6 +131,11 @@ final class Election {
         }
     }
 
+    /** Tells {@code to} whom this settled member follows or leads, unasked. */
+    void announceTo(long to, long leaderEpoch) {
+        state.out.send(to, settledVoteMessage(leaderEpoch));
+    }
+
     /** What a following or leading member says of itself: its leader, in its role. */
     private ZabMessage.Vote settledVoteMessage(long leaderEpoch) {
         return new ZabMessage.Vote(state.leaderId, state.lastLoggedZxid, leaderEpoch, round, state.role,

@@ -152,6 +152,18 @@ public final class ZabPeer {
         }
     }
 
+    /**
+     * A leader tells {@code peerId}, a member outside its configurations that it has just started
+     * linking to (one a reconfiguration is about to add), that it leads: the member, looking for a
+     * leader, joins it at once as a non-voting learner instead of at its next vote, an election
+     * timeout away. Nothing happens unless this member leads.
+     */
+    public void announceLeadershipTo(long peerId) {
+        if (leader != null && state.role == Role.LEADING && peerId != state.config.myId()) {
+            election.announceTo(peerId, leader.epoch);
+        }
+    }
+
     /** The channel to {@code peerId} broke; messages to and from it may have been lost. */
     public void peerDisconnected(long peerId) {
         if (leader != null) {

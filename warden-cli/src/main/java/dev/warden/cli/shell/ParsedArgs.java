@@ -52,6 +52,11 @@ final class ParsedArgs {
         return new ParsedArgs(flags, values, positional);
     }
 
+    /** Every word as a positional argument, options included, for a command that reads them itself. */
+    static ParsedArgs words(List<String> words) {
+        return new ParsedArgs(Set.of(), Map.of(), List.copyOf(words));
+    }
+
     /** A dash followed by something that is not a number ("-1" is data, not an option). */
     private static boolean looksLikeOption(String word) {
         return word.length() > 1 && word.charAt(0) == '-' && !Character.isDigit(word.charAt(1));

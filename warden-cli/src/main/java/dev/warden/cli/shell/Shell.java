@@ -33,6 +33,7 @@ public final class Shell {
         AclCommands.register(commands);
         WatchCommands.register(commands);
         QuotaCommands.register(commands);
+        ReconfigCommand.register(commands);
         registerSessionCommands();
     }
 

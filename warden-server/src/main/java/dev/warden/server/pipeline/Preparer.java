@@ -77,6 +77,11 @@ public final class Preparer {
         skipAclChecks = true;
     }
 
+    /** True with skipACL=yes. */
+    public boolean skipsAclChecks() {
+        return skipAclChecks;
+    }
+
     /** enforceQuota: set before the first request is prepared. */
     public void enforceQuotas(QuotaGuard guard) {
         quotaGuard = guard;

@@ -63,6 +63,10 @@ public interface ConsensusCore {
     /** Whether a leader may propose {@code proposed} now (see {@code ZabPeer.checkReconfig}). */
     ReconfigCheck checkReconfig(Configuration proposed);
 
+    /** A leader tells {@code peerId} (a member about to be added) that it leads; see {@code ZabPeer}. */
+    default void announceLeadershipTo(long peerId) {
+    }
+
     /** The newest configuration the member knows committed, and the changes logged after it. */
     Configurations configurations();
 

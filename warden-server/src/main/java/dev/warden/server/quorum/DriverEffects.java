@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.config.QuorumMember;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
@@ -8,6 +9,7 @@ import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the {@link MemberLoop} asks of the rest of the member while it performs a Ready batch.
@@ -73,6 +75,13 @@ public interface DriverEffects {
      * TRUNC, or learnt at synchronization): the member keeps links to every member of all of them.
      */
     void configurationsChanged(Configurations configurations);
+
+    /**
+     * The leader dials {@code joiners} (members a waiting {@code reconfig} adds, in none of its
+     * configurations) besides the members of its configurations; an empty map stops that.
+     */
+    default void reachJoiners(Map<Long, QuorumMember> joiners) {
+    }
 
     /** The driver stopped because it could not persist; the member must stop serving. */
     void failed(String reason, Throwable cause);

@@ -5,6 +5,7 @@ import dev.warden.protocol.Id;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
+import dev.warden.protocol.ReconfigRequest;
 import dev.warden.protocol.Record;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.net.RequestBodies;
@@ -50,7 +51,40 @@ public final class LeaderPrep {
         void onDriverThread(Runnable body);
     }
 
+    /**
+     * Decides whether a reconfig must wait before it is prepared (for members it adds that this
+     * leader cannot reach yet; {@link JoinerReach}), and when the wait is over.
+     */
+    public interface ReconfigGate {
+        ReconfigGate NONE = new ReconfigGate() {
+            @Override
+            public boolean mustWait(ReconfigRequest request, AuthIdentities who) {
+                return false;
+            }
+
+            @Override
+            public boolean waitOver(long nowMs) {
+                return true;
+            }
+        };
+
+        /** True if {@code request} must wait; the gate starts whatever ends the wait. */
+        boolean mustWait(ReconfigRequest request, AuthIdentities who);
+
+        /** True once the waiting request may be prepared. */
+        boolean waitOver(long nowMs);
+
+        /** The request that waited has been prepared or refused. */
+        default void prepared() {
+        }
+
+        /** Leadership ended or began: nothing waits any more. */
+        default void reset() {
+        }
+    }
+
     private final Preparer preparer;
+    private final ReconfigGate reconfigGate;
     private final PendingState pending;
     private final SessionTracker sessions;
     private final DataTree tree;
@@ -75,8 +109,21 @@ public final class LeaderPrep {
     private volatile long awaitedZxid = -1;
     /** Work that arrived while waiting for the tree, in arrival order. */
     private final List<Runnable> heldBack = new ArrayList<>();
+    /**
+     * While a reconfig waits at the {@link ReconfigGate}: it (first), then every later request of
+     * its session and every later reconfig, in arrival order. Other requests go on.
+     */
+    private final List<AppMessage.Forward> waitingAtGate = new ArrayList<>();
+    /** The sessions of {@link #waitingAtGate}: their requests keep their order behind it. */
+    private final java.util.Set<Long> sessionsAtGate = new java.util.HashSet<>();
 
     public LeaderPrep(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree, Output output) {
+        this(preparer, pending, sessions, tree, output, ReconfigGate.NONE);
+    }
+
+    public LeaderPrep(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree, Output output,
+                      ReconfigGate reconfigGate) {
+        this.reconfigGate = reconfigGate;
         this.preparer = preparer;
         this.pending = pending;
         this.sessions = sessions;
@@ -161,6 +208,9 @@ public final class LeaderPrep {
     }
 
     private void stopLeading() {
+        waitingAtGate.clear();
+        sessionsAtGate.clear();
+        reconfigGate.reset();
         leading = false;
         firstZxidOfTerm = -1;
         awaitedZxid = -1;
@@ -170,7 +220,35 @@ public final class LeaderPrep {
         ownerBySession.clear();
     }
 
+    /**
+     * Driver thread, every cycle: once the waiting reconfig may go, it is prepared, then what
+     * waited behind it (a later reconfig may wait again).
+     */
+    public void releaseWaiting(long nowMs) {
+        if (waitingAtGate.isEmpty() || !leading || !reconfigGate.waitOver(nowMs)) {
+            return;
+        }
+        List<AppMessage.Forward> released = new ArrayList<>(waitingAtGate);
+        waitingAtGate.clear();
+        sessionsAtGate.clear();
+        safely(() -> prepareForwarded(released.get(0), true));
+        reconfigGate.prepared();
+        for (AppMessage.Forward forward : released.subList(1, released.size())) {
+            safely(() -> prepareForwarded(forward));
+        }
+    }
+
     private void prepareForwarded(AppMessage.Forward forward) {
+        prepareForwarded(forward, false);
+    }
+
+    private void prepareForwarded(AppMessage.Forward forward, boolean passedGate) {
+        if (!passedGate && !waitingAtGate.isEmpty()
+                && (sessionsAtGate.contains(forward.sessionId()) || forward.opcode() == OpCode.RECONFIG)) {
+            waitingAtGate.add(forward);
+            sessionsAtGate.add(forward.sessionId());
+            return;
+        }
         long sessionId = forward.sessionId();
         if (forward.opcode() != OpCode.CREATE_SESSION) {
             Long owner = ownerBySession.putIfAbsent(sessionId, forward.memberId());
@@ -197,6 +275,11 @@ public final class LeaderPrep {
                 return;
             }
             request = new Request(origin, sessionId, forward.xid(), forward.opcode(), body);
+            if (!passedGate && forward.opcode() == OpCode.RECONFIG && mustWaitAtGate((ReconfigRequest) body, origin)) {
+                waitingAtGate.add(forward);
+                sessionsAtGate.add(sessionId);
+                return;
+            }
         }
         prepare(request, forward.memberId());
         if (request.txn() == null) {
@@ -207,6 +290,14 @@ public final class LeaderPrep {
             ErrorCode error = request.error() != null ? request.error() : ErrorCode.OK;
             refuse(forward, error, multi);
         }
+    }
+
+    private boolean mustWaitAtGate(ReconfigRequest request, RemoteOrigin origin) {
+        AuthIdentities who = origin.identities();
+        if (preparer.skipsAclChecks()) {
+            who.skipAclChecks();
+        }
+        return reconfigGate.mustWait(request, who);
     }
 
     /** Prepares and, if it produced a transaction, proposes it. */

@@ -55,6 +55,27 @@ final class LeaderReconfig implements Reconfigurer {
 
     @Override
     public TxnBody.Reconfig prepare(ReconfigRequest request, AuthIdentities who) throws PrepException {
+        EnsembleConfig next = validate(request, who);
+        ReconfigCheck check = core.checkReconfig(next.toConfiguration());
+        switch (check) {
+            case OK -> {
+                return new TxnBody.Reconfig(next.memberText().getBytes(StandardCharsets.UTF_8));
+            }
+            case IN_PROGRESS -> throw new PrepException(ErrorCode.RECONFIG_IN_PROGRESS);
+            case NO_QUORUM -> {
+                log.info("reconfig refused: the voters of the new configuration connected and synced with the leader"
+                        + " are no quorum of it: {}", next.voterIds());
+                throw new PrepException(ErrorCode.NEW_CONFIG_NO_QUORUM);
+            }
+            default -> throw new PrepException(ErrorCode.CONNECTION_LOSS);
+        }
+    }
+
+    /**
+     * The configuration {@code request} asks for, once every check before the quorum check passed
+     * (the order and errors of {@link #prepare}); the quorum check is the caller's.
+     */
+    EnsembleConfig validate(ReconfigRequest request, AuthIdentities who) throws PrepException {
         if (!enabled) {
             throw new PrepException(ErrorCode.RECONFIG_DISABLED);
         }
@@ -69,27 +90,18 @@ final class LeaderReconfig implements Reconfigurer {
         if (request.curConfigId() != -1 && request.curConfigId() != current.version()) {
             throw new PrepException(ErrorCode.BAD_VERSION);
         }
-        EnsembleConfig next;
         try {
-            next = dev.warden.server.config.ReconfigRequestParser.apply(current, request);
+            return dev.warden.server.config.ReconfigRequestParser.apply(current, request);
         } catch (ConfigException bad) {
             log.info("reconfig refused: {}", bad.getMessage());
             throw new PrepException(ErrorCode.BAD_ARGUMENTS);
         }
-        Configuration proposed = next.toConfiguration();
-        ReconfigCheck check = core.checkReconfig(proposed);
-        switch (check) {
-            case OK -> {
-                return new TxnBody.Reconfig(next.memberText().getBytes(StandardCharsets.UTF_8));
-            }
-            case IN_PROGRESS -> throw new PrepException(ErrorCode.RECONFIG_IN_PROGRESS);
-            case NO_QUORUM -> {
-                log.info("reconfig refused: the voters of the new configuration connected and synced with the leader"
-                        + " are no quorum of it: {}", next.voterIds());
-                throw new PrepException(ErrorCode.NEW_CONFIG_NO_QUORUM);
-            }
-            default -> throw new PrepException(ErrorCode.CONNECTION_LOSS);
-        }
+    }
+
+    /** True while a change this leader prepared has not committed yet (logged or on its way to the log). */
+    boolean changeInProgress() {
+        Configurations known = core.configurations();
+        return !known.logged().isEmpty() || preparedZxid > known.committed().version();
     }
 
     private List<dev.warden.protocol.Acl> configAcl() {

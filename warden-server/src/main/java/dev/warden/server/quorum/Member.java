@@ -112,6 +112,10 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private boolean expiryHeldOutOfTouch;
     /** The leader's account of its learners, for the lines it logs as they come and go (driver thread). */
     private final LearnerContact learners;
+    /** The members of every configuration the core knows (driver thread). */
+    private Map<Long, QuorumMember> knownMembers;
+    /** Members a waiting reconfig adds, dialled by this leader before any configuration names them (driver thread). */
+    private Map<Long, QuorumMember> joiners = new HashMap<>();
     /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
     private volatile Runnable roleListener = () -> { };
 
@@ -126,6 +130,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         this.memberLog = memberLog;
         this.storage = storage;
         this.consensus = consensus;
+        this.knownMembers = new HashMap<>(config.members());
         String name = "warden-" + myId;
         OutstandingRequests outstanding = new OutstandingRequests(config.globalOutstandingLimit(),
                 this::belowOutstandingLimit);
@@ -137,7 +142,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
         this.driver = new MemberDriver(myId, core, senderRef, this,
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
-                        config.reconfigEnabled()),
+                        config.reconfigEnabled(), Math.max(250, config.tickTimeMs()),
+                        (long) config.initLimitTicks() * config.tickTimeMs()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
         this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry);
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
@@ -360,6 +366,21 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         for (Configuration configuration : known) {
             all.putAll(EnsembleConfig.fromConfiguration(configuration).members());
         }
+        // a joiner dialled for a reconfig is linked as a member once a configuration names it
+        joiners.keySet().removeAll(all.keySet());
+        knownMembers = all;
+        linkMembers();
+    }
+
+    @Override
+    public void reachJoiners(Map<Long, QuorumMember> reached) {
+        joiners = new HashMap<>(reached);
+        linkMembers();
+    }
+
+    private void linkMembers() {
+        Map<Long, QuorumMember> all = new HashMap<>(joiners);
+        all.putAll(knownMembers);
         consensus.membersChanged(all);
     }
 

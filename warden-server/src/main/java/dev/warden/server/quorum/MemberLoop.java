@@ -97,11 +97,20 @@ public final class MemberLoop {
     }
 
     /**
-     * The state the leader's prep validates against, which the rest of the member applies to, and
-     * whether it takes reconfig requests (reconfigEnabled).
+     * The state the leader's prep validates against, which the rest of the member applies to,
+     * whether it takes reconfig requests (reconfigEnabled), and how long a reconfig waits to hear
+     * from the members it adds and for them to synchronize ({@link JoinerReach}).
      */
     public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
-                            boolean reconfigEnabled) {
+                            boolean reconfigEnabled, long joinerContactMs, long joinerSyncMs) {
+        /**
+         * Without timing of its own: a reconfig waits up to 250 ms to hear from the members it
+         * adds and 10 s for them to synchronize ({@link JoinerReach}).
+         */
+        public PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
+                         boolean reconfigEnabled) {
+            this(preparer, pending, sessions, tree, reconfigEnabled, 250, 10_000);
+        }
     }
 
     /** Most batches at the log writer at once; its queue holds no more. */
@@ -174,6 +183,8 @@ public final class MemberLoop {
         this.acknowledgeBeforeFsync = acknowledgeBeforeFsync;
         this.reconfig = new LeaderReconfig(core, prepState.tree(), prepState.reconfigEnabled());
         prepState.preparer().reconfigurer(reconfig);
+        JoinerReach joinerReach = new JoinerReach(core, reconfig, effects::reachJoiners, peersHeard::within,
+                prepState.joinerContactMs(), prepState.joinerSyncMs());
         this.prep = new LeaderPrep(prepState.preparer(), prepState.pending(), prepState.sessions(), prepState.tree(),
                 new LeaderPrep.Output() {
                     @Override
@@ -194,7 +205,7 @@ public final class MemberLoop {
                     public void onDriverThread(Runnable body) {
                         toLoop.execute(body);
                     }
-                });
+                }, joinerReach);
     }
 
     // ---- on the loop's thread ---------------------------------------------------------------
@@ -245,6 +256,7 @@ public final class MemberLoop {
         List<Event> now = new ArrayList<>(waitingEvents);
         waitingEvents.clear();
         core.tick(nowMs);
+        prep.releaseWaiting(nowMs);
         if (nowMs - followerLagPublishedMs >= FOLLOWER_LAG_PERIOD_MS) {
             followerLagPublishedMs = nowMs;
             followerLag = FollowerLag.of(core.lastLoggedZxid(), core.followerProgress());

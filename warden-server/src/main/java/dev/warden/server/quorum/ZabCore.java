@@ -27,6 +27,11 @@ public final class ZabCore implements ConsensusCore {
     }
 
     @Override
+    public void announceLeadershipTo(long peerId) {
+        peer.announceLeadershipTo(peerId);
+    }
+
+    @Override
     public void peerDisconnected(long peerId) {
         peer.peerDisconnected(peerId);
     }
