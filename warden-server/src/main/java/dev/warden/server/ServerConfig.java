@@ -70,7 +70,8 @@ public record ServerConfig(
         boolean leaderServes,
         dev.warden.storage.SnapshotCompression snapshotCompression,
         boolean auditEnabled,
-        SecurityConfig security) {
+        SecurityConfig security,
+        LocalSessionSettings localSessions) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -282,7 +283,7 @@ public record ServerConfig(
                 .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
                 .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
-                .security(security);
+                .security(security).localSessions(localSessions);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -350,6 +351,8 @@ public record ServerConfig(
         s.put("reconfigEnabled", Boolean.toString(reconfigEnabled));
         s.put("enforceQuota", Boolean.toString(enforceQuota));
         s.put("skipACL", skipAcl ? "yes" : "no");
+        s.put("localSessionsEnabled", Boolean.toString(localSessions.enabled()));
+        s.put("localSessionsUpgradingEnabled", Boolean.toString(localSessions.upgradingEnabled()));
         s.put("audit.enable", Boolean.toString(auditEnabled));
         s.put("snapshot.compression.method",
                 snapshotCompression == dev.warden.storage.SnapshotCompression.GZIP ? "gz" : "");
@@ -554,6 +557,7 @@ public record ServerConfig(
         private boolean reconfigEnabled;
         private Path configFile;
         private SecurityConfig security = SecurityConfig.NONE;
+        private LocalSessionSettings localSessions = LocalSessionSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -620,6 +624,9 @@ public record ServerConfig(
         public Builder auditEnabled(boolean v) { auditEnabled = v; return this; }
         /** TLS, SASL and enforced authentication; {@link SecurityConfig#NONE} by default. */
         public Builder security(SecurityConfig v) { security = v; return this; }
+        /** localSessionsEnabled and localSessionsUpgradingEnabled; both off by default. */
+        public Builder localSessions(LocalSessionSettings v) { localSessions = v; return this; }
+        public LocalSessionSettings localSessions() { return localSessions; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -635,7 +642,8 @@ public record ServerConfig(
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security);
+                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security,
+                    localSessions);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -63,8 +63,7 @@ public final class Monitor {
         line(out, "zk_learner_proposal_received_count", transactions.learnerProposals());
         line(out, "zk_learner_commit_received_count", transactions.learnerCommits());
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
-        // every Warden session is global (localSessionsEnabled is not supported)
-        line(out, "zk_local_sessions", 0);
+        line(out, "zk_local_sessions", server.stateMachine().sessions().localCount());
         line(out, "zk_last_client_response_size", stats.lastResponseBytes());
         line(out, "zk_max_client_response_size", stats.maxResponseBytes());
         line(out, "zk_min_client_response_size", stats.minResponseBytes());
