@@ -162,6 +162,13 @@ public final class WardenServer implements AutoCloseable {
                 MemberDiskStorage storage = new MemberDiskStorage(config.dataDir(), epochFiles, snapshots, txnLog,
                         snapshotter, logView);
                 preparer.limitCounter(consensus.zxidCounterLimit());
+                if (config.localSessions().enabled()) {
+                    preparer.acceptLocalSessions(config.serverId());
+                    log.info("local sessions are on (localSessionsEnabled=true); ephemeral nodes {}",
+                            config.localSessions().upgradingEnabled()
+                                    ? "upgrade a session to a global one (localSessionsUpgradingEnabled=true)"
+                                    : "need a global session and are refused to local ones");
+                }
                 this.member = new Member(config, clock, stateMachine, pending, preparer, reads, registry,
                         logView, storage, consensus, random);
             } catch (IOException | RuntimeException e) {
@@ -170,6 +177,10 @@ public final class WardenServer implements AutoCloseable {
             }
             this.pipeline = member.pipeline();
         } else {
+            if (config.localSessions().enabled()) {
+                log.info("localSessionsEnabled=true is for ensemble members; a standalone server makes every"
+                        + " session global, as ZooKeeper's does");
+            }
             this.member = null;
             this.consensus = null;
             Pipeline standalone = new Pipeline(preparer, pending, txnLog, stateMachine, reads, new Listener(),

@@ -108,6 +108,11 @@ public final class ConfigLoader {
             Setting.of(ConfigLoader::applySnapshotCompression, "snapshot.compression.method",
                     "zookeeper.snapshot.compression.method"),
             Setting.of((b, k, v, w) -> b.auditEnabled(asBoolean(k, v)), "audit.enable", "zookeeper.audit.enable"),
+            // ZooKeeper reads these two from zoo.cfg only, never as system properties
+            Setting.of((b, k, v, w) -> b.localSessions(b.localSessions().withEnabled(asBoolean(k, v))),
+                    "localSessionsEnabled"),
+            Setting.of((b, k, v, w) -> b.localSessions(b.localSessions().withUpgradingEnabled(asBoolean(k, v))),
+                    "localSessionsUpgradingEnabled"),
             Setting.of(ConfigLoader::applyMetricsProvider, "metricsProvider.className"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpHost(v)), "metricsProvider.httpHost"),
             Setting.of((b, k, v, w) -> b.metrics(b.metrics().withHttpPort(asInt(ServerConfig.Range.METRICS_PORT, k, v))),

@@ -70,7 +70,8 @@ public record ServerConfig(
         dev.warden.storage.SnapshotCompression snapshotCompression,
         boolean auditEnabled,
         SecurityConfig security,
-        boolean readOnlyModeEnabled) {
+        boolean readOnlyModeEnabled,
+        LocalSessionSettings localSessions) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -282,7 +283,7 @@ public record ServerConfig(
                 .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
                 .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
-                .security(security).readOnlyModeEnabled(readOnlyModeEnabled);
+                .security(security).readOnlyModeEnabled(readOnlyModeEnabled).localSessions(localSessions);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -350,6 +351,8 @@ public record ServerConfig(
         s.put("reconfigEnabled", Boolean.toString(reconfigEnabled));
         s.put("enforceQuota", Boolean.toString(enforceQuota));
         s.put("skipACL", skipAcl ? "yes" : "no");
+        s.put("localSessionsEnabled", Boolean.toString(localSessions.enabled()));
+        s.put("localSessionsUpgradingEnabled", Boolean.toString(localSessions.upgradingEnabled()));
         s.put("audit.enable", Boolean.toString(auditEnabled));
         s.put("snapshot.compression.method",
                 snapshotCompression == dev.warden.storage.SnapshotCompression.GZIP ? "gz" : "");
@@ -556,6 +559,7 @@ public record ServerConfig(
         private Path configFile;
         private SecurityConfig security = SecurityConfig.NONE;
         private boolean readOnlyModeEnabled;
+        private LocalSessionSettings localSessions = LocalSessionSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -627,6 +631,9 @@ public record ServerConfig(
          * last applied state (docs/ENSEMBLE.md); off by default, as in ZooKeeper.
          */
         public Builder readOnlyModeEnabled(boolean v) { readOnlyModeEnabled = v; return this; }
+        /** localSessionsEnabled and localSessionsUpgradingEnabled; both off by default. */
+        public Builder localSessions(LocalSessionSettings v) { localSessions = v; return this; }
+        public LocalSessionSettings localSessions() { return localSessions; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -643,7 +650,7 @@ public record ServerConfig(
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
                     quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security,
-                    readOnlyModeEnabled);
+                    readOnlyModeEnabled, localSessions);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -169,9 +169,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
         r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
                 + " default)"));
-        r.add(warn("localSessionsEnabled", "every Warden session is a global session (ZooKeeper's default): it"
-                + " survives a move to another member and may own ephemeral nodes"));
-        r.add(warn("localSessionsUpgradingEnabled", "every Warden session is a global session (ZooKeeper's default)"));
         r.add(warn("observerMasterPort", "Warden's observers follow the leader directly"));
         r.add(warn("observerMaster.sizeLimit", "Warden's observers follow the leader directly"));
         r.add(warn("connectToLearnerMasterLimit", "Warden gives a follower initLimit ticks to connect and sync"));

@@ -63,8 +63,7 @@ public final class Monitor {
         line(out, "zk_learner_proposal_received_count", transactions.learnerProposals());
         line(out, "zk_learner_commit_received_count", transactions.learnerCommits());
         line(out, "zk_global_sessions", server.stateMachine().sessions().size());
-        // every Warden session is global (localSessionsEnabled is not supported)
-        line(out, "zk_local_sessions", 0);
+        line(out, "zk_local_sessions", server.stateMachine().sessions().localCount());
         line(out, "zk_last_client_response_size", stats.lastResponseBytes());
         line(out, "zk_max_client_response_size", stats.maxResponseBytes());
         line(out, "zk_min_client_response_size", stats.minResponseBytes());
@@ -88,7 +87,7 @@ public final class Monitor {
         summary(out, "node_deleted_watch_count", server.watches().firedPerEvent(EventType.NODE_DELETED));
         summary(out, "node_changed_watch_count", server.watches().firedPerEvent(EventType.NODE_DATA_CHANGED));
         summary(out, "node_children_watch_count", server.watches().firedPerEvent(EventType.NODE_CHILDREN_CHANGED));
-        leaderLines(out, server.memberStatus());
+        leaderLines(out, server.memberStatus(), server.clock().wallTimeMs());
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
             line(out, "zk_open_file_descriptor_count", unix.getOpenFileDescriptorCount());
@@ -103,9 +102,11 @@ public final class Monitor {
         durations(out, "fsynctime", fsyncs.times());
     }
 
-    /** mntr's leader-only keys, as ZooKeeper names them. */
-    static void leaderLines(Map<String, Object> out, MemberStatus status) {
+    /** mntr's leader-only keys, as ZooKeeper names them; {@code nowMs} is wall-clock time. */
+    static void leaderLines(Map<String, Object> out, MemberStatus status, long nowMs) {
         status.leaderFigures().ifPresent(figures -> {
+            // ZooKeeper's leader_uptime: ms since this member took the lead (its election ended here)
+            status.reign().ifPresent(reign -> line(out, "zk_leader_uptime", Math.max(0, nowMs - reign.electedAtMs())));
             line(out, "zk_learners", figures.learners());
             line(out, "zk_synced_followers", figures.syncedFollowers());
             line(out, "zk_synced_non_voting_followers", 0);

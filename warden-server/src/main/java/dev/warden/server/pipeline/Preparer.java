@@ -47,6 +47,8 @@ public final class Preparer {
     private long maxCounter = MAX_COUNTER;
     private volatile QuotaGuard quotaGuard = QuotaGuard.NONE;
     private volatile boolean skipAclChecks;
+    /** localSessionsEnabled on an ensemble member: the server id in this member's session ids, else -1. */
+    private volatile long localSessionsOfMember = -1;
 
     public Preparer(PendingState pending, SessionTracker sessions, Clock clock, RandomGenerator random,
                     boolean ttlEnabled, long lastZxid) {
@@ -80,6 +82,17 @@ public final class Preparer {
     /** True with skipACL=yes. */
     public boolean skipsAclChecks() {
         return skipAclChecks;
+    }
+
+    /**
+     * localSessionsEnabled on an ensemble member whose id is {@code memberId}: a request of a
+     * session this leader does not know is taken as one of another member's local sessions when
+     * its id was not made here (the member's id is a session id's top byte), as ZooKeeper's
+     * leader takes it; such a session may not own an ephemeral node. Set before the first
+     * request is prepared.
+     */
+    public void acceptLocalSessions(long memberId) {
+        localSessionsOfMember = memberId;
     }
 
     /** enforceQuota: set before the first request is prepared. */
@@ -172,10 +185,29 @@ public final class Preparer {
         }
         SessionTracker.Session session = sessions.get(request.sessionId);
         if (session == null) {
+            if (isOtherMembersLocalSession(request.sessionId)) {
+                return;
+            }
             throw new PrepException(ErrorCode.SESSION_EXPIRED);
         }
         if (session.isClosing()) {
             throw new PrepException(ErrorCode.SESSION_EXPIRED);
+        }
+    }
+
+    private boolean isOtherMembersLocalSession(long sessionId) {
+        long member = localSessionsOfMember;
+        return member >= 0 && (sessionId >>> 56) != (member & 0xff);
+    }
+
+    /** An ephemeral node needs a global session: a local one is upgraded (or refused) before it gets here. */
+    private void checkEphemeralOwner(Request request) throws PrepException {
+        if (localSessionsOfMember < 0 || request.origin == null) {
+            return;
+        }
+        SessionTracker.Session session = sessions.get(request.sessionId);
+        if (session == null || session.isLocal()) {
+            throw new PrepException(ErrorCode.EPHEMERAL_ON_LOCAL_SESSION);
         }
     }
 
@@ -334,6 +366,7 @@ public final class Preparer {
         } else if (opcode == OpCode.CREATE_TTL) {
             owner = NodeOwner.ttl(ttlMs);
         } else if (mode.isEphemeral()) {
+            checkEphemeralOwner(request);
             owner = request.sessionId;
         } else {
             owner = NodeOwner.PERSISTENT;

@@ -250,7 +250,9 @@ public final class LeaderPrep {
             return;
         }
         long sessionId = forward.sessionId();
-        if (forward.opcode() != OpCode.CREATE_SESSION) {
+        // Owners are kept for sessions this leader knows; an unknown one is either expired (prep
+        // says so) or another member's local session, which never moves and is never closed here.
+        if (forward.opcode() != OpCode.CREATE_SESSION && sessions.get(sessionId) != null) {
             Long owner = ownerBySession.putIfAbsent(sessionId, forward.memberId());
             if (owner != null && owner != forward.memberId()) {
                 refuse(forward, ErrorCode.SESSION_MOVED, List.of());

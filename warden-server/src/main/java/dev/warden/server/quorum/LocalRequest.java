@@ -22,6 +22,8 @@ final class LocalRequest {
     boolean sessionCreated;
     int timeoutMs;
     byte[] password;
+    /** A local session's closeSession: once answered, the member forgets the session. */
+    boolean endsLocalSession;
 
     LocalRequest(Request request) {
         this.request = request;

@@ -23,6 +23,7 @@ import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.pipeline.StateSnapshots;
+import dev.warden.server.session.SessionTracker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -147,7 +148,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
         this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry);
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
-                readOnly::active);
+                readOnly::active, config.localSessions());
         this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
                 (long) config.syncLimitTicks() * config.tickTimeMs());
         this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
@@ -188,6 +189,11 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
             timers.scheduleWithFixedDelay(() -> driver.runOnDriverThread(() -> treeCheck.publish(clock.monotonicMs())),
                     TreeCheck.PUBLISH_INTERVAL_MS, TreeCheck.PUBLISH_INTERVAL_MS, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /** The sessions this member knows: every global one and its own local ones. */
+    SessionTracker sessions() {
+        return stateMachine.sessions();
     }
 
     public MemberPipeline pipeline() {
@@ -233,6 +239,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
             if (!driver.isServing()) {
                 return;
             }
+            expireLocalSessions();
             if (leading && sinceLastTickMs > (long) config.syncLimitTicks() * config.tickTimeMs()) {
                 // This process stood still longer than followers wait for their leader (SIGSTOP, a
                 // long GC pause): the clients' silence was partly its own, and it may no longer
@@ -253,6 +260,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
             }
         } catch (RuntimeException e) {
             log.error("session tick failed", e);
+        }
+    }
+
+    /** Local sessions are this member's alone: it expires them itself, whatever its role. */
+    private void expireLocalSessions() {
+        for (long sessionId : stateMachine.sessions().takeExpiredLocal()) {
+            log.info("expiring local session 0x{}", Long.toHexString(sessionId));
+            applier.localSessionExpired(sessionId);
         }
     }
 

@@ -137,6 +137,39 @@ public final class MemberApplier implements AutoCloseable {
         enqueue(new SyncDone(token, ok), true);
     }
 
+    /**
+     * A local session opened on this member without the quorum (localSessionsEnabled): its
+     * handshake answer goes out in order with whatever the apply thread answers before it.
+     */
+    public void localSessionCreated(Request created, byte[] password) {
+        run(() -> {
+            LocalRequest pending = new LocalRequest(created);
+            pending.sessionCreated = true;
+            pending.timeoutMs = created.sessionTimeoutMs();
+            pending.password = password.clone();
+            pending.done = true;
+            queue(pending);
+        });
+    }
+
+    /**
+     * A local session's closeSession: answered after the session's earlier requests, then the
+     * session is forgotten here and its connection closed; nothing goes to the quorum.
+     */
+    public void localSessionClosing(Request close) {
+        run(() -> {
+            LocalRequest pending = new LocalRequest(close);
+            pending.complete(ErrorCode.OK, null);
+            pending.endsLocalSession = true;
+            queue(pending);
+        });
+    }
+
+    /** A local session expired here: its queued requests get no answers and its connection is closed. */
+    public void localSessionExpired(long sessionId) {
+        run(() -> endLocalSession(sessionId));
+    }
+
     /** Forgets every local request (their connections were closed: the member stopped serving). */
     public void reset() {
         enqueue(new Reset(), true);
@@ -257,8 +290,18 @@ public final class MemberApplier implements AutoCloseable {
         if (local.request().opcode == OpCode.SYNC && pending.awaitsEnsemble) {
             syncsByToken.put(local.syncToken(), pending);
         }
-        bySession.computeIfAbsent(local.request().sessionId, id -> new ArrayDeque<>()).add(pending);
-        drain(local.request().sessionId);
+        queue(pending);
+    }
+
+    private void queue(LocalRequest pending) {
+        bySession.computeIfAbsent(pending.request.sessionId, id -> new ArrayDeque<>()).add(pending);
+        drain(pending.request.sessionId);
+    }
+
+    private void endLocalSession(long sessionId) {
+        forgetSession(sessionId);
+        stateMachine.sessions().remove(sessionId);
+        hooks.sessionClosed(sessionId);
     }
 
     private void apply(Txn txn) {
@@ -270,7 +313,10 @@ public final class MemberApplier implements AutoCloseable {
         ArrayDeque<LocalRequest> queue = bySession.get(txn.sessionId());
         if (queue != null) {
             for (LocalRequest pending : queue) {
-                if (!pending.done && pending.isWrite() && pending.request.xid == txn.cxid()) {
+                // A createSession may be a local session's upgrade, which no request of it awaits.
+                boolean creates = txn.body() instanceof TxnBody.CreateSession;
+                if (!pending.done && pending.isWrite() && pending.request.xid == txn.cxid()
+                        && creates == (pending.request.opcode == OpCode.CREATE_SESSION)) {
                     if (txn.body() instanceof TxnBody.CreateSession created) {
                         pending.sessionCreated = true;
                         pending.timeoutMs = created.timeoutMs();
@@ -345,6 +391,10 @@ public final class MemberApplier implements AutoCloseable {
             }
             queue.poll();
             answer(head);
+            if (head.endsLocalSession) {
+                endLocalSession(sessionId);
+                return;
+            }
         }
         bySession.remove(sessionId);
     }

@@ -1,7 +1,9 @@
 package dev.warden.server.quorum;
 
+import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
+import dev.warden.server.config.LocalSessionSettings;
 import dev.warden.server.pipeline.OutstandingRequests;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Request;
@@ -15,6 +17,11 @@ import java.util.random.RandomGenerator;
  * registered with the apply thread (which answers it in its session's order); writes then go
  * to the leader (the leader forwards to itself the same way) and syncs to the core. Reads are
  * answered from the local tree.
+ *
+ * <p>With localSessionsEnabled a new session is local: this member opens and closes it without
+ * the quorum. Its writes still go to the leader; its first ephemeral create first sends the
+ * session's createSession (its upgrade to a global session) when upgrading is enabled, and is
+ * refused EPHEMERALONLOCALSESSION when it is not.
  */
 public final class MemberPipeline implements RequestPipeline {
     private static final int PASSWORD_BYTES = 16;
@@ -26,15 +33,17 @@ public final class MemberPipeline implements RequestPipeline {
     private final SessionTracker sessions;
     private final RandomGenerator random;
     private final OutstandingRequests outstanding;
+    private final LocalSessionSettings localSessions;
     private final AtomicLong nextSyncToken = new AtomicLong(1);
     private volatile boolean serving;
     private final java.util.function.BooleanSupplier readOnly;
 
     public MemberPipeline(long memberId, MemberApplier applier, MemberDriver driver, SessionTracker sessions,
                           RandomGenerator random, OutstandingRequests outstanding,
-                          java.util.function.BooleanSupplier readOnly) {
+                          java.util.function.BooleanSupplier readOnly, LocalSessionSettings localSessions) {
         this.readOnly = readOnly;
         this.memberId = memberId;
+        this.localSessions = localSessions;
         this.applier = applier;
         this.driver = driver;
         this.sessions = sessions;
@@ -77,6 +86,19 @@ public final class MemberPipeline implements RequestPipeline {
             random.nextBytes(password);
             accepted = Request.createSession(request.origin, sessions.newSessionId(), password,
                     request.sessionTimeoutMs(), request.readOnlyPresent());
+            if (localSessions.enabled()) {
+                sessions.addLocal(accepted.sessionId, accepted.sessionTimeoutMs(), password);
+                applier.localSessionCreated(accepted, password);
+                return belowLimit;
+            }
+        } else if (localSessions.enabled() && sessions.isLocal(request.sessionId)) {
+            if (request.opcode == OpCode.CLOSE_SESSION) {
+                applier.localSessionClosing(request);
+                return belowLimit;
+            }
+            if (request.error() == null && EphemeralCreates.in(request)) {
+                upgradeFor(request);
+            }
         }
         boolean toEnsemble = accepted.error() == null;
         long syncToken = 0;
@@ -96,6 +118,24 @@ public final class MemberPipeline implements RequestPipeline {
         return belowLimit;
     }
 
+    /**
+     * The ephemeral create of a local session: the session goes global first (its createSession
+     * reaches the leader before the create, on the same link) or, without upgrading, the create
+     * is refused as ZooKeeper refuses it.
+     */
+    private void upgradeFor(Request request) {
+        if (!localSessions.upgradingEnabled()) {
+            request.presetError(ErrorCode.EPHEMERAL_ON_LOCAL_SESSION, false);
+            return;
+        }
+        SessionTracker.Session session = sessions.get(request.sessionId);
+        if (session != null && sessions.startUpgrade(request.sessionId)) {
+            Request upgrade = Request.createSession(request.origin, request.sessionId, session.password(),
+                    session.timeoutMs(), request.readOnlyPresent());
+            driver.sendToLeader(AppMessage.encode(forward(upgrade, session.password())));
+        }
+    }
+
     private AppMessage.Forward forward(Request request, byte[] password) {
         byte[] body = new byte[0];
         if (request.body != null) {
@@ -110,6 +150,9 @@ public final class MemberPipeline implements RequestPipeline {
 
     @Override
     public void sessionAttached(long sessionId) {
+        if (sessions.isLocal(sessionId)) {
+            return; // the leader does not know it: a local session lives on this member alone
+        }
         driver.sendToLeader(AppMessage.encode(new AppMessage.Attach(memberId, sessionId)));
     }
 

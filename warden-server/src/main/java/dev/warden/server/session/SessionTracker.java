@@ -13,12 +13,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * Live sessions and when each expires. Expiry times are rounded up to whole ticks so that
  * sessions expire in buckets, one check per tick, instead of one timer per session.
  * Thread-safe: touched by network threads, checked by the ticker.
+ *
+ * <p>Most sessions are global: every member knows them from the log. With localSessionsEnabled
+ * an ensemble member also keeps local sessions, made without the quorum and known to this
+ * member alone; they have their own expiry buckets (the member expires them itself), are left
+ * out of snapshots and activity reports, and become global when a createSession for their id is
+ * applied (an upgrade).
  */
 public final class SessionTracker {
     private final Clock clock;
     private final long tickMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
     private final TreeMap<Long, Set<Long>> bucketsByExpiryMs = new TreeMap<>();
+    /** The local sessions' buckets, kept apart so only this member's own check takes them. */
+    private final TreeMap<Long, Set<Long>> localBucketsByExpiryMs = new TreeMap<>();
+    private volatile int localSessions;
     private long nextSessionId;
     /** Sessions touched since {@link #drainActive}, when an ensemble member reports them. */
     private final Set<Long> activeSinceReport = ConcurrentHashMap.newKeySet();
@@ -39,11 +48,20 @@ public final class SessionTracker {
         private volatile int timeoutMs;
         private volatile long expiresAtMs;
         private volatile boolean closing;
+        /** Known to this member only (localSessionsEnabled), until an upgrade makes it global. */
+        private volatile boolean local;
+        /** A local session whose createSession is on its way to the leader. */
+        private boolean upgrading;
 
-        Session(long id, int timeoutMs, byte[] password) {
+        Session(long id, int timeoutMs, byte[] password, boolean local) {
             this.id = id;
             this.timeoutMs = timeoutMs;
             this.password = password.clone();
+            this.local = local;
+        }
+
+        public boolean isLocal() {
+            return local;
         }
 
         public long id() {
@@ -76,21 +94,66 @@ public final class SessionTracker {
         return id;
     }
 
-    /** Registers a session (on applying its createSession, or on recovery). */
+    /**
+     * Registers a global session (on applying its createSession, or on recovery). A local session
+     * of the same id becomes global: its createSession was its upgrade.
+     */
     public synchronized void add(long id, int timeoutMs, byte[] password) {
         Session existing = sessions.get(id);
         if (existing != null) {
+            if (existing.local) {
+                unschedule(existing);
+                existing.local = false;
+                localSessions--;
+                existing.upgrading = false;
+                if (!existing.closing) {
+                    schedule(existing);
+                }
+            }
             return;
         }
-        Session session = new Session(id, timeoutMs, password);
+        Session session = new Session(id, timeoutMs, password, false);
         sessions.put(id, session);
         schedule(session);
+    }
+
+    /** Registers a local session: this member made it without the quorum and alone knows it. */
+    public synchronized void addLocal(long id, int timeoutMs, byte[] password) {
+        if (sessions.containsKey(id)) {
+            throw new IllegalStateException("session 0x" + Long.toHexString(id) + " already exists");
+        }
+        Session session = new Session(id, timeoutMs, password, true);
+        sessions.put(id, session);
+        localSessions++;
+        schedule(session);
+    }
+
+    /** True if the session is known here as a local session. */
+    public boolean isLocal(long id) {
+        Session session = sessions.get(id);
+        return session != null && session.local;
+    }
+
+    /**
+     * Claims a local session's upgrade: true once, for the request that sends its createSession
+     * to the leader; false if it is not local (any more) or its upgrade is already on its way.
+     */
+    public synchronized boolean startUpgrade(long id) {
+        Session session = sessions.get(id);
+        if (session == null || !session.local || session.upgrading) {
+            return false;
+        }
+        session.upgrading = true;
+        return true;
     }
 
     public synchronized void remove(long id) {
         Session session = sessions.remove(id);
         if (session != null) {
             unschedule(session);
+            if (session.local) {
+                localSessions--;
+            }
         }
     }
 
@@ -110,7 +173,7 @@ public final class SessionTracker {
         if (session == null || session.closing) {
             return false;
         }
-        if (recordingActivity) {
+        if (recordingActivity && !session.local) {
             activeSinceReport.add(id);
         }
         // Most touches land in the bucket the session is already in: skip the lock for them.
@@ -129,7 +192,7 @@ public final class SessionTracker {
         if (next != session.expiresAtMs) {
             unschedule(session);
             session.expiresAtMs = next;
-            bucketsByExpiryMs.computeIfAbsent(next, k -> new HashSet<>()).add(id);
+            bucketsOf(session).computeIfAbsent(next, k -> new HashSet<>()).add(id);
         }
         return true;
     }
@@ -171,12 +234,21 @@ public final class SessionTracker {
         }
     }
 
-    /** Sessions whose expiry time has passed; each is marked closing and returned once. */
+    /** Global sessions whose expiry time has passed; each is marked closing and returned once. */
     public synchronized List<Long> takeExpired() {
+        return takeExpired(bucketsByExpiryMs);
+    }
+
+    /** Local sessions whose expiry time has passed; each is marked closing and returned once. */
+    public synchronized List<Long> takeExpiredLocal() {
+        return takeExpired(localBucketsByExpiryMs);
+    }
+
+    private List<Long> takeExpired(TreeMap<Long, Set<Long>> buckets) {
         long now = clock.monotonicMs();
         List<Long> expired = new ArrayList<>();
-        while (!bucketsByExpiryMs.isEmpty() && bucketsByExpiryMs.firstKey() <= now) {
-            for (long id : bucketsByExpiryMs.pollFirstEntry().getValue()) {
+        while (!buckets.isEmpty() && buckets.firstKey() <= now) {
+            for (long id : buckets.pollFirstEntry().getValue()) {
                 Session session = sessions.get(id);
                 if (session != null && !session.closing) {
                     session.closing = true;
@@ -187,8 +259,14 @@ public final class SessionTracker {
         return expired;
     }
 
+    /** Global sessions (closing ones included). */
     public int size() {
-        return sessions.size();
+        return sessions.size() - localCount();
+    }
+
+    /** Local sessions (closing ones included). */
+    public int localCount() {
+        return localSessions;
     }
 
     /** Members that do not decide expiry remember which sessions were touched, for the leader. */
@@ -212,6 +290,7 @@ public final class SessionTracker {
      */
     public synchronized void refreshAll() {
         bucketsByExpiryMs.clear();
+        localBucketsByExpiryMs.clear();
         for (Session session : sessions.values()) {
             session.closing = false;
             schedule(session);
@@ -221,13 +300,21 @@ public final class SessionTracker {
     /** Forgets every session (an ensemble member rebuilding its state). */
     public synchronized void clear() {
         sessions.clear();
+        localSessions = 0;
         bucketsByExpiryMs.clear();
+        localBucketsByExpiryMs.clear();
         activeSinceReport.clear();
     }
 
-    /** Snapshot of live sessions (including closing ones), for snapshots and `dump`. */
+    /** Snapshot of live global sessions (including closing ones), for snapshots and `dump`. */
     public List<Session> sessions() {
-        return new ArrayList<>(sessions.values());
+        List<Session> global = new ArrayList<>(sessions.size());
+        for (Session session : sessions.values()) {
+            if (!session.local) {
+                global.add(session);
+            }
+        }
+        return global;
     }
 
     /** When each session expires, for `dump`: expiry ms (monotonic) → session ids. */
@@ -237,17 +324,22 @@ public final class SessionTracker {
         return copy;
     }
 
+    private TreeMap<Long, Set<Long>> bucketsOf(Session session) {
+        return session.local ? localBucketsByExpiryMs : bucketsByExpiryMs;
+    }
+
     private void schedule(Session session) {
         session.expiresAtMs = roundUpToTick(clock.monotonicMs() + session.timeoutMs);
-        bucketsByExpiryMs.computeIfAbsent(session.expiresAtMs, k -> new HashSet<>()).add(session.id);
+        bucketsOf(session).computeIfAbsent(session.expiresAtMs, k -> new HashSet<>()).add(session.id);
     }
 
     private void unschedule(Session session) {
-        Set<Long> bucket = bucketsByExpiryMs.get(session.expiresAtMs);
+        TreeMap<Long, Set<Long>> buckets = bucketsOf(session);
+        Set<Long> bucket = buckets.get(session.expiresAtMs);
         if (bucket != null) {
             bucket.remove(session.id);
             if (bucket.isEmpty()) {
-                bucketsByExpiryMs.remove(session.expiresAtMs);
+                buckets.remove(session.expiresAtMs);
             }
         }
     }

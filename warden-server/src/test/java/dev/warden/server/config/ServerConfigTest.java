@@ -226,6 +226,7 @@ class ServerConfigTest {
                 + "admin.commandURL=/commands\nadmin.idleTimeout=30000\n"), text);
         assertTrue(text.contains("snapshot.compression.method=\n"), text);
         assertFalse(text.contains(SUPER), text);
-        assertEquals(36, text.lines().count());
+        assertTrue(text.contains("localSessionsEnabled=false\nlocalSessionsUpgradingEnabled=false\n"), text);
+        assertEquals(38, text.lines().count());
     }
 }

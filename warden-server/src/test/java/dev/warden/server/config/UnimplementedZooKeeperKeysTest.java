@@ -63,7 +63,6 @@ class UnimplementedZooKeeperKeysTest {
             "admin.httpVersion|11|no custom headers, HTTP versions",
             "metricsProvider.prometheusMetricsSummaryRotateIntervalSeconds|30|its Prometheus endpoint takes",
             "jvm.pause.monitor|true|JVM pause monitor",
-            "localSessionsEnabled|true|global session",
             "audit.impl.class|org.example.Audit|loads no audit logger class",
             "jaasLoginRenew|3600000|SASL/Kerberos setting Warden does not read",
             "ssl.context.supplier.class|org.example.Supplier|TLS setting Warden does not read",

@@ -89,13 +89,18 @@ class MemberStatusWordsTest {
             public Optional<LeaderFigures> leaderFigures() {
                 return Optional.of(new LeaderFigures(4, 2, 1, 1, 3));
             }
+
+            @Override
+            public Optional<Reign> reign() {
+                return Optional.of(new Reign(1, 2, 10_000));
+            }
         };
         Map<String, Object> out = new LinkedHashMap<>();
-        Monitor.leaderLines(out, leader);
-        assertEquals("{learners=4, synced_followers=2, synced_non_voting_followers=0, synced_observers=1,"
-                + " pending_syncs=1, quorum_size=3}", out.toString());
+        Monitor.leaderLines(out, leader, 12_500);
+        assertEquals("{leader_uptime=2500, learners=4, synced_followers=2, synced_non_voting_followers=0,"
+                + " synced_observers=1, pending_syncs=1, quorum_size=3}", out.toString());
         Map<String, Object> none = new LinkedHashMap<>();
-        Monitor.leaderLines(none, MemberStatus.STANDALONE);
+        Monitor.leaderLines(none, MemberStatus.STANDALONE, 12_500);
         assertEquals(Map.of(), none);
         assertEquals("standalone", MemberStatus.STANDALONE.mode());
     }
