@@ -72,6 +72,42 @@ class NetnsPartitionTest {
         assertFalse(linksLeft.contains(tag), linksLeft);
     }
 
+    @Test
+    void theNextRunRemovesWhatAKilledRunLeftAndNothingOfARunningOne() throws Exception {
+        Optional<String> unavailable = NetNamespaces.unavailableBecause();
+        assumeTrue(unavailable.isEmpty(), () -> "no network namespaces here: " + unavailable.orElse(""));
+        long gone = deadPid();
+        String killedRuns = "wc" + gone + "am1";
+        String killedRunsLink = "wc" + gone + "ab";
+        String runningRuns = "wc" + ProcessHandle.current().pid() + "ym1";
+        HostCommands.require(List.of("ip", "netns", "add", killedRuns));
+        HostCommands.require(List.of("ip", "link", "add", killedRunsLink, "type", "bridge"));
+        HostCommands.require(List.of("ip", "netns", "add", runningRuns));
+        try {
+            List<String> removed = NetNamespaces.removeLeftovers();
+            assertTrue(removed.containsAll(List.of(killedRuns, killedRunsLink)), removed.toString());
+            assertFalse(removed.contains(runningRuns), removed.toString());
+            String namespacesLeft = HostCommands.require(List.of("ip", "netns", "list"));
+            assertFalse(namespacesLeft.contains(killedRuns), namespacesLeft);
+            assertTrue(namespacesLeft.contains(runningRuns), namespacesLeft);
+            assertFalse(HostCommands.require(List.of("ip", "-o", "link", "show")).contains(killedRunsLink));
+        } finally {
+            HostCommands.quietly(List.of("ip", "netns", "del", killedRuns));
+            HostCommands.quietly(List.of("ip", "link", "del", killedRunsLink));
+            HostCommands.quietly(List.of("ip", "netns", "del", runningRuns));
+        }
+    }
+
+    /** A pid no process has now (a run killed earlier). */
+    private static long deadPid() {
+        for (long pid = 3_999_999; pid > 100_000; pid--) {
+            if (ProcessHandle.of(pid).isEmpty()) {
+                return pid;
+            }
+        }
+        throw new IllegalStateException("every pid in use");
+    }
+
     /** Whether a TCP connection from inside {@code from}'s namespace to its relay towards {@code to} opens within 2 s. */
     private static boolean canConnect(NetNamespaces namespaces, ChaosEnsemble ensemble, int from, int to)
             throws IOException {
