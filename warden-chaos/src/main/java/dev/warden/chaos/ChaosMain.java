@@ -1,6 +1,8 @@
 package dev.warden.chaos;
 
 import dev.warden.chaos.nemesis.FaultKind;
+import dev.warden.chaos.net.NetNamespaces;
+import dev.warden.chaos.net.NetworkMode;
 import dev.warden.chaos.report.HistoryJson;
 import dev.warden.chaos.report.HtmlReport;
 import dev.warden.chaos.report.Summary;
@@ -55,6 +57,11 @@ public final class ChaosMain implements Callable<Integer> {
 
     @Option(names = "--members", description = "3 or 5 (default 3)")
     int members = 3;
+
+    @Option(names = "--network", description = "netns (each member in its own network namespace, partitions by"
+            + " iptables; needs root and iptables), relay (everything on loopback, partitions by relays) or auto"
+            + " (default: netns when this machine allows it, else relay, saying why)")
+    String network = "auto";
 
     @Option(names = "--out", description = "where runs are written (default ./chaos-runs)")
     Path out = Path.of("chaos-runs");
@@ -123,7 +130,7 @@ public final class ChaosMain implements Callable<Integer> {
     private RunOptions options(Flavour f, Duration faultFor, long runSeed, List<FaultKind> kinds, Path runDir,
                                String classPath) {
         return new RunOptions(f, members, faultFor, runSeed, kinds, runDir, tickMs, 5_000, holdMinS * 1_000L,
-                holdMaxS * 1_000L, soak, classPath, configLines);
+                holdMaxS * 1_000L, soak, classPath, configLines, NetworkMode.parse(network));
     }
 
     @Override
@@ -154,8 +161,9 @@ public final class ChaosMain implements Callable<Integer> {
                 throw new IllegalArgumentException("--tick-ms must be at least 50, was " + tickMs);
             }
             // the same checks a run makes, before anything is started or written
-            options(flavours.get(0), faultFor, 0, kinds, out, "");
-        } catch (IllegalArgumentException e) {
+            options(flavours.get(0), faultFor, 0, kinds, out, "").network()
+                    .resolve(NetNamespaces::unavailableBecause);
+        } catch (IllegalArgumentException | IllegalStateException e) {
             System.err.println("warden chaos: " + e.getMessage());
             return 2;
         }

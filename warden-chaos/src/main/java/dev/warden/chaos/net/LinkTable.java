@@ -2,6 +2,7 @@ package dev.warden.chaos.net;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The current state of every directed link between nodes (members 1..n, client groups above
@@ -12,22 +13,29 @@ public final class LinkTable {
     }
 
     private final Map<Link, LinkState> states = new ConcurrentHashMap<>();
+    /** Told every state after each change (the kernel's firewall rules follow the table). */
+    private volatile Consumer<Map<Link, LinkState>> onChange = states -> { };
+
+    /** {@code listener} is told the whole table after every change, on the changing thread. */
+    public void onChange(Consumer<Map<Link, LinkState>> listener) {
+        this.onChange = listener;
+    }
 
     public LinkState get(int from, int to) {
         return states.getOrDefault(new Link(from, to), LinkState.CLEAN);
     }
 
-    public void set(int from, int to, LinkState state) {
-        if (state.isClean()) {
-            states.remove(new Link(from, to));
-        } else {
-            states.put(new Link(from, to), state);
+    public synchronized void set(int from, int to, LinkState state) {
+        LinkState before = state.isClean() ? states.remove(new Link(from, to)) : states.put(new Link(from, to), state);
+        if (!state.equals(before == null ? LinkState.CLEAN : before)) {
+            onChange.accept(snapshot());
         }
     }
 
     /** Every link clean again. */
-    public void healAll() {
+    public synchronized void healAll() {
         states.clear();
+        onChange.accept(snapshot());
     }
 
     public Map<Link, LinkState> snapshot() {

@@ -18,7 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * each connection accepted opens one to the target and copies bytes both ways, each direction
  * obeying its {@link LinkState} in the {@link LinkTable} (from→to for what the connecting side
  * sends, to→from for the replies). It stands in for the network between two processes: the
- * kernel here has no netem, and a relay needs no privileges.
+ * kernel here has no netem, and a relay needs no privileges. Between members in network
+ * namespaces a relay only delays and loses; cuts are the kernel's (iptables rules in the
+ * namespaces), so it leaves blocked links to them ({@code kernelCuts}).
  */
 public final class Relay implements AutoCloseable {
     private static final int CHUNK_BYTES = 64 * 1024;
@@ -28,23 +30,40 @@ public final class Relay implements AutoCloseable {
 
     private final int from;
     private final int to;
-    private final int targetPort;
+    private final InetSocketAddress target;
+    /** The address outbound connections come from; null for any. */
+    private final InetAddress source;
+    private final boolean kernelCuts;
     private final LinkTable links;
     private final ServerSocket listener;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Random random;
     private volatile boolean closed;
 
+    /** A relay on loopback to a loopback port, holding what a blocked link carries. */
     public Relay(int from, int to, int listenPort, int targetPort, LinkTable links, long seed) throws IOException {
+        this(from, to, new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort),
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), null, false, links, seed);
+    }
+
+    /**
+     * @param source     the local address outbound connections are made from (so the target's
+     *                   firewall can tell senders apart), or null for any
+     * @param kernelCuts blocked links are cut by the kernel, not held here
+     */
+    public Relay(int from, int to, InetSocketAddress listenAt, InetSocketAddress target, InetAddress source,
+                 boolean kernelCuts, LinkTable links, long seed) throws IOException {
         this.from = from;
         this.to = to;
-        this.targetPort = targetPort;
+        this.target = target;
+        this.source = source;
+        this.kernelCuts = kernelCuts;
         this.links = links;
         this.random = new Random(seed);
         this.listener = new ServerSocket();
         listener.setReuseAddress(true);
-        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), listenPort), 64);
-        Thread acceptor = new Thread(this::acceptLoop, "relay-" + from + "-" + to + "-" + listenPort);
+        listener.bind(listenAt, 64);
+        Thread acceptor = new Thread(this::acceptLoop, "relay-" + from + "-" + to + "-" + listenAt.getPort());
         acceptor.setDaemon(true);
         acceptor.start();
     }
@@ -79,7 +98,10 @@ public final class Relay implements AutoCloseable {
         try {
             inbound.setTcpNoDelay(true);
             outbound.setTcpNoDelay(true);
-            outbound.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), 5_000);
+            if (source != null) {
+                outbound.bind(new InetSocketAddress(source, 0));
+            }
+            outbound.connect(target, 5_000);
         } catch (IOException refused) {
             // the target is down: the connecting side sees its connection closed, as with a refused connect
             closeQuietly(inbound);
@@ -180,7 +202,7 @@ public final class Relay implements AutoCloseable {
                         }
                         chunk = queue.peekFirst();
                     }
-                    while (links.get(linkFrom, linkTo).blocked() || System.nanoTime() < chunk.dueNs()) {
+                    while ((!kernelCuts && links.get(linkFrom, linkTo).blocked()) || System.nanoTime() < chunk.dueNs()) {
                         if (closed || sink.isClosed()) {
                             return;
                         }

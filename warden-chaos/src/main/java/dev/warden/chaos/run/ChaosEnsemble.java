@@ -1,6 +1,8 @@
 package dev.warden.chaos.run;
 
+import dev.warden.chaos.net.NetNamespaces;
 import dev.warden.chaos.net.Network;
+import dev.warden.chaos.net.NetworkMode;
 import dev.warden.cli.cluster.ClusterSpec;
 import dev.warden.cli.cluster.Flavour;
 import dev.warden.cli.cluster.LocalCluster;
@@ -21,11 +23,15 @@ import java.util.Optional;
 /**
  * The members of one run and the levers the nemesis pulls: a {@link LocalCluster} whose members
  * reach each other through the run's {@link Network}, each member with a disk fault control file
- * (Warden only) and a wall-clock offset file read by libfaketime (when installed).
+ * (Warden only) and a wall-clock offset file read by libfaketime (when installed). With
+ * {@link NetworkMode#NETNS} every member runs in a network namespace of its own
+ * ({@code ip netns exec}), reached from here through a bridge.
  */
 public final class ChaosEnsemble implements AutoCloseable {
     public static final String DISK_CONTROL_FILE = "disk-faults";
     public static final String CLOCK_FILE = "clock-offset";
+    /** In a member's directory: the name of the network namespace it runs in. */
+    public static final String NETNS_FILE = "netns";
     /** Debian's libfaketime (its multi-threaded variant lost member connections under a JVM here). */
     public static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
 
@@ -46,11 +52,16 @@ public final class ChaosEnsemble implements AutoCloseable {
      *
      * @param classPath a class path holding Warden's server command and ZooKeeper's QuorumPeerMain
      * @param extraConfigLines {@code key=value} lines for every member's zoo.cfg, after the suite's own
+     * @param mode NETNS or RELAY (already resolved)
      */
     public static ChaosEnsemble start(Flavour flavour, int members, Path runDir, String classPath, int tickTimeMs,
-                                      long seed, List<String> extraConfigLines)
+                                      long seed, List<String> extraConfigLines, NetworkMode mode)
             throws IOException, InterruptedException {
-        Network network = Network.create(members, seed);
+        if (mode == NetworkMode.AUTO) {
+            throw new IllegalArgumentException("resolve the network mode before starting an ensemble");
+        }
+        Network network = Network.create(members, seed, mode == NetworkMode.NETNS ? NetNamespaces.create(members)
+                : null);
         boolean clockFaults = Files.isReadable(LIBFAKETIME);
         try {
             List<String> jvm = new ArrayList<>(ClusterSpec.DEFAULT_JVM_OPTIONS);
@@ -68,10 +79,18 @@ public final class ChaosEnsemble implements AutoCloseable {
             if (clockFaults) {
                 spec.javaExecutable(faketimeLauncher(runDir, spec.build().javaExecutable()));
             }
-            LocalCluster cluster = LocalCluster.create(spec.build(), network.memberPorts(), network.peerView());
+            if (network.namespaces().isPresent()) {
+                spec.javaExecutable(netnsLauncher(runDir, spec.build().javaExecutable()));
+            }
+            LocalCluster cluster = LocalCluster.create(spec.build(), network.memberPorts(), network.memberHosts(),
+                    network.peerView());
             ChaosEnsemble ensemble = new ChaosEnsemble(flavour, network, cluster, clockFaults);
             for (int id : cluster.ids()) {
                 Files.writeString(cluster.member(id).dir().resolve(DISK_CONTROL_FILE), "journal\n");
+                if (network.namespaces().isPresent()) {
+                    Files.writeString(cluster.member(id).dir().resolve(NETNS_FILE),
+                            network.namespaces().get().namespace(id) + "\n");
+                }
             }
             cluster.startAll();
             cluster.awaitQuorum(Duration.ofSeconds(90));
@@ -80,6 +99,22 @@ public final class ChaosEnsemble implements AutoCloseable {
             network.close();
             throw e;
         }
+    }
+
+    /**
+     * A script that runs {@code next} (java, or the libfaketime launcher) inside the network
+     * namespace that the member's directory (its working directory) names in {@value #NETNS_FILE}.
+     * Both it and {@code ip netns exec} exec, so the member's pid stays the one this JVM started
+     * (kill -9 and SIGSTOP reach the member itself).
+     */
+    private static Path netnsLauncher(Path runDir, Path next) throws IOException {
+        Path script = runDir.resolve("java-in-netns.sh");
+        Files.createDirectories(runDir);
+        Files.writeString(script, String.join("\n",
+                "#!/bin/sh",
+                "exec ip netns exec \"$(cat ./" + NETNS_FILE + ")\" " + next + " \"$@\"", ""), StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return script;
     }
 
     /**
@@ -134,6 +169,11 @@ public final class ChaosEnsemble implements AutoCloseable {
 
     public MemberMode mode(int id) {
         return cluster.mode(id);
+    }
+
+    /** NETNS when the members run in namespaces of their own, else RELAY. */
+    public NetworkMode networkMode() {
+        return network.namespaces().isPresent() ? NetworkMode.NETNS : NetworkMode.RELAY;
     }
 
     /** Client connect string straight to the members. */

@@ -14,6 +14,8 @@ import dev.warden.chaos.history.History;
 import dev.warden.chaos.history.Op;
 import dev.warden.chaos.nemesis.ClientCutoff;
 import dev.warden.chaos.nemesis.Nemesis;
+import dev.warden.chaos.net.NetNamespaces;
+import dev.warden.chaos.net.NetworkMode;
 import dev.warden.chaos.workload.FinalReads;
 import dev.warden.chaos.workload.LockWorker;
 import dev.warden.chaos.workload.QueueWorker;
@@ -51,8 +53,21 @@ public final class ChaosRun {
         History history = new History();
         log.printf("chaos: %s, %d members, seed %d, faults for %d s: %s%n", options.flavour().name().toLowerCase(),
                 options.members(), options.seed(), options.faultFor().toSeconds(), options.runDir());
+        NetworkMode.Choice network = options.network().resolve(NetNamespaces::unavailableBecause);
+        if (network.mode() == NetworkMode.NETNS) {
+            List<String> removed = NetNamespaces.removeLeftovers();
+            if (!removed.isEmpty()) {
+                log.println("chaos: removed network namespaces and links left by a killed run: " + removed);
+            }
+            log.println("chaos: network netns: each member in its own network namespace, partitions by iptables,"
+                    + " delay and loss by relays on the bridge");
+        } else {
+            log.println("chaos: network relay: members on loopback, every fault by relays"
+                    + network.why().map(why -> " (no namespaces: " + why + ")").orElse(""));
+        }
         try (ChaosEnsemble ensemble = ChaosEnsemble.start(options.flavour(), options.members(), options.runDir(),
-                options.classPath(), options.tickTimeMs(), options.seed(), options.extraConfigLines())) {
+                options.classPath(), options.tickTimeMs(), options.seed(), options.extraConfigLines(),
+                network.mode())) {
             log.printf("chaos: ensemble serving at %.1f s, leader %s%n", history.nowNs() / 1e9,
                     ensemble.leader().map(String::valueOf).orElse("?"));
             ResourceSampler sampler = new ResourceSampler(ensemble, history);

@@ -1,6 +1,7 @@
 package dev.warden.chaos.run;
 
 import dev.warden.chaos.nemesis.FaultKind;
+import dev.warden.chaos.net.NetworkMode;
 import dev.warden.cli.cluster.Flavour;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,10 +15,20 @@ import java.util.List;
  * @param holdMaxMs  longest
  * @param sampleResources sample the members' heap, threads, descriptors and disk every few seconds (the soak)
  * @param extraConfigLines {@code key=value} lines added to every member's zoo.cfg
+ * @param network    netns, relay, or auto (netns when the machine allows it)
  */
 public record RunOptions(Flavour flavour, int members, Duration faultFor, long seed, List<FaultKind> faults,
                          Path runDir, int tickTimeMs, int sessionTimeoutMs, long holdMinMs, long holdMaxMs,
-                         boolean sampleResources, String classPath, List<String> extraConfigLines) {
+                         boolean sampleResources, String classPath, List<String> extraConfigLines,
+                         NetworkMode network) {
+    /** Members connected through relays on loopback. */
+    public RunOptions(Flavour flavour, int members, Duration faultFor, long seed, List<FaultKind> faults,
+                      Path runDir, int tickTimeMs, int sessionTimeoutMs, long holdMinMs, long holdMaxMs,
+                      boolean sampleResources, String classPath, List<String> extraConfigLines) {
+        this(flavour, members, faultFor, seed, faults, runDir, tickTimeMs, sessionTimeoutMs, holdMinMs, holdMaxMs,
+                sampleResources, classPath, extraConfigLines, NetworkMode.RELAY);
+    }
+
     public RunOptions {
         faults = List.copyOf(faults);
         extraConfigLines = List.copyOf(extraConfigLines);

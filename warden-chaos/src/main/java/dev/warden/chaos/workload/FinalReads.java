@@ -9,9 +9,10 @@ import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The reads after the faults, once the ensemble is whole: every element of the set (in every shard)
- * and every item of the queue (one {@code final} op each, key the node's path, or {@code final-empty}), through one session after a sync. Nothing
- * is recorded until both are read whole, so a failed attempt leaves no half a final state behind.
+ * The reads after the faults, once the ensemble is whole: every element of the set (in every shard),
+ * every item of the queue and every register (one {@code final} op each, key the node's path, or
+ * {@code final-empty}), through one session after a sync. Nothing is recorded until all three are
+ * read whole, so a failed attempt leaves no half a final state behind.
  */
 public final class FinalReads {
     public static final int CLIENT = 0;
@@ -35,9 +36,12 @@ public final class FinalReads {
                 }
                 List<Found> set = readChildren(zk, SetWorker.ROOT, true);
                 List<Found> queue = readChildren(zk, QueueWorker.ROOT, false);
+                List<Found> registers = readChildren(zk, RegisterWorker.ROOT, false);
                 record(history, SetWorker.WORKLOAD, SetWorker.ROOT, set, true);
                 record(history, QueueWorker.WORKLOAD, QueueWorker.ROOT, queue, false);
-                return "final read: " + set.size() + " set elements, " + queue.size() + " queue items";
+                recordRegisters(history, registers);
+                return "final read: " + set.size() + " set elements, " + queue.size() + " queue items, "
+                        + registers.size() + " registers";
             } catch (KeeperException e) {
                 lastError = e.code().name();
                 Thread.sleep(1_000);
@@ -107,6 +111,17 @@ public final class FinalReads {
             }
         }
         return List.of(found);
+    }
+
+    /** Each register's value and version ({@code final}), or {@code final-empty}: the checker knows which vanished. */
+    private static void recordRegisters(History history, List<Found> found) {
+        if (found.isEmpty()) {
+            history.invoke(CLIENT, RegisterWorker.WORKLOAD, "final-empty", RegisterWorker.ROOT, Map.of()).ok(Map.of());
+        }
+        for (Found f : found) {
+            history.invoke(CLIENT, RegisterWorker.WORKLOAD, "final", f.path(), Map.of())
+                    .ok(Map.of("value", f.value(), "version", (long) f.stat().getVersion()));
+        }
     }
 
     private static void record(History history, String workload, String root, List<Found> found, boolean withSeq) {

@@ -214,7 +214,11 @@ class LinearizabilityTest {
                 Map.of("version", 1L), "");
         Op bad = new Op(101, 2, "register", "read", "b", 20, 30, Outcome.OK, Map.of(),
                 Map.of("value", 9L, "version", 3L), "");
-        CheckResult result = new RegisterChecker(5_000).check(List.of(good, bad));
+        Op finalA = new Op(102, 0, "register", "final", "a", 40, 50, Outcome.OK, Map.of(),
+                Map.of("value", 1L, "version", 1L), "");
+        Op finalB = new Op(103, 0, "register", "final", "b", 40, 50, Outcome.OK, Map.of(),
+                Map.of("value", 9L, "version", 3L), "");
+        CheckResult result = new RegisterChecker(5_000).check(List.of(good, bad, finalA, finalB));
         assertEquals(CheckResult.Verdict.FAIL, result.verdict());
         assertEquals(1, result.anomalies().size());
         assertTrue(result.anomalies().get(0).what().contains("key b"), result.anomalies().toString());

@@ -133,4 +133,33 @@ class WorkloadCheckersTest {
         assertEquals(CheckResult.Verdict.PASS, new MonotonicReadsChecker().check(List.of(v5, otherSession)).verdict());
         assertFailsWith(new MonotonicReadsChecker().check(List.of(v5, v4)), "go back from version 5 to 4");
     }
+
+    private Op register(String f, String key, long atMs, Outcome outcome, Map<String, Long> in, Map<String, Long> out) {
+        return new Op(nextId++, f.startsWith("final") ? 0 : 1, "register", f, key, atMs * 1_000_000,
+                (atMs + 1) * 1_000_000, outcome, in, out, outcome == Outcome.OK ? "" : "NONODE");
+    }
+
+    @Test
+    void registersFindOneThatVanishedAndOneThatWentBack() {
+        Op casA = register("cas", "/chaos-reg/k0", 0, Outcome.OK, Map.of("expect", 0L, "value", 5L),
+                Map.of("version", 1L));
+        Op readA = register("read", "/chaos-reg/k0", 2, Outcome.OK, Map.of(), Map.of("value", 5L, "version", 1L));
+        // a later key whose only op found no node: it was made, then lost with the rest of the history
+        Op casB = register("read", "/chaos-reg/k1", 4, Outcome.FAIL, Map.of(), Map.of());
+        Op finalA = register("final", "/chaos-reg/k0", 10, Outcome.OK, Map.of(), Map.of("value", 5L, "version", 1L));
+        Op finalB = register("final", "/chaos-reg/k1", 10, Outcome.OK, Map.of(), Map.of("value", 0L, "version", 0L));
+        Op nothingLeft = register("final-empty", "/chaos-reg", 10, Outcome.OK, Map.of(), Map.of());
+        Op finalABack = register("final", "/chaos-reg/k0", 10, Outcome.OK, Map.of(), Map.of("value", 0L, "version", 0L));
+
+        assertEquals(CheckResult.Verdict.PASS,
+                new RegisterChecker(5_000).check(List.of(casA, readA, casB, finalA, finalB)).verdict());
+        assertFailsWith(new RegisterChecker(5_000).check(List.of(casA, readA, casB, nothingLeft)),
+                "register vanished: key /chaos-reg/k0");
+        assertFailsWith(new RegisterChecker(5_000).check(List.of(casA, readA, casB, finalA)),
+                "register vanished: key /chaos-reg/k1");
+        assertFailsWith(new RegisterChecker(5_000).check(List.of(casA, readA, casB, finalABack, finalB)),
+                "not linearizable: key /chaos-reg/k0");
+        assertEquals(CheckResult.Verdict.UNKNOWN, new RegisterChecker(5_000).check(List.of(casA, readA, casB)).verdict(),
+                "without a final read a vanished register cannot be known");
+    }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.chaos.check.CheckResult;
 import dev.warden.chaos.nemesis.FaultKind;
+import dev.warden.chaos.net.NetworkMode;
 import dev.warden.chaos.report.HistoryJson;
 import dev.warden.chaos.report.HtmlReport;
 import dev.warden.cli.cluster.Flavour;
@@ -23,9 +24,9 @@ import org.junit.jupiter.api.Test;
  * (and libfaketime) the first eight are client-cutoff, empty-data-dir, net-slow, power-cut,
  * fsync-fail, partition-leader, disk-full and clock, then crash-lose-unsynced: process, network,
  * clock, disk and data-at-rest faults in one short run. The report and history stay in
- * target/chaos-ci for a reader of a failure. Needs neither root nor network namespaces (the faults
- * go through the suite's own relays); without libfaketime the clock fault is left out and the run
- * says so.
+ * target/chaos-ci for a reader of a failure. The network is {@code auto}: as root (CI) each member
+ * runs in its own network namespace and partitions are iptables rules; elsewhere the relays make
+ * them, and the run log says why. Without libfaketime the clock fault is left out and the run says so.
  */
 class ChaosSmokeTest {
     private static final int FAULT_SECONDS = 120;
@@ -39,7 +40,7 @@ class ChaosSmokeTest {
         Leftovers.killUnder(runDir.getParent());
         RunOptions options = new RunOptions(Flavour.WARDEN, 3, Duration.ofSeconds(FAULT_SECONDS), SEED,
                 List.of(FaultKind.values()), runDir, 500, 5_000, 3_000, 6_000, false,
-                ManagementFactory.getRuntimeMXBean().getClassPath(), List.of());
+                ManagementFactory.getRuntimeMXBean().getClassPath(), List.of(), NetworkMode.AUTO);
         RunResult result = new ChaosRun(options, RunLog.to(System.out)).run();
         HistoryJson.write(result, runDir.resolve("history.json"));
         HtmlReport.write(result, runDir.resolve("report.html"), "history.json");

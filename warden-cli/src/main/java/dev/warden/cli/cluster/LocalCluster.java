@@ -67,6 +67,15 @@ public final class LocalCluster implements AutoCloseable {
      */
     public static LocalCluster create(ClusterSpec spec, Map<Integer, MemberPorts> portsById, PeerView view)
             throws IOException {
+        return create(spec, portsById, Map.of(), view);
+    }
+
+    /**
+     * As above, each member listening on the address {@code hostById} gives it (loopback when
+     * absent): members in network namespaces of their own, say, reached from here through a bridge.
+     */
+    public static LocalCluster create(ClusterSpec spec, Map<Integer, MemberPorts> portsById,
+                                      Map<Integer, String> hostById, PeerView view) throws IOException {
         for (int id = 1; id <= spec.memberCount(); id++) {
             if (!portsById.containsKey(id)) {
                 throw new IllegalArgumentException("no ports for member " + id + "; given " + portsById.keySet());
@@ -76,8 +85,9 @@ public final class LocalCluster implements AutoCloseable {
         for (int id = 1; id <= spec.memberCount(); id++) {
             Path dir = spec.baseDir().resolve("member-" + id).toAbsolutePath();
             Files.createDirectories(dir);
-            Path config = ZooCfg.write(spec, id, dir, dir.resolve("data"), portsById, view);
-            members.put(id, new MemberProcess(id, portsById.get(id), dir, config, spec));
+            Path config = ZooCfg.write(spec, id, dir, dir.resolve("data"), portsById, hostById, view);
+            members.put(id, new MemberProcess(id, portsById.get(id), hostById.getOrDefault(id, ZooCfg.HOST), dir,
+                    config, spec));
         }
         return new LocalCluster(spec, members);
     }
@@ -145,7 +155,7 @@ public final class LocalCluster implements AutoCloseable {
         if (!member.isServingCandidate()) {
             return MemberMode.UNREACHABLE;
         }
-        return FourLetterWords.mode(ZooCfg.HOST, member.ports().clientPort(), SRVR_TIMEOUT_MS);
+        return FourLetterWords.mode(member.host(), member.ports().clientPort(), SRVR_TIMEOUT_MS);
     }
 
     /** Every member's mode, by id. */

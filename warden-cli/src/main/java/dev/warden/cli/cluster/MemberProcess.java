@@ -19,15 +19,18 @@ public final class MemberProcess {
 
     private final int id;
     private final MemberPorts ports;
+    /** The address the member listens on, as reached from this process. */
+    private final String host;
     private final Path dir;
     private final Path configFile;
     private final ClusterSpec spec;
     private Process process;
     private State state = State.NEVER_STARTED;
 
-    MemberProcess(int id, MemberPorts ports, Path dir, Path configFile, ClusterSpec spec) {
+    MemberProcess(int id, MemberPorts ports, String host, Path dir, Path configFile, ClusterSpec spec) {
         this.id = id;
         this.ports = ports;
+        this.host = host;
         this.dir = dir;
         this.configFile = configFile;
         this.spec = spec;
@@ -61,8 +64,12 @@ public final class MemberProcess {
         return dir.resolve("stderr.log");
     }
 
+    public String host() {
+        return host;
+    }
+
     public String connectString() {
-        return ZooCfg.HOST + ":" + ports.clientPort();
+        return host + ":" + ports.clientPort();
     }
 
     public synchronized State state() {

@@ -18,4 +18,12 @@ public interface PeerView {
      * @return the ports {@code viewerId} connects to for {@code memberId}; the client port is not used
      */
     MemberPorts portsSeenBy(int viewerId, int memberId, MemberPorts ports);
+
+    /**
+     * The address {@code viewerId} connects to for {@code memberId}; by default the address that
+     * member listens on. A view whose relays listen elsewhere (another network namespace) says where.
+     */
+    default String hostSeenBy(int viewerId, int memberId, String memberHost) {
+        return memberHost;
+    }
 }

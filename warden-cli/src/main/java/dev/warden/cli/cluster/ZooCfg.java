@@ -39,6 +39,11 @@ public final class ZooCfg {
     /** As above, with the other members' lines giving the ports {@code view} says member {@code id} reaches them at. */
     public static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById,
                                 Path dynamicConfigFile, PeerView view) {
+        return render(spec, id, dataDir, portsById, Map.of(), dynamicConfigFile, view);
+    }
+
+    static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById,
+                         Map<Integer, String> hostById, Path dynamicConfigFile, PeerView view) {
         MemberPorts own = portsById.get(id);
         if (own == null) {
             throw new IllegalArgumentException("member " + id + " has no ports; members are " + portsById.keySet());
@@ -55,7 +60,7 @@ public final class ZooCfg {
             lines.add("peerType=observer");
         }
         if (dynamicConfigFile == null) {
-            lines.addAll(memberLines(spec, portsById, id, view));
+            lines.addAll(memberLines(spec, portsById, hostById, id, view));
         } else {
             lines.add("dynamicConfigFile=" + dynamicConfigFile.toAbsolutePath());
         }
@@ -75,6 +80,12 @@ public final class ZooCfg {
      */
     public static List<String> memberLines(ClusterSpec spec, Map<Integer, MemberPorts> portsById, int viewerId,
                                            PeerView view) {
+        return memberLines(spec, portsById, Map.of(), viewerId, view);
+    }
+
+    /** As above, with the address each member listens on ({@value #HOST} for a member not in {@code hostById}). */
+    static List<String> memberLines(ClusterSpec spec, Map<Integer, MemberPorts> portsById,
+                                    Map<Integer, String> hostById, int viewerId, PeerView view) {
         List<String> lines = new ArrayList<>();
         for (int member = 1; member <= spec.memberCount(); member++) {
             MemberPorts own = portsById.get(member);
@@ -82,8 +93,12 @@ public final class ZooCfg {
                 throw new IllegalArgumentException("member " + member + " has no ports");
             }
             MemberPorts ports = member == viewerId ? own : view.portsSeenBy(viewerId, member, own);
-            lines.add("server." + member + "=" + HOST + ":" + ports.peerPort() + ":" + ports.electionPort()
-                    + (spec.isObserver(member) ? ":observer" : "") + ";" + ports.clientPort());
+            String ownHost = hostById.getOrDefault(member, HOST);
+            String host = member == viewerId ? ownHost : view.hostSeenBy(viewerId, member, ownHost);
+            lines.add("server." + member + "=" + host + ":" + ports.peerPort() + ":" + ports.electionPort()
+                    + (spec.isObserver(member) ? ":observer" : "") + ";"
+                    // a member given its own address serves clients there too, not on the server's default
+                    + (hostById.containsKey(member) ? ownHost + ":" : "") + ports.clientPort());
         }
         return lines;
     }
@@ -100,17 +115,23 @@ public final class ZooCfg {
     /** As above, with the other members at the ports {@code view} gives member {@code id}. */
     public static Path write(ClusterSpec spec, int id, Path memberDir, Path dataDir,
                              Map<Integer, MemberPorts> portsById, PeerView view) throws IOException {
+        return write(spec, id, memberDir, dataDir, portsById, Map.of(), view);
+    }
+
+    /** As above, each member listening on the address {@code hostById} gives ({@value #HOST} when absent). */
+    static Path write(ClusterSpec spec, int id, Path memberDir, Path dataDir, Map<Integer, MemberPorts> portsById,
+                      Map<Integer, String> hostById, PeerView view) throws IOException {
         Files.createDirectories(dataDir);
         Files.writeString(dataDir.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
         Path dynamicConfigFile = null;
         if (spec.dynamicConfigVersion().isPresent()) {
             dynamicConfigFile = memberDir.resolve(DYNAMIC_FILE_PREFIX
                     + Long.toHexString(spec.dynamicConfigVersion().getAsLong()));
-            Files.writeString(dynamicConfigFile, String.join("\n", memberLines(spec, portsById, id, view)) + "\n",
+            Files.writeString(dynamicConfigFile, String.join("\n", memberLines(spec, portsById, hostById, id, view)) + "\n",
                     StandardCharsets.UTF_8);
         }
         Path config = memberDir.resolve("zoo.cfg");
-        Files.writeString(config, render(spec, id, dataDir, portsById, dynamicConfigFile, view),
+        Files.writeString(config, render(spec, id, dataDir, portsById, hostById, dynamicConfigFile, view),
                 StandardCharsets.UTF_8);
         return config;
     }
