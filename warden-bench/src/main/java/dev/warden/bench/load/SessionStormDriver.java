@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
  * close it and wait for the close to be confirmed, over and over. Opening and closing a session
  * are both transactions, so this measures session churn through the log.
  *
- * <p>In plaintext each cycle is spoken on the wire ({@link WireSessionCycle}), worker i on server
+ * <p>In plaintext each cycle is spoken on the wire ({@link WireSession}), worker i on server
  * i mod n of the connect string, so the load client costs little beside the server. Over TLS the
  * client library opens the session, since the TLS handshake is part of what is measured there.
  */
 final class SessionStormDriver implements LoadDriver {
-    private static final int CONNECT_TIMEOUT_MS = 5_000;
+    private static final int READ_TIMEOUT_MS = 30_000;
     private final LoadSpec spec;
     private final LoadRecorder recorder;
     private final List<Thread> workers = new ArrayList<>();
@@ -63,17 +63,18 @@ final class SessionStormDriver implements LoadDriver {
     private void churnOnTheWire(int workerIndex) {
         List<InetSocketAddress> servers = ConnectString.parse(spec.connectString()).hosts();
         InetSocketAddress home = servers.get(workerIndex % servers.size());
-        // resolved once: the connect string's addresses are left unresolved for the client libraries
-        WireSessionCycle cycle = new WireSessionCycle(new InetSocketAddress(home.getHostString(), home.getPort()),
-                spec.sessionTimeoutMs(), CONNECT_TIMEOUT_MS);
         while (running) {
             long startNs = System.nanoTime();
-            try {
-                String failure = cycle.run();
-                if (failure == null) {
+            try (WireSession session = WireSession.open(home, spec.sessionTimeoutMs(), READ_TIMEOUT_MS)) {
+                if (session == null) {
+                    recorder.error("SESSION_REFUSED");
+                    continue;
+                }
+                int rc = session.closeSession();
+                if (rc == 0) {
                     recorder.success(startNs);
                 } else {
-                    recorder.error(failure);
+                    recorder.error(rc);
                 }
             } catch (IOException e) {
                 recorder.error("CONNECT_FAILED");
