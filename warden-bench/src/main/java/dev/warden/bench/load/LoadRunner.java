@@ -83,23 +83,35 @@ public final class LoadRunner {
         progress.flush();
     }
 
-    /** Sessions to open before starting; the storm opens its own, so it needs one for setup only. */
+    /**
+     * Sessions to open before starting; the storm opens its own, so it needs one for setup only,
+     * and in plaintext the fan-out's watchers are spoken on the wire, so it needs only the writer.
+     */
     static int sessionsNeeded(LoadSpec spec) {
         return switch (spec.workload()) {
             case LOCK -> spec.lockClients();
-            case FANOUT -> spec.watchers() + 1;
+            case FANOUT -> spec.tls().enabled() ? spec.watchers() + 1 : 1;
             case SESSION_STORM -> 1;
             default -> spec.sessions();
         };
     }
 
-    private static LoadDriver driver(LoadSpec spec, List<LoadClient> clients, LoadRecorder recorder) {
+    private static LoadDriver driver(LoadSpec spec, List<LoadClient> clients, LoadRecorder recorder)
+            throws IOException {
         return switch (spec.workload()) {
             case LOCK -> new LockDriver(spec, clients, recorder);
-            case FANOUT -> new FanoutDriver(spec, clients, recorder);
+            case FANOUT -> spec.tls().enabled() ? new FanoutDriver(spec, clients, recorder)
+                    : wireFanout(spec, clients.get(0), recorder);
             case SESSION_STORM -> new SessionStormDriver(spec, recorder);
             default -> new RequestDriver(spec, clients, recorder);
         };
+    }
+
+    private static LoadDriver wireFanout(LoadSpec spec, LoadClient writer, LoadRecorder recorder)
+            throws IOException {
+        WireFanoutDriver driver = new WireFanoutDriver(spec, writer, recorder);
+        driver.connectWatchers();
+        return driver;
     }
 
     private static List<LoadClient> connectAll(LoadSpec spec, int count) throws IOException, InterruptedException {

@@ -16,7 +16,6 @@ import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.RequestHeader;
-import dev.warden.protocol.WatcherEvent;
 import dev.warden.server.auth.AclChecker;
 import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
@@ -39,6 +38,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,6 +74,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private volatile long sessionId;
     private volatile int sessionTimeoutMs;
     private boolean handshakeDone;
+    /** Closes the connection if no handshake completes in time; event loop only. */
+    private ScheduledFuture<?> handshakeDeadline;
     /** This connection's SASL exchange, from its first SASL request on. */
     private SaslExchange saslExchange;
     private boolean awaitingSession;
@@ -161,7 +163,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         long timeoutMs = server.config().sessionlessConnectionTimeoutMs();
-        channel.eventLoop().schedule(() -> {
+        handshakeDeadline = channel.eventLoop().schedule(() -> {
             if (!handshakeDone && channel.isActive()) {
                 server.stats().sessionlessConnectionExpired();
                 log.info("closing {}: no handshake within {} ms", remote, timeoutMs);
@@ -172,6 +174,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        cancelHandshakeDeadline();
         if (saslExchange != null) {
             saslExchange.dispose();
         }
@@ -304,6 +307,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         server.pipeline().sessionAttached(connect.sessionId());
         establish(connect.sessionId(), timeoutMs, session.password(), readOnlyPresent);
+        cancelHandshakeDeadline();
+    }
+
+    /**
+     * On this connection's event loop: the handshake is done or the connection gone, so its
+     * deadline task leaves the loop's timer queue now rather than after the deadline; under a
+     * session storm those tasks held thousands of closed connections for the whole timeout.
+     */
+    private void cancelHandshakeDeadline() {
+        if (handshakeDeadline != null) {
+            handshakeDeadline.cancel(false);
+            handshakeDeadline = null;
+        }
     }
 
     /**
@@ -363,6 +379,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         establish(newSessionId, timeoutMs, password, readOnlyBytePresent);
         channel.eventLoop().execute(() -> {
             awaitingSession = false;
+            cancelHandshakeDeadline();
             updateAutoRead();
         });
     }
@@ -646,8 +663,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             TraceMask.TRACE.trace("session 0x{}: {} on {} at zxid 0x{}", Long.toHexString(sessionId),
                     EventType.name(eventType), path, Long.toHexString(zxid));
         }
-        sendFrame(new ReplyHeader(OpCode.XID_NOTIFICATION, zxid, 0),
-                new WatcherEvent(eventType, EventType.STATE_SYNC_CONNECTED, path));
+        sendEncoded(NotificationFrames.frame(eventType, path, zxid), zxid);
     }
 
     // ---- outbound ---------------------------------------------------------------------------
@@ -671,6 +687,18 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         out.setInt(0, out.size() - 4);
         server.stats().responseSize(out.size() - 4);
         enqueue(Unpooled.wrappedBuffer(out.array(), 0, out.size()));
+    }
+
+    /** A frame encoded elsewhere (and possibly shared with other connections: only read from it). */
+    private void sendEncoded(byte[] frame, long zxid) {
+        if (closing) {
+            return;
+        }
+        if (zxid > 0) {
+            lastZxidSent = zxid;
+        }
+        server.stats().responseSize(frame.length - 4);
+        enqueue(Unpooled.wrappedBuffer(frame));
     }
 
     private void enqueue(ByteBuf frame) {
