@@ -9,7 +9,7 @@ import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.RequestHeader;
-import dev.warden.server.ServerConfig;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
