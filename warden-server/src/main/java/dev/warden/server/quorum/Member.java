@@ -137,7 +137,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
                         config.reconfigEnabled()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
-        this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry);
+        this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry,
+                this::afterDelay);
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
                 readOnly::active);
         this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
@@ -390,7 +391,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
             }
             stopServing();
             if (change.role() == Role.LOOKING) {
-                readOnly.lookingStarted(timers);
+                readOnly.lookingStarted();
             }
             return;
         }
@@ -408,6 +409,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         if (treeCheck != null) {
             // after leading is set: a new leader's first digest is of the state it leads with
             applier.run(treeCheck::noteState);
+        }
+    }
+
+    /** Runs {@code task} on the timer thread after {@code delayMs}; nothing before {@link #start}. */
+    private void afterDelay(long delayMs, Runnable task) {
+        ScheduledExecutorService current = timers;
+        if (current != null) {
+            current.schedule(task, delayMs, TimeUnit.MILLISECONDS);
         }
     }
 
