@@ -6,7 +6,8 @@ import java.util.concurrent.Executor;
 record ClientConfig(ConnectString connectString, int sessionTimeoutMs, int connectTimeoutMs, Executor executor,
                     RetryPolicy retryPolicy, int maxOutstandingRequests, int maxQueuedRequests, int maxFrameBytes,
                     long shuffleSeed, boolean shuffleHosts, HostProvider hostProvider,
-                    dev.warden.protocol.tls.TlsSettings tls, dev.warden.protocol.sasl.SaslCredentials sasl) {
+                    dev.warden.protocol.tls.TlsSettings tls, dev.warden.protocol.sasl.SaslCredentials sasl,
+                    boolean canBeReadOnly) {
     ClientConfig {
         require(sessionTimeoutMs > 0, "sessionTimeout must be positive");
         require(connectTimeoutMs > 0, "connectTimeout must be positive");

@@ -4,7 +4,11 @@ package dev.warden.client;
  * What a {@link StateListener} is told about the client's link to the ensemble.
  *
  * <ul>
- *   <li>{@link #CONNECTED}: the first session was established.</li>
+ *   <li>{@link #CONNECTED}: the first read-write session was established (also after read-only
+ *       sessions, which end when the client moves to a read-write server).</li>
+ *   <li>{@link #CONNECTED_READ_ONLY}: with {@link WardenClientBuilder#canBeReadOnly()}, the client
+ *       has a read-only session on a member cut off from its quorum (ZooKeeper's
+ *       ConnectedReadOnly): reads work, writes fail with NOTREADONLY.</li>
  *   <li>{@link #SUSPENDED}: the connection dropped; the session may still be alive on the
  *       servers, so ephemerals and watches are kept while the client tries other hosts.</li>
  *   <li>{@link #RECONNECTED}: the same session was re-attached (watches re-registered).</li>
@@ -17,6 +21,7 @@ package dev.warden.client;
  */
 public enum ConnectionState {
     CONNECTED,
+    CONNECTED_READ_ONLY,
     SUSPENDED,
     RECONNECTED,
     LOST,

@@ -39,6 +39,10 @@ final class SessionDriver {
     private static final Logger LOG = LoggerFactory.getLogger(SessionDriver.class);
     private static final int SET_WATCHES_CHUNK_BYTES = 128 * 1024;
     private static final long MAX_RECONNECT_BACKOFF_MS = 1000;
+    /** A read-only client first asks for a read-write server after this, then at doubling intervals. */
+    private static final long FIRST_RW_PROBE_DELAY_MS = 100;
+    /** The longest interval between asks for a read-write server (ZooKeeper's client waits up to a minute). */
+    private static final long MAX_RW_PROBE_DELAY_MS = 60_000;
 
     /** AUTHENTICATING: the session is granted, its SASL exchange (if any) is under way; nothing else is sent. */
     private enum Phase { CONNECTING, HANDSHAKING, AUTHENTICATING, CONNECTED, TERMINATED }
@@ -91,6 +95,16 @@ final class SessionDriver {
     private ScheduledFuture<?> handshakeTimer;
     /** The SASL exchange of the current connection, while phase is AUTHENTICATING. */
     private ClientSaslExchange sasl;
+    /**
+     * True once a read-write server granted a session: until then every attempt asks for a new
+     * session (id 0), as a read-only member's session is known to it alone, as in ZooKeeper's client.
+     */
+    private boolean seenReadWrite;
+    /** The current session is read-only (canBeReadOnly, a member cut off from its quorum). */
+    private boolean readOnlySession;
+    private long rwProbeDelayMs = FIRST_RW_PROBE_DELAY_MS;
+    /** A server that answered it serves read-write: the next attempt goes there. */
+    private InetSocketAddress readWriteServer;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
                   WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
@@ -295,7 +309,8 @@ final class SessionDriver {
             return;
         }
         phase = Phase.CONNECTING;
-        InetSocketAddress address = hosts.next();
+        InetSocketAddress address = readWriteServer != null ? readWriteServer : hosts.next();
+        readWriteServer = null;
         attemptServer = address;
         ChannelFuture connecting = bootstrap.attr(ClientTls.PEER, address).connect(address);
         Channel attempt = connecting.channel();
@@ -318,7 +333,10 @@ final class SessionDriver {
 
     private void sendConnectRequest() {
         phase = Phase.HANDSHAKING;
-        ConnectRequest request = new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), sessionId, password, false, true);
+        ConnectRequest request = seenReadWrite || !config.canBeReadOnly()
+                ? new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), sessionId, password,
+                        config.canBeReadOnly(), true)
+                : new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), 0, new byte[16], true, true);
         write(Frames.handshake(request));
         flush();
     }
@@ -398,6 +416,7 @@ final class SessionDriver {
             terminate(ConnectionState.LOST, new WardenException.SessionExpiredException("the server reports the session expired"));
             return;
         }
+        readOnlySession = config.canBeReadOnly() && response.readOnly();
         sessionId = response.sessionId();
         sessionIdSnapshot = sessionId;
         password = response.passwd();
@@ -416,14 +435,25 @@ final class SessionDriver {
     /** The session is granted and, with SASL, authenticated: requests may flow. */
     private void sessionReady() {
         handshakeTimer.cancel(false);
-        boolean reconnect = everConnected;
+        boolean first = !everConnected;
+        // a read-write session after read-only ones is a new session, not the same one re-attached
+        boolean reattached = seenReadWrite && !readOnlySession;
         phase = Phase.CONNECTED;
         everConnected = true;
         failedAttemptsInRow = 0;
         hosts.onConnected(attemptServer);
         connectedServer = attemptServer;
-        publish(reconnect ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
-        if (!reconnect) {
+        if (readOnlySession) {
+            LOG.info("read-only session 0x{} on {}: looking for a read-write server", Long.toHexString(sessionId),
+                    attemptServer);
+            publish(ConnectionState.CONNECTED_READ_ONLY);
+            rwProbeDelayMs = FIRST_RW_PROBE_DELAY_MS;
+            scheduleReadWriteProbe(channel);
+        } else {
+            seenReadWrite = true;
+            publish(reattached ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
+        }
+        if (first) {
             completions.execute(() -> firstConnect.complete(null));
         }
         for (Credential credential : credentials) {
@@ -435,6 +465,36 @@ final class SessionDriver {
         }
         drainWaiting();
         flush();
+    }
+
+    /** While the session is read-only, asks the next server whether it serves read-write, after a growing delay. */
+    private void scheduleReadWriteProbe(Channel connection) {
+        long delayMs = rwProbeDelayMs;
+        rwProbeDelayMs = Math.min(MAX_RW_PROBE_DELAY_MS, rwProbeDelayMs * 2);
+        loop.schedule(() -> probeForReadWrite(connection), delayMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void probeForReadWrite(Channel connection) {
+        if (channel != connection || phase != Phase.CONNECTED || !readOnlySession) {
+            return;
+        }
+        InetSocketAddress candidate = hosts.next();
+        if (candidate.equals(attemptServer)) {
+            scheduleReadWriteProbe(connection);
+            return;
+        }
+        ReadWriteProbe.servesReadWrite(candidate, config.connectTimeoutMs()).thenAccept(readWrite -> loop.execute(() -> {
+            if (channel != connection || phase != Phase.CONNECTED || !readOnlySession) {
+                return;
+            }
+            if (readWrite) {
+                LOG.info("{} serves read-write: leaving the read-only session on {}", candidate, attemptServer);
+                readWriteServer = candidate;
+                connection.close();
+            } else {
+                scheduleReadWriteProbe(connection);
+            }
+        }));
     }
 
     /** A mechanism step finished (on the loop): send its token, or end the exchange. */
@@ -576,6 +636,10 @@ final class SessionDriver {
                 write(Frames.PING.clone());
                 flush();
             }
+        } else if (everConnected && !seenReadWrite) {
+            // only read-only sessions so far, each known to its member alone: the ensemble holds
+            // no session of this client to expire, so it keeps trying
+            return;
         } else if (everConnected) {
             // No server has heard from us for a whole session timeout: the ensemble has expired
             // the session by now, so say so instead of waiting for a reconnect to learn it.

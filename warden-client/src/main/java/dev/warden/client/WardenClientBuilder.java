@@ -23,6 +23,7 @@ public final class WardenClientBuilder {
     private dev.warden.protocol.tls.TlsSettings tls;
     private dev.warden.protocol.sasl.SaslCredentials sasl;
     private boolean followConfiguration;
+    private boolean canBeReadOnly;
 
     WardenClientBuilder() {
     }
@@ -144,6 +145,19 @@ public final class WardenClientBuilder {
         return this;
     }
 
+    /**
+     * Lets the client take a read-only session (Apache's {@code canBeReadOnly}) from a member
+     * that is cut off from its quorum and runs with {@code readonlymode.enabled}: reads work,
+     * writes fail with {@link WardenException.NotReadOnlyException}, and listeners are told
+     * {@link ConnectionState#CONNECTED_READ_ONLY}. Meanwhile the client asks the other servers
+     * ({@code isro}, at growing intervals up to a minute) for one that serves read-write, and
+     * moves there once one answers; so does it when its member finds its quorum again.
+     */
+    public WardenClientBuilder canBeReadOnly() {
+        this.canBeReadOnly = true;
+        return this;
+    }
+
     /** A state listener registered before connecting, so it also sees the first CONNECTED. */
     public WardenClientBuilder stateListener(StateListener listener) {
         listeners.add(listener);
@@ -158,7 +172,7 @@ public final class WardenClientBuilder {
         int queued = maxQueuedRequests > 0 ? maxQueuedRequests : (int) Math.min(Integer.MAX_VALUE, 10L * maxOutstandingRequests);
         ClientConfig config = new ClientConfig(ConnectString.parse(connectString), Math.toIntExact(sessionTimeout.toMillis()),
                 Math.toIntExact(connectTimeout.toMillis()), executor, retryPolicy, maxOutstandingRequests, queued,
-                maxFrameBytes, shuffleSeed, shuffleHosts, hostProvider, tls, sasl);
+                maxFrameBytes, shuffleSeed, shuffleHosts, hostProvider, tls, sasl, canBeReadOnly);
         WardenClient client = ClientRuntime.start(config, listeners);
         if (followConfiguration) {
             ConfigFollower.follow(client);

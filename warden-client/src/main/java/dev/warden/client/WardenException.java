@@ -86,8 +86,18 @@ public class WardenException extends RuntimeException {
             case NO_AUTH -> new NoAuthException(path, failedOpIndex);
             case CONNECTION_LOSS -> new ConnectionLossException(path, "connection to the server lost");
             case SESSION_EXPIRED -> new SessionExpiredException("session expired");
+            case NOT_READONLY -> new NotReadOnlyException(path);
             default -> new WardenException(code, path, null, failedOpIndex);
         };
+    }
+
+    /** A write (or sync) on a read-only session: the member serving it is cut off from its quorum. */
+    public static final class NotReadOnlyException extends WardenException {
+        private static final long serialVersionUID = 1L;
+
+        public NotReadOnlyException(String path) {
+            super(ErrorCode.NOT_READONLY, path, "the server serves read-only sessions only (no quorum)", -1);
+        }
     }
 
     /** The node does not exist (or, for create, its parent does not). */

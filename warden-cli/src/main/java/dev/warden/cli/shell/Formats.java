@@ -83,6 +83,7 @@ final class Formats {
     static String stateEvent(ConnectionState state) {
         String keeperState = switch (state) {
             case CONNECTED, RECONNECTED -> "SyncConnected";
+            case CONNECTED_READ_ONLY -> "ConnectedReadOnly";
             case SUSPENDED -> "Disconnected";
             case LOST -> "Expired";
             case CLOSED -> "Closed";

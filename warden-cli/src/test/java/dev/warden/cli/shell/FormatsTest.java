@@ -34,5 +34,7 @@ class FormatsTest {
                 Formats.watchEvent(new WatchEvent(WatchEvent.Kind.NODE_DELETED, "/x", 12)));
         assertEquals("WATCHER:: WatchedEvent state:Disconnected type:None path:null zxid: -1",
                 Formats.stateEvent(ConnectionState.SUSPENDED));
+        assertEquals("WATCHER:: WatchedEvent state:ConnectedReadOnly type:None path:null zxid: -1",
+                Formats.stateEvent(ConnectionState.CONNECTED_READ_ONLY));
     }
 }

@@ -332,7 +332,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void readOnlyHandshake(ConnectRequest connect) {
         readOnlyBytePresent = connect.readOnlyPresent();
         if (!connect.readOnly()) {
-            log.info("refusing session from {}: this member has no quorum and serves read-only sessions only, and"
+            // debug, as the refusals of a member not serving are silent: clients retry this often
+            log.debug("refusing session from {}: this member has no quorum and serves read-only sessions only, and"
                     + " the client did not ask for one", channel.remoteAddress());
             closeNow();
             return;

@@ -146,7 +146,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                         config.reconfigEnabled(), Math.max(250, config.tickTimeMs()),
                         (long) config.initLimitTicks() * config.tickTimeMs()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
-        this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry);
+        this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry,
+                this::afterDelay);
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
                 readOnly::active, config.localSessions());
         this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
@@ -428,7 +429,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
             }
             stopServing();
             if (change.role() == Role.LOOKING) {
-                readOnly.lookingStarted(timers);
+                readOnly.lookingStarted();
             }
             return;
         }
@@ -446,6 +447,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         if (treeCheck != null) {
             // after leading is set: a new leader's first digest is of the state it leads with
             applier.run(treeCheck::noteState);
+        }
+    }
+
+    /** Runs {@code task} on the timer thread after {@code delayMs}; nothing before {@link #start}. */
+    private void afterDelay(long delayMs, Runnable task) {
+        ScheduledExecutorService current = timers;
+        if (current != null) {
+            current.schedule(task, delayMs, TimeUnit.MILLISECONDS);
         }
     }
 

@@ -1,8 +1,6 @@
 package dev.warden.server.quorum;
 
 import dev.warden.server.net.ConnectionRegistry;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,14 +28,22 @@ final class ReadOnlyMode {
     private final boolean enabled;
     private final long graceMs;
     private final ConnectionRegistry registry;
+    private final Timer timer;
     private volatile boolean active;
     /** True while the tree holds only what a leader committed (see the class comment). */
     private boolean treeCommittedOnly;
     /** Counts each start and end of looking: a grace timer of an earlier spell of looking does nothing. */
     private long spell;
 
-    ReadOnlyMode(long myId, boolean enabled, int tickTimeMs, ConnectionRegistry registry) {
+    /** Runs a task once after a delay (the member's timer thread). */
+    @FunctionalInterface
+    interface Timer {
+        void after(long delayMs, Runnable task);
+    }
+
+    ReadOnlyMode(long myId, boolean enabled, int tickTimeMs, ConnectionRegistry registry, Timer timer) {
         this.myId = myId;
+        this.timer = timer;
         this.enabled = enabled;
         this.graceMs = Math.max(MIN_GRACE_MS, tickTimeMs);
         this.registry = registry;
@@ -58,13 +64,13 @@ final class ReadOnlyMode {
      * The member started looking for a leader: after the grace period, if it is still looking and
      * its tree holds committed transactions only, read-only sessions are served.
      */
-    synchronized void lookingStarted(ScheduledExecutorService timers) {
+    synchronized void lookingStarted() {
         endLocked("it is looking for a leader again");
-        if (!enabled || timers == null) {
+        if (!enabled) {
             return;
         }
         long mySpell = spell;
-        timers.schedule(() -> graceOver(mySpell), graceMs, TimeUnit.MILLISECONDS);
+        timer.after(graceMs, () -> graceOver(mySpell));
     }
 
     private synchronized void graceOver(long thatSpell) {
