@@ -92,7 +92,9 @@ public final class MemberPipeline implements RequestPipeline {
                 return belowLimit;
             }
         } else if (localSessions.enabled() && sessions.isLocal(request.sessionId)) {
-            if (request.opcode == OpCode.CLOSE_SESSION) {
+            // A close that follows an upgrade on its way goes the same way, after it: the session
+            // is about to be global, and only the quorum can close it then.
+            if (request.opcode == OpCode.CLOSE_SESSION && !sessions.isUpgrading(request.sessionId)) {
                 applier.localSessionClosing(request);
                 return belowLimit;
             }

@@ -134,6 +134,12 @@ public final class SessionTracker {
         return session != null && session.local;
     }
 
+    /** True while a local session's createSession is on its way to the leader. */
+    public synchronized boolean isUpgrading(long id) {
+        Session session = sessions.get(id);
+        return session != null && session.local && session.upgrading;
+    }
+
     /**
      * Claims a local session's upgrade: true once, for the request that sends its createSession
      * to the leader; false if it is not local (any more) or its upgrade is already on its way.

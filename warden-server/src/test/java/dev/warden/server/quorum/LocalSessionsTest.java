@@ -58,8 +58,13 @@ class LocalSessionsTest {
     }
 
     private void start(Path dir, boolean upgrading) throws Exception {
+        start(dir, upgrading, TestEnsemble.TICK_MS * 20);
+    }
+
+    private void start(Path dir, boolean upgrading, int maxSessionTimeoutMs) throws Exception {
         ensemble = new TestEnsemble(dir, List.of(1L, 2L, 3L), List.of(), ZabConsensus::new);
-        ensemble.configureAll(b -> b.localSessions(new LocalSessionSettings(true, upgrading)));
+        ensemble.configureAll(b -> b.localSessions(new LocalSessionSettings(true, upgrading))
+                .maxSessionTimeoutMs(maxSessionTimeoutMs));
         ensemble.startAll();
         ensemble.awaitAllServing(20_000);
     }
@@ -157,6 +162,29 @@ class LocalSessionsTest {
                 throw new AssertionError(e);
             }
         }, "closing the global session removes its ephemeral nodes everywhere");
+    }
+
+    @Test
+    void aCloseRightAfterTheUpgradingCreateClosesTheGlobalSessionAndItsEphemeral(@TempDir Path dir)
+            throws Exception {
+        // a session timeout longer than the wait below: only a close, not expiry, ends it in time
+        start(dir, true, 120_000);
+        long leader = leader();
+        long follower = follower(leader, 0);
+        ZooKeeper zk = new ZooKeeper(ensemble.connectString(follower), 60_000, event -> { });
+        clients.add(zk);
+        await(() -> zk.getState() == ZooKeeper.States.CONNECTED, "connected");
+        long id = zk.getSessionId();
+        CountDownLatch created = new CountDownLatch(1);
+        // asynchronous: the close is sent before the create (and the upgrade before it) is answered
+        zk.create("/short", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL,
+                (rc, path, ctx, name) -> created.countDown(), null);
+        zk.close();
+        clients.remove(zk);
+        ZooKeeper other = connect(leader);
+        await(() -> sessions(leader).get(id) == null && sessions(follower).get(id) == null,
+                "the session is gone everywhere");
+        assertNull(other.exists("/short", false), "its ephemeral went with it");
     }
 
     @Test

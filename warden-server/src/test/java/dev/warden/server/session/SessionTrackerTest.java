@@ -20,6 +20,40 @@ class SessionTrackerTest {
     }
 
     @Test
+    void localSessionsExpireApartAndStayOutOfSnapshotsAndActivityReports() {
+        tracker.add(7, 1000, new byte[16]);
+        tracker.addLocal(8, 1000, new byte[16]);
+        tracker.recordActivity(true);
+        assertTrue(tracker.touch(8));
+        assertTrue(tracker.touch(7));
+        assertEquals(List.of(7L), tracker.drainActive(), "the leader never hears of a local session");
+        assertEquals(List.of(7L), tracker.sessions().stream().map(SessionTracker.Session::id).toList());
+        assertEquals(1, tracker.size());
+        assertEquals(1, tracker.localCount());
+        clock.advance(1100);
+        assertEquals(List.of(7L), tracker.takeExpired(), "the leader's expiry takes global sessions only");
+        assertEquals(List.of(8L), tracker.takeExpiredLocal(), "the member's own check takes its local ones");
+        tracker.remove(8);
+        assertEquals(0, tracker.localCount());
+    }
+
+    @Test
+    void applyingACreateSessionForALocalSessionMakesItGlobalOnce() {
+        tracker.addLocal(8, 1000, new byte[16]);
+        assertTrue(tracker.isLocal(8));
+        assertTrue(tracker.startUpgrade(8));
+        assertFalse(tracker.startUpgrade(8), "one createSession goes to the leader");
+        tracker.add(8, 1000, new byte[16]);
+        assertFalse(tracker.isLocal(8));
+        assertFalse(tracker.startUpgrade(8));
+        assertEquals(0, tracker.localCount());
+        assertEquals(1, tracker.size());
+        clock.advance(1100);
+        assertEquals(List.of(), tracker.takeExpiredLocal());
+        assertEquals(List.of(8L), tracker.takeExpired(), "now the leader expires it");
+    }
+
+    @Test
     void idleSessionExpiresWithinOneTickAfterItsTimeout() {
         tracker.add(7, 1000, new byte[16]);
         clock.advance(999);
