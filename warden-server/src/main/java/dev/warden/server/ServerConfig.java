@@ -67,6 +67,7 @@ public record ServerConfig(
         boolean enforceQuota,
         boolean skipAcl,
         boolean quorumListenOnAllIPs,
+        MultiAddressSettings multiAddress,
         boolean leaderServes,
         dev.warden.storage.SnapshotCompression snapshotCompression,
         boolean auditEnabled,
@@ -119,7 +120,9 @@ public record ServerConfig(
         SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
         ADMIN_PORT("admin.serverPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
         ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds"),
-        METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)");
+        METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
+        MULTI_ADDRESS_REACHABILITY_TIMEOUT("multiAddress.reachabilityCheckTimeoutMs", 1, Integer.MAX_VALUE,
+                "must be a positive number of milliseconds");
 
         final String key;
         final long min;
@@ -196,6 +199,8 @@ public record ServerConfig(
         Range.SYNC_LIMIT.check(syncLimitTicks);
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
+        multiAddress = Objects.requireNonNullElse(multiAddress, MultiAddressSettings.DEFAULTS);
+        MemberLines.refuseSeveralAddresses(members, multiAddress.enabled());
         checkConfigVersion(configVersion, !members.isEmpty());
         quorumGroups = Objects.requireNonNullElse(quorumGroups, QuorumGroups.NONE);
         if (quorumGroups.isHierarchical()) {
@@ -280,7 +285,7 @@ public record ServerConfig(
                 .members(members).configVersion(configVersion).quorumGroups(quorumGroups)
                 .reconfigEnabled(reconfigEnabled).configFile(configFile)
                 .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
-                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).multiAddress(multiAddress).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
                 .security(security);
         if (!dataLogDir.equals(dataDir)) {
@@ -371,6 +376,18 @@ public record ServerConfig(
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
+            // only when set: ZooKeeper's conf does not list them, and most ensembles leave them alone
+            MultiAddressSettings defaults = MultiAddressSettings.DEFAULTS;
+            if (multiAddress.enabled() != defaults.enabled()) {
+                s.put("multiAddress.enabled", Boolean.toString(multiAddress.enabled()));
+            }
+            if (multiAddress.reachabilityCheckEnabled() != defaults.reachabilityCheckEnabled()) {
+                s.put("multiAddress.reachabilityCheckEnabled", Boolean.toString(multiAddress.reachabilityCheckEnabled()));
+            }
+            if (multiAddress.reachabilityCheckTimeoutMs() != defaults.reachabilityCheckTimeoutMs()) {
+                s.put("multiAddress.reachabilityCheckTimeoutMs",
+                        Integer.toString(multiAddress.reachabilityCheckTimeoutMs()));
+            }
             s.put("leaderServes", leaderServes ? "yes" : "no");
             s.put("peerType", self().observer() ? "observer" : "participant");
             members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
@@ -420,9 +437,12 @@ public record ServerConfig(
             if (e.getKey() != m.id()) {
                 throw new ConfigException("server." + e.getKey(), "server." + e.getKey() + " holds member " + m.id());
             }
+            for (QuorumMember.PeerAddress address : m.addresses()) {
+                String addressHost = address.host().toLowerCase(Locale.ROOT);
+                claimPort(portOwners, addressHost, address.peerPort(), m.id());
+                claimPort(portOwners, addressHost, address.electionPort(), m.id());
+            }
             String host = m.host().toLowerCase(Locale.ROOT);
-            claimPort(portOwners, host, m.peerPort(), m.id());
-            claimPort(portOwners, host, m.electionPort(), m.id());
             if (m.hasClientPort()) {
                 claimPort(portOwners, m.clientHost() == null ? host : m.clientHost().toLowerCase(Locale.ROOT),
                         m.clientPort(), m.id());
@@ -545,6 +565,7 @@ public record ServerConfig(
         private boolean enforceQuota;
         private boolean skipAcl;
         private boolean quorumListenOnAllIPs;
+        private MultiAddressSettings multiAddress = MultiAddressSettings.DEFAULTS;
         private boolean leaderServes = true;
         private dev.warden.storage.SnapshotCompression snapshotCompression = dev.warden.storage.SnapshotCompression.NONE;
         private boolean auditEnabled;
@@ -613,6 +634,9 @@ public record ServerConfig(
         public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
         public Builder skipAcl(boolean v) { skipAcl = v; return this; }
         public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
+        /** multiAddress.*: server lines with several addresses, and how their address is chosen. */
+        public Builder multiAddress(MultiAddressSettings v) { multiAddress = v; return this; }
+        public MultiAddressSettings multiAddress() { return multiAddress; }
         /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
         public Builder leaderServes(boolean v) { leaderServes = v; return this; }
         /** How snapshots are written (ZooKeeper's snapshot.compression.method); uncompressed by default. */
@@ -635,7 +659,7 @@ public record ServerConfig(
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security);
+                    quorumListenOnAllIPs, multiAddress, leaderServes, snapshotCompression, auditEnabled, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -133,7 +133,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
         this.driver = new MemberDriver(myId, core, senderRef, this,
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
-                        config.reconfigEnabled()),
+                        config.reconfigEnabled(), config.multiAddress().enabled()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding);
         this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),

@@ -98,10 +98,16 @@ public final class MemberLoop {
 
     /**
      * The state the leader's prep validates against, which the rest of the member applies to, and
-     * whether it takes reconfig requests (reconfigEnabled).
+     * whether it takes reconfig requests (reconfigEnabled) and member lines with several
+     * addresses in them (multiAddress.enabled).
      */
     public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
-                            boolean reconfigEnabled) {
+                            boolean reconfigEnabled, boolean multiAddressEnabled) {
+        /** Without multi-address member lines. */
+        public PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
+                         boolean reconfigEnabled) {
+            this(preparer, pending, sessions, tree, reconfigEnabled, false);
+        }
     }
 
     /** Most batches at the log writer at once; its queue holds no more. */
@@ -172,7 +178,8 @@ public final class MemberLoop {
         this.disk = disk;
         this.logLastZxid = logLastZxid;
         this.acknowledgeBeforeFsync = acknowledgeBeforeFsync;
-        this.reconfig = new LeaderReconfig(core, prepState.tree(), prepState.reconfigEnabled());
+        this.reconfig = new LeaderReconfig(core, prepState.tree(), prepState.reconfigEnabled(),
+                prepState.multiAddressEnabled());
         prepState.preparer().reconfigurer(reconfig);
         this.prep = new LeaderPrep(prepState.preparer(), prepState.pending(), prepState.sessions(), prepState.tree(),
                 new LeaderPrep.Output() {

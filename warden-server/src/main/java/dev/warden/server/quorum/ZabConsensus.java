@@ -91,6 +91,9 @@ public final class ZabConsensus implements ConsensusFactory {
         if (config.quorumListenOnAllIPs()) {
             started.listenOnAllAddresses();
         }
+        if (config.multiAddress().enabled() && config.multiAddress().reachabilityCheckEnabled()) {
+            started.checkReachability(config.multiAddress().reachabilityCheckTimeoutMs());
+        }
         try {
             started.start();
         } catch (InterruptedException e) {
