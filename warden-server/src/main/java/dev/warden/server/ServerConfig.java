@@ -68,6 +68,7 @@ public record ServerConfig(
         boolean skipAcl,
         boolean quorumListenOnAllIPs,
         MultiAddressSettings multiAddress,
+        boolean observerSyncEnabled,
         boolean leaderServes,
         dev.warden.storage.SnapshotCompression snapshotCompression,
         boolean auditEnabled,
@@ -285,7 +286,8 @@ public record ServerConfig(
                 .members(members).configVersion(configVersion).quorumGroups(quorumGroups)
                 .reconfigEnabled(reconfigEnabled).configFile(configFile)
                 .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
-                .quorumListenOnAllIPs(quorumListenOnAllIPs).multiAddress(multiAddress).leaderServes(leaderServes)
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).multiAddress(multiAddress)
+                .observerSyncEnabled(observerSyncEnabled).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
                 .security(security);
         if (!dataLogDir.equals(dataDir)) {
@@ -376,6 +378,9 @@ public record ServerConfig(
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
+            if (!observerSyncEnabled) {
+                s.put("syncEnabled", "false");
+            }
             // only when set: ZooKeeper's conf does not list them, and most ensembles leave them alone
             MultiAddressSettings defaults = MultiAddressSettings.DEFAULTS;
             if (multiAddress.enabled() != defaults.enabled()) {
@@ -566,6 +571,7 @@ public record ServerConfig(
         private boolean skipAcl;
         private boolean quorumListenOnAllIPs;
         private MultiAddressSettings multiAddress = MultiAddressSettings.DEFAULTS;
+        private boolean observerSyncEnabled = true;
         private boolean leaderServes = true;
         private dev.warden.storage.SnapshotCompression snapshotCompression = dev.warden.storage.SnapshotCompression.NONE;
         private boolean auditEnabled;
@@ -637,6 +643,11 @@ public record ServerConfig(
         /** multiAddress.*: server lines with several addresses, and how their address is chosen. */
         public Builder multiAddress(MultiAddressSettings v) { multiAddress = v; return this; }
         public MultiAddressSettings multiAddress() { return multiAddress; }
+        /**
+         * syncEnabled (zookeeper.observer.syncEnabled): false keeps an observer's history off its
+         * disk (no log records, no snapshots); it takes the leader's at every start. True by default.
+         */
+        public Builder observerSyncEnabled(boolean v) { observerSyncEnabled = v; return this; }
         /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
         public Builder leaderServes(boolean v) { leaderServes = v; return this; }
         /** How snapshots are written (ZooKeeper's snapshot.compression.method); uncompressed by default. */
@@ -659,7 +670,7 @@ public record ServerConfig(
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, multiAddress, leaderServes, snapshotCompression, auditEnabled, security);
+                    quorumListenOnAllIPs, multiAddress, observerSyncEnabled, leaderServes, snapshotCompression, auditEnabled, security);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -163,9 +163,6 @@ final class UnimplementedZooKeeperKeys {
                 + " Remove it (or set true)."));
 
         // ---- warned: ignoring them is harmless ----
-        r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
-        r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
-                + " default)"));
         r.add(warn("localSessionsEnabled", "every Warden session is a global session (ZooKeeper's default): it"
                 + " survives a move to another member and may own ephemeral nodes"));
         r.add(warn("localSessionsUpgradingEnabled", "every Warden session is a global session (ZooKeeper's default)"));

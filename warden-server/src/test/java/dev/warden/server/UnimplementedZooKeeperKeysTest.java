@@ -52,7 +52,6 @@ class UnimplementedZooKeeperKeysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "syncEnabled|false|always log and snapshot",
             "cnxTimeout|5000|election and peer-connection tuning",
             "fastleader.maxNotificationInterval|60000|election and peer-connection tuning",
             "snapshot.compression.method|snappy|uncompressed",
