@@ -176,7 +176,13 @@ final class PeerLink {
                 inOrder.add(addresses.get((current + i) % addresses.size()));
             }
             int from = current;
-            probe.firstReachable(inOrder, chosen -> loop.execute(() -> dial((from + chosen) % addresses.size())));
+            probe.firstReachable(inOrder, chosen -> {
+                try {
+                    loop.execute(() -> dial((from + chosen) % addresses.size()));
+                } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                    // the member is stopping: its loop takes no more work, and no dial is wanted
+                }
+            });
         } else {
             dial(current);
         }
