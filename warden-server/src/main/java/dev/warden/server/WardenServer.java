@@ -120,6 +120,13 @@ public final class WardenServer implements AutoCloseable {
         DataDirRecovery.OnUnprovable onUnprovable = config.isEnsemble() ? DataDirRecovery.OnUnprovable.RESYNC
                 : config.discardUnprovable() ? DataDirRecovery.OnUnprovable.DISCARD_UNPROVABLE
                 : DataDirRecovery.OnUnprovable.REFUSE;
+        if (config.isEnsemble() && !dev.warden.server.quorum.Member.keepsHistoryOnDisk(config)
+                && !ResyncMarker.exists(config.dataDir())) {
+            // An observer with syncEnabled=false wrote no history, so its disk proves nothing: it
+            // starts empty and takes the leader's, as a member whose history was set aside does.
+            ResyncMarker.write(config.dataDir(), "an observer with syncEnabled=false keeps no history on disk and"
+                    + " takes the leader's at every start");
+        }
         long recoveryStartNs = System.nanoTime();
         DataDirRecovery.Outcome recovered = DataDirRecovery.recover(layout, logOptions, stateMachine, onUnprovable,
                 clock.wallTimeMs());

@@ -102,6 +102,15 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withIdleTimeoutMs(
                     ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"),
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
+            Setting.of((b, k, v, w) -> b.observerSyncEnabled(asBoolean(k, v)),
+                    "syncEnabled", "observer.syncEnabled", "zookeeper.observer.syncEnabled"),
+            Setting.of((b, k, v, w) -> b.multiAddress(b.multiAddress().withEnabled(asBoolean(k, v))),
+                    "multiAddress.enabled", "zookeeper.multiAddress.enabled"),
+            Setting.of((b, k, v, w) -> b.multiAddress(b.multiAddress().withReachabilityCheckEnabled(asBoolean(k, v))),
+                    "multiAddress.reachabilityCheckEnabled", "zookeeper.multiAddress.reachabilityCheckEnabled"),
+            Setting.of((b, k, v, w) -> b.multiAddress(b.multiAddress().withReachabilityCheckTimeoutMs(
+                    asInt(ServerConfig.Range.MULTI_ADDRESS_REACHABILITY_TIMEOUT, k, v))),
+                    "multiAddress.reachabilityCheckTimeoutMs", "zookeeper.multiAddress.reachabilityCheckTimeoutMs"),
             Setting.of(ConfigLoader::applySkipAcl, "skipACL", "zookeeper.skipACL"),
             Setting.of(ConfigLoader::applyLeaderServes, "leaderServes", "zookeeper.leaderServes"),
             Setting.of((b, k, v, w) -> b.readOnlyModeEnabled(asBoolean(k, v)), "readonlymode.enabled"),

@@ -125,6 +125,24 @@ final class MemberLines {
         throw ConfigException.invalid(key, value, what + " must be a whole number, not '" + text + "'");
     }
 
+    /**
+     * Without multiAddress.enabled=true a server line must give one address, as ZooKeeper
+     * requires: a line with several (a|b) is refused, naming the line and the key that allows it.
+     */
+    static void refuseSeveralAddresses(Map<Long, QuorumMember> members, boolean multiAddressEnabled) {
+        if (multiAddressEnabled) {
+            return;
+        }
+        for (QuorumMember member : members.values()) {
+            if (member.hasSeveralAddresses()) {
+                String key = "server." + member.id();
+                throw new ConfigException(key, key + "=" + member.toSpec() + " lists " + member.addresses().size()
+                        + " addresses, which needs multiAddress.enabled=true: set it on every member (ZooKeeper"
+                        + " 3.6 and later read it too), or give the line one address");
+            }
+        }
+    }
+
     /** The address checks of every member list: no host:port twice, at least one participant. */
     static void checkDistinctAddresses(SortedMap<Long, QuorumMember> members) {
         ServerConfig.checkMemberAddresses(members);

@@ -17,7 +17,17 @@ public final class ReconfigRequestParser {
     private ReconfigRequestParser() {
     }
 
-    /** The configuration {@code request} makes of {@code current}; its version is left as current's. */
+    /**
+     * The configuration {@code request} makes of {@code current}; its version is left as current's.
+     * Member lines with several addresses (a|b) are refused unless {@code multiAddressEnabled}.
+     */
+    public static EnsembleConfig apply(EnsembleConfig current, ReconfigRequest request, boolean multiAddressEnabled) {
+        EnsembleConfig next = apply(current, request);
+        MemberLines.refuseSeveralAddresses(next.members(), multiAddressEnabled);
+        return next;
+    }
+
+    /** As above, with every member line's addresses accepted. */
     public static EnsembleConfig apply(EnsembleConfig current, ReconfigRequest request) {
         boolean incremental = present(request.joiningServers()) || present(request.leavingServers());
         boolean whole = present(request.newMembers());

@@ -66,6 +66,8 @@ public record ServerConfig(
         boolean enforceQuota,
         boolean skipAcl,
         boolean quorumListenOnAllIPs,
+        MultiAddressSettings multiAddress,
+        boolean observerSyncEnabled,
         boolean leaderServes,
         dev.warden.storage.SnapshotCompression snapshotCompression,
         boolean auditEnabled,
@@ -120,7 +122,9 @@ public record ServerConfig(
         SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
         ADMIN_PORT("admin.serverPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
         ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds"),
-        METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)");
+        METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
+        MULTI_ADDRESS_REACHABILITY_TIMEOUT("multiAddress.reachabilityCheckTimeoutMs", 1, Integer.MAX_VALUE,
+                "must be a positive number of milliseconds");
 
         final String key;
         final long min;
@@ -197,6 +201,8 @@ public record ServerConfig(
         Range.SYNC_LIMIT.check(syncLimitTicks);
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
         checkEnsemble(members, serverId, clientPort);
+        multiAddress = Objects.requireNonNullElse(multiAddress, MultiAddressSettings.DEFAULTS);
+        MemberLines.refuseSeveralAddresses(members, multiAddress.enabled());
         checkConfigVersion(configVersion, !members.isEmpty());
         quorumGroups = Objects.requireNonNullElse(quorumGroups, QuorumGroups.NONE);
         if (quorumGroups.isHierarchical()) {
@@ -281,7 +287,8 @@ public record ServerConfig(
                 .members(members).configVersion(configVersion).quorumGroups(quorumGroups)
                 .reconfigEnabled(reconfigEnabled).configFile(configFile)
                 .adminServer(adminServer).metrics(metrics).enforceQuota(enforceQuota).skipAcl(skipAcl)
-                .quorumListenOnAllIPs(quorumListenOnAllIPs).leaderServes(leaderServes)
+                .quorumListenOnAllIPs(quorumListenOnAllIPs).multiAddress(multiAddress)
+                .observerSyncEnabled(observerSyncEnabled).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
                 .security(security).readOnlyModeEnabled(readOnlyModeEnabled).localSessions(localSessions);
         if (!dataLogDir.equals(dataDir)) {
@@ -374,6 +381,21 @@ public record ServerConfig(
             s.put("syncLimit", Integer.toString(syncLimitTicks));
             s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
             s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
+            if (!observerSyncEnabled) {
+                s.put("syncEnabled", "false");
+            }
+            // only when set: ZooKeeper's conf does not list them, and most ensembles leave them alone
+            MultiAddressSettings defaults = MultiAddressSettings.DEFAULTS;
+            if (multiAddress.enabled() != defaults.enabled()) {
+                s.put("multiAddress.enabled", Boolean.toString(multiAddress.enabled()));
+            }
+            if (multiAddress.reachabilityCheckEnabled() != defaults.reachabilityCheckEnabled()) {
+                s.put("multiAddress.reachabilityCheckEnabled", Boolean.toString(multiAddress.reachabilityCheckEnabled()));
+            }
+            if (multiAddress.reachabilityCheckTimeoutMs() != defaults.reachabilityCheckTimeoutMs()) {
+                s.put("multiAddress.reachabilityCheckTimeoutMs",
+                        Integer.toString(multiAddress.reachabilityCheckTimeoutMs()));
+            }
             s.put("leaderServes", leaderServes ? "yes" : "no");
             s.put("readonlymode.enabled", Boolean.toString(readOnlyModeEnabled));
             s.put("peerType", self().observer() ? "observer" : "participant");
@@ -424,9 +446,12 @@ public record ServerConfig(
             if (e.getKey() != m.id()) {
                 throw new ConfigException("server." + e.getKey(), "server." + e.getKey() + " holds member " + m.id());
             }
+            for (QuorumMember.PeerAddress address : m.addresses()) {
+                String addressHost = address.host().toLowerCase(Locale.ROOT);
+                claimPort(portOwners, addressHost, address.peerPort(), m.id());
+                claimPort(portOwners, addressHost, address.electionPort(), m.id());
+            }
             String host = m.host().toLowerCase(Locale.ROOT);
-            claimPort(portOwners, host, m.peerPort(), m.id());
-            claimPort(portOwners, host, m.electionPort(), m.id());
             if (m.hasClientPort()) {
                 claimPort(portOwners, m.clientHost() == null ? host : m.clientHost().toLowerCase(Locale.ROOT),
                         m.clientPort(), m.id());
@@ -549,6 +574,8 @@ public record ServerConfig(
         private boolean enforceQuota;
         private boolean skipAcl;
         private boolean quorumListenOnAllIPs;
+        private MultiAddressSettings multiAddress = MultiAddressSettings.DEFAULTS;
+        private boolean observerSyncEnabled = true;
         private boolean leaderServes = true;
         private dev.warden.storage.SnapshotCompression snapshotCompression = dev.warden.storage.SnapshotCompression.NONE;
         private boolean auditEnabled;
@@ -619,6 +646,14 @@ public record ServerConfig(
         public Builder enforceQuota(boolean v) { enforceQuota = v; return this; }
         public Builder skipAcl(boolean v) { skipAcl = v; return this; }
         public Builder quorumListenOnAllIPs(boolean v) { quorumListenOnAllIPs = v; return this; }
+        /** multiAddress.*: server lines with several addresses, and how their address is chosen. */
+        public Builder multiAddress(MultiAddressSettings v) { multiAddress = v; return this; }
+        public MultiAddressSettings multiAddress() { return multiAddress; }
+        /**
+         * syncEnabled (zookeeper.observer.syncEnabled): false keeps an observer's history off its
+         * disk (no log records, no snapshots); it takes the leader's at every start. True by default.
+         */
+        public Builder observerSyncEnabled(boolean v) { observerSyncEnabled = v; return this; }
         /** False: the leader takes no client sessions (ZooKeeper's leaderServes=no); true by default. */
         public Builder leaderServes(boolean v) { leaderServes = v; return this; }
         /** How snapshots are written (ZooKeeper's snapshot.compression.method); uncompressed by default. */
@@ -649,8 +684,8 @@ public record ServerConfig(
                     inlineIdleWrites, digestEnabled, discardUnprovable, serverId, initLimitTicks, syncLimitTicks,
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
-                    quorumListenOnAllIPs, leaderServes, snapshotCompression, auditEnabled, security,
-                    readOnlyModeEnabled, localSessions);
+                    quorumListenOnAllIPs, multiAddress, observerSyncEnabled, leaderServes, snapshotCompression,
+                    auditEnabled, security, readOnlyModeEnabled, localSessions);
         }
 
         static int derived(int ticks, int tickTimeMs) {

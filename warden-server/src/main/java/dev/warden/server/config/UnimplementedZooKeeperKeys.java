@@ -155,9 +155,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(refuse("oraclePath", never(), "ZooKeeper would let an oracle file decide the quorum of a two-member"
                 + " ensemble (Oracle Quorum); Warden counts a majority of voters (or by group.N and weight.N) and has no oracle. Remove it,"
                 + " knowing two members then stop serving when either is down (a third member avoids that)."));
-        r.add(refuse("multiAddress.enabled", off(), "ZooKeeper would let a server line list several addresses"
-                + " (a|b) and switch between them; Warden uses one address per member. Remove it (or set false)"
-                + " and give each server line one address."));
         r.add(refuse("datadir.autocreate", on(), "ZooKeeper would refuse to start when dataDir or dataLogDir does"
                 + " not exist; Warden creates missing directories, so a mistyped dataDir would start an empty"
                 + " server. Remove it (or set true) after checking dataDir and dataLogDir."));
@@ -166,9 +163,6 @@ final class UnimplementedZooKeeperKeys {
                 + " Remove it (or set true)."));
 
         // ---- warned: ignoring them is harmless ----
-        r.add(warn("syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's default)"));
-        r.add(warn("observer.syncEnabled", "Warden's observers always log and snapshot to disk (ZooKeeper's"
-                + " default)"));
         r.add(warn("observerMasterPort", "Warden's observers follow the leader directly"));
         r.add(warn("observerMaster.sizeLimit", "Warden's observers follow the leader directly"));
         r.add(warn("connectToLearnerMasterLimit", "Warden gives a follower initLimit ticks to connect and sync"));
@@ -197,7 +191,6 @@ final class UnimplementedZooKeeperKeys {
         r.add(warnPrefix("jvm.pause.", PAUSE_MONITOR));
         r.add(warnPrefix("messageTracker.", MESSAGE_TRACKER));
         r.add(warnPrefix("jmx.", LOG4J_JMX));
-        r.add(warnPrefix("multiAddress.", "applies only with multiAddress.enabled=true, which Warden refuses"));
         r.add(warnPrefix("ssl.", TLS_DETAIL));
         r.add(warnPrefix("ssl.quorum.", QUORUM_TLS));
         r.add(warn("sslQuorumReloadCertFiles", QUORUM_TLS));

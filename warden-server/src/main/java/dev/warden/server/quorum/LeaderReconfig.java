@@ -34,13 +34,16 @@ final class LeaderReconfig implements Reconfigurer {
     private final ConsensusCore core;
     private final DataTree tree;
     private final boolean enabled;
+    /** multiAddress.enabled: whether a joining line may list several addresses. */
+    private final boolean multiAddressEnabled;
     /** The zxid of the last change prepared, until the core has it in its log (then the core says). */
     private long preparedZxid = -1;
 
-    LeaderReconfig(ConsensusCore core, DataTree tree, boolean enabled) {
+    LeaderReconfig(ConsensusCore core, DataTree tree, boolean enabled, boolean multiAddressEnabled) {
         this.core = core;
         this.tree = tree;
         this.enabled = enabled;
+        this.multiAddressEnabled = multiAddressEnabled;
     }
 
     /** A new term: whatever was prepared and not proposed is gone. */
@@ -91,7 +94,7 @@ final class LeaderReconfig implements Reconfigurer {
             throw new PrepException(ErrorCode.BAD_VERSION);
         }
         try {
-            return dev.warden.server.config.ReconfigRequestParser.apply(current, request);
+            return dev.warden.server.config.ReconfigRequestParser.apply(current, request, multiAddressEnabled);
         } catch (ConfigException bad) {
             log.info("reconfig refused: {}", bad.getMessage());
             throw new PrepException(ErrorCode.BAD_ARGUMENTS);

@@ -117,6 +117,11 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private Map<Long, QuorumMember> knownMembers;
     /** Members a waiting reconfig adds, dialled by this leader before any configuration names them (driver thread). */
     private Map<Long, QuorumMember> joiners = new HashMap<>();
+    /**
+     * False for an observer with syncEnabled=false: its history stays in memory (no log records,
+     * no snapshots), and it takes the leader's at every start (see {@link #keepsHistoryOnDisk}).
+     */
+    private final boolean historyOnDisk;
     /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
     private volatile Runnable roleListener = () -> { };
 
@@ -125,6 +130,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                   Storage storage, ConsensusFactory consensus, RandomGenerator random) throws IOException {
         this.myId = config.serverId();
         this.config = config;
+        this.historyOnDisk = keepsHistoryOnDisk(config);
         this.clock = clock;
         this.stateMachine = stateMachine;
         this.registry = registry;
@@ -143,7 +149,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
         this.driver = new MemberDriver(myId, core, senderRef, this,
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
-                        config.reconfigEnabled(), Math.max(250, config.tickTimeMs()),
+                        config.reconfigEnabled(), config.multiAddress().enabled(), Math.max(250, config.tickTimeMs()),
                         (long) config.initLimitTicks() * config.tickTimeMs()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
         this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry,
@@ -410,6 +416,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
             log.info("member {}: now in epoch {}", myId, change.epoch());
             return;
         }
+        if (!historyOnDisk && (change.role() == Role.FOLLOWING || change.role() == Role.LEADING)) {
+            // A voter must have on disk what it acknowledges, and this member's disk holds nothing.
+            // Stopping here, before anything is acknowledged, is safe: restarted with its line now
+            // a participant's, it keeps its history on disk.
+            throw new IllegalStateException("member " + myId + " was an observer with syncEnabled=false, which"
+                    + " keeps no history on disk, and the configuration now makes it a voter; it stops. Restart it:"
+                    + " as a participant it writes its log and snapshots");
+        }
         roleChanges.incrementAndGet();
         if (treeCheck != null) {
             treeCheck.newTerm();
@@ -473,6 +487,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     @Override
     public void truncateAfter(long zxid) throws IOException {
+        if (!historyOnDisk) {
+            // The state cannot be rebuilt from a disk that holds no history: take the leader's
+            // snapshot instead. Until it arrives the state is a committed prefix (an observer
+            // applies only what the leader committed), so reads stay merely behind.
+            abandonHistoryBecause("a TRUNC to 0x" + Long.toHexString(zxid) + " reached an observer that keeps"
+                    + " no history on disk (syncEnabled=false)");
+            return;
+        }
         memberLog.truncateAfter(zxid);
         // The core counts everything up to zxid as applied after a TRUNC, so the state must end
         // exactly there. It can be behind as well as ahead: a former leader logged its last
@@ -500,7 +522,11 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     @Override
     public void installSnapshot(SnapshotData snapshot) throws IOException {
         rebuild(-1, () -> storage.loadSnapshot(stateMachine, snapshot));
-        storage.restartAfterSnapshot(snapshot.zxid(), stateMachine);
+        if (historyOnDisk) {
+            storage.restartAfterSnapshot(snapshot.zxid(), stateMachine);
+        } else {
+            memberLog.restartAfter(snapshot.zxid()); // no snapshot file: the log view starts after it
+        }
     }
 
     private interface StateWork {
@@ -539,7 +565,19 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     @Override
     public void persist(List<Entry> entries) throws IOException {
-        memberLog.appendDurably(entries);
+        if (historyOnDisk) {
+            memberLog.appendDurably(entries);
+        }
+        // else: published to the core (logged) from memory only; an observer acknowledges nothing
+    }
+
+    /**
+     * Whether this member writes its history to disk: every member but an observer with
+     * syncEnabled=false (ZooKeeper's zookeeper.observer.syncEnabled), which keeps it in memory
+     * and takes the leader's again at every start.
+     */
+    public static boolean keepsHistoryOnDisk(ServerConfig config) {
+        return config.observerSyncEnabled() || !config.isEnsemble() || !config.self().observer();
     }
 
     @Override
@@ -628,7 +666,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     @Override
     public void snapshotDue() {
-        storage.snapshotDue(stateMachine);
+        if (historyOnDisk) {
+            storage.snapshotDue(stateMachine);
+        }
     }
 
     /** Stops serving, then the driver (which stops acknowledging), the peer links and the threads. */

@@ -98,18 +98,20 @@ public final class MemberLoop {
 
     /**
      * The state the leader's prep validates against, which the rest of the member applies to,
-     * whether it takes reconfig requests (reconfigEnabled), and how long a reconfig waits to hear
-     * from the members it adds and for them to synchronize ({@link JoinerReach}).
+     * whether it takes reconfig requests (reconfigEnabled) and member lines with several addresses
+     * in them (multiAddress.enabled), and how long a reconfig waits to hear from the members it
+     * adds and for them to synchronize ({@link JoinerReach}).
      */
     public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
-                            boolean reconfigEnabled, long joinerContactMs, long joinerSyncMs) {
+                            boolean reconfigEnabled, boolean multiAddressEnabled, long joinerContactMs,
+                            long joinerSyncMs) {
         /**
-         * Without timing of its own: a reconfig waits up to 250 ms to hear from the members it
-         * adds and 10 s for them to synchronize ({@link JoinerReach}).
+         * Without multi-address member lines or timing of its own: a reconfig waits up to 250 ms
+         * to hear from the members it adds and 10 s for them to synchronize ({@link JoinerReach}).
          */
         public PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
                          boolean reconfigEnabled) {
-            this(preparer, pending, sessions, tree, reconfigEnabled, 250, 10_000);
+            this(preparer, pending, sessions, tree, reconfigEnabled, false, 250, 10_000);
         }
     }
 
@@ -181,7 +183,8 @@ public final class MemberLoop {
         this.disk = disk;
         this.logLastZxid = logLastZxid;
         this.acknowledgeBeforeFsync = acknowledgeBeforeFsync;
-        this.reconfig = new LeaderReconfig(core, prepState.tree(), prepState.reconfigEnabled());
+        this.reconfig = new LeaderReconfig(core, prepState.tree(), prepState.reconfigEnabled(),
+                prepState.multiAddressEnabled());
         prepState.preparer().reconfigurer(reconfig);
         JoinerReach joinerReach = new JoinerReach(core, reconfig, effects::reachJoiners, peersHeard::within,
                 prepState.joinerContactMs(), prepState.joinerSyncMs());

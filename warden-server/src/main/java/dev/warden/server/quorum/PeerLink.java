@@ -15,6 +15,8 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.channel.EventLoop;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -22,16 +24,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The outbound connection to one port of one peer, with its bounded queue of encoded frames.
- * It keeps reconnecting with backoff until closed. Frames queued when the connection breaks or
- * cannot be made are dropped and the peer is reported disconnected: the protocol resends what
- * matters, and stale frames arriving on a later connection would only confuse it.
+ * It keeps reconnecting with backoff until closed. A peer whose server line lists several
+ * addresses (one per network) is dialled at one of them: after a failed dial at once the next,
+ * and after a lost connection the next too, so a member whose network failed is reached over
+ * another; the backoff starts only when every address has failed in a row. With the reachability check the
+ * address is chosen by probing them first ({@link ReachabilityProbe}). Frames queued when the
+ * connection breaks or cannot be made are dropped and the peer is reported disconnected: the
+ * protocol resends what matters, and stale frames arriving on a later connection would only
+ * confuse it.
  */
 final class PeerLink {
     private static final Logger LOG = LoggerFactory.getLogger(PeerLink.class);
 
     private final long peerId;
     private final String portName;
-    private final InetSocketAddress address;
+    /** The peer's addresses for this port, in its server line's order. */
+    private final List<InetSocketAddress> addresses;
+    /** The address dialled, or to dial next; I/O thread only. */
+    private int current;
+    /** Dials failed in a row since the last connection (or the last full round); I/O thread only. */
+    private int failedInRow;
     private final PeerTransport transport;
     private final Bootstrap bootstrap;
     private final EventLoop loop;
@@ -50,16 +62,17 @@ final class PeerLink {
     /** The redial waiting out the backoff, if any. */
     private ScheduledFuture<?> retry;
 
-    PeerLink(long peerId, String portName, InetSocketAddress address, PeerTransport transport, Bootstrap template,
-             EventLoop loop, PeerTransport.Options options) {
+    PeerLink(long peerId, String portName, List<InetSocketAddress> addresses, PeerTransport transport,
+             Bootstrap template, EventLoop loop, PeerTransport.Options options) {
         this.peerId = peerId;
         this.portName = portName;
-        this.address = address;
+        this.addresses = List.copyOf(addresses);
         this.transport = transport;
         OutboundHandler outbound = new OutboundHandler();
         this.bootstrap = template.clone().handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel channel) {
+                InetSocketAddress address = address(); // the one being dialled: set before the dial, same thread
                 transport.security().tls().installDialled(channel, address);
                 if (transport.security().sasl().enabled()) {
                     channel.pipeline().addLast(new OutboundAuth(PeerLink.this, transport, peerId, "member " + peerId
@@ -143,6 +156,11 @@ final class PeerLink {
         }
     }
 
+    /** The address dialled (or to dial next). I/O thread. */
+    private InetSocketAddress address() {
+        return addresses.get(current);
+    }
+
     /** I/O thread. */
     void connect() {
         synchronized (this) {
@@ -151,10 +169,39 @@ final class PeerLink {
             }
             connecting = true;
         }
-        bootstrap.connect(address).addListener((ChannelFuture f) -> connected(f));
+        ReachabilityProbe probe = transport.reachability();
+        if (addresses.size() > 1 && probe != null) {
+            List<InetSocketAddress> inOrder = new ArrayList<>(addresses.size());
+            for (int i = 0; i < addresses.size(); i++) {
+                inOrder.add(addresses.get((current + i) % addresses.size()));
+            }
+            int from = current;
+            probe.firstReachable(inOrder, chosen -> {
+                try {
+                    loop.execute(() -> dial((from + chosen) % addresses.size()));
+                } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                    // the member is stopping: its loop takes no more work, and no dial is wanted
+                }
+            });
+        } else {
+            dial(current);
+        }
+    }
+
+    /** Dials address {@code index}. I/O thread. */
+    private void dial(int index) {
+        synchronized (this) {
+            if (closed) {
+                connecting = false;
+                return;
+            }
+        }
+        current = index;
+        bootstrap.connect(address()).addListener((ChannelFuture f) -> connected(f));
     }
 
     private void connected(ChannelFuture f) {
+        InetSocketAddress address = address();
         if (!f.isSuccess()) {
             boolean dropped;
             synchronized (this) {
@@ -166,9 +213,20 @@ final class PeerLink {
             if (dropped) {
                 transport.reportDisconnected(peerId);
             }
+            failedInRow++;
+            if (addresses.size() > 1) {
+                current = (current + 1) % addresses.size();
+                if (failedInRow < addresses.size()) {
+                    LOG.debug("Trying member {} at its next address {} ({})", peerId, address(), portName);
+                    connect(); // another network may still reach it: no backoff until every address failed
+                    return;
+                }
+            }
+            failedInRow = 0;
             retryLater();
             return;
         }
+        failedInRow = 0;
         Channel c = f.channel();
         boolean stillWanted;
         synchronized (this) {
@@ -211,6 +269,7 @@ final class PeerLink {
     }
 
     private void disconnected(Channel c) {
+        InetSocketAddress address = address();
         boolean report;
         synchronized (this) {
             report = c == channel;
@@ -221,8 +280,14 @@ final class PeerLink {
             }
         }
         if (report) {
-            LOG.info("Lost the connection to member {} ({})", peerId, portName);
+            LOG.info("Lost the connection to member {} at {} ({})", peerId, address, portName);
             transport.reportDisconnected(peerId);
+        }
+        if (addresses.size() > 1) {
+            // The network under that address may be what failed (a reset, or a relay that takes the
+            // connection and drops it): the next dial goes to the next address, and comes back
+            // here after a failed round.
+            current = (current + 1) % addresses.size();
         }
         retryLater();
     }
@@ -301,7 +366,7 @@ final class PeerLink {
             if (talkedBack != ctx.channel()) {
                 talkedBack = ctx.channel();
                 LOG.warn("Member {} at {} ({}) sends bytes on a connection that only carries messages to it; "
-                        + "discarding them (is it a Warden member of this version?)", peerId, address, portName);
+                        + "discarding them (is it a Warden member of this version?)", peerId, address(), portName);
             }
         }
 
@@ -318,7 +383,7 @@ final class PeerLink {
                 String reason = cause instanceof SSLException ? PeerInbound.tlsFailure(cause)
                         : "the connection closed during the TLS handshake (does that member's " + portName
                         + " take TLS? it needs sslQuorum=true or portUnification=true)";
-                transport.refusals().refused(LOG, "Cannot connect to member " + peerId + " at " + address + " ("
+                transport.refusals().refused(LOG, "Cannot connect to member " + peerId + " at " + address() + " ("
                         + portName + "): " + reason);
                 ctx.close();
             }

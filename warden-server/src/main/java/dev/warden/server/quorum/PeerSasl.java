@@ -34,7 +34,7 @@ record PeerSasl(boolean enabled, boolean learnerRequireSasl, boolean serverRequi
             return OFF;
         }
         Set<String> hosts = new TreeSet<>();
-        members.forEach(m -> hosts.add(m.host()));
+        members.forEach(m -> m.addresses().forEach(address -> hosts.add(address.host())));
         SaslServers servers;
         try {
             servers = SaslServers.forMembers(jaasFile, settings.serverLoginContext(), hosts);

@@ -13,6 +13,8 @@ import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
@@ -122,11 +124,18 @@ final class PeerTls {
         }
         String address = channel.remoteAddress() instanceof InetSocketAddress remote && remote.getAddress() != null
                 ? remote.getAddress().getHostAddress() : null;
-        if (CertificateNames.names(certificate, address) || CertificateNames.names(certificate, claimed.host())) {
+        if (CertificateNames.names(certificate, address)) {
             return null;
         }
+        List<String> hosts = new ArrayList<>();
+        for (QuorumMember.PeerAddress line : claimed.addresses()) { // one per network with multiAddress.enabled
+            if (CertificateNames.names(certificate, line.host())) {
+                return null;
+            }
+            hosts.add(line.host());
+        }
         return "its certificate (" + certificate.getSubjectX500Principal().getName() + ") names neither the address "
-                + address + " it connects from nor " + claimed.host() + " of server." + claimed.id()
+                + address + " it connects from nor " + String.join(" or ", hosts) + " of server." + claimed.id()
                 + " (ssl.quorum.hostnameVerification)";
     }
 }

@@ -128,6 +128,8 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     private volatile boolean closed;
     /** quorumListenOnAllIPs: listen on every address, not only the host of this member's server line. */
     private boolean listenOnAllAddresses;
+    /** multiAddress.reachabilityCheckEnabled: how links to members with several addresses pick one; else null. */
+    private volatile ReachabilityProbe reachability;
 
     /** A transport with its own I/O thread. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
@@ -181,10 +183,15 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     }
 
     private void addLinks(QuorumMember member) {
-        peerLinks.put(member.id(), new PeerLink(member.id(), PEER_PORT,
-                new InetSocketAddress(member.host(), member.peerPort()), this, template, loop, options));
-        electionLinks.put(member.id(), new PeerLink(member.id(), ELECTION_PORT,
-                new InetSocketAddress(member.host(), member.electionPort()), this, template, loop, options));
+        List<InetSocketAddress> peerAddresses = new ArrayList<>();
+        List<InetSocketAddress> electionAddresses = new ArrayList<>();
+        for (QuorumMember.PeerAddress address : member.addresses()) {
+            peerAddresses.add(new InetSocketAddress(address.host(), address.peerPort()));
+            electionAddresses.add(new InetSocketAddress(address.host(), address.electionPort()));
+        }
+        peerLinks.put(member.id(), new PeerLink(member.id(), PEER_PORT, peerAddresses, this, template, loop, options));
+        electionLinks.put(member.id(), new PeerLink(member.id(), ELECTION_PORT, electionAddresses, this, template,
+                loop, options));
     }
 
     /**
@@ -229,7 +236,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     }
 
     private static boolean sameAddresses(QuorumMember a, QuorumMember b) {
-        return a.host().equals(b.host()) && a.peerPort() == b.peerPort() && a.electionPort() == b.electionPort();
+        return a.addresses().equals(b.addresses());
     }
 
     /**
@@ -241,13 +248,39 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         listenOnAllAddresses = true;
     }
 
-    /** Listens on this member's peer and election ports and starts dialling the others. */
+    /**
+     * multiAddress.reachabilityCheckEnabled=true: before dialling a member whose line lists
+     * several addresses, the first of them that answers a reachability probe of at most
+     * {@code timeoutMs} is chosen ({@link ReachabilityProbe}). Without it the addresses are
+     * dialled in turn. Call before {@link #start()}.
+     */
+    public void checkReachability(int timeoutMs) {
+        reachability = new ReachabilityProbe(myId, timeoutMs);
+    }
+
+    /** The probe that picks an address of a member with several; null without the reachability check. */
+    ReachabilityProbe reachability() {
+        return reachability;
+    }
+
+    /**
+     * Listens on this member's peer and election ports, on every address of its server line (one
+     * per network with multi-address lines), and starts dialling the others.
+     */
     public void start() throws InterruptedException {
         QuorumMember self = members.get(myId);
-        String host = listenOnAllAddresses ? "0.0.0.0" : self.host();
+        java.util.Set<String> bound = new java.util.HashSet<>();
         try {
-            listeners.add(listen(host, self.peerPort(), PEER_PORT));
-            listeners.add(listen(host, self.electionPort(), ELECTION_PORT));
+            for (QuorumMember.PeerAddress address : self.addresses()) {
+                String host = listenOnAllAddresses ? "0.0.0.0" : address.host();
+                // with quorumListenOnAllIPs two addresses sharing a port are one listener
+                if (bound.add(host + ":" + address.peerPort())) {
+                    listeners.add(listen(host, address.peerPort(), PEER_PORT));
+                }
+                if (bound.add(host + ":" + address.electionPort())) {
+                    listeners.add(listen(host, address.electionPort(), ELECTION_PORT));
+                }
+            }
         } catch (RuntimeException | InterruptedException e) {
             close();
             throw e;
@@ -429,6 +462,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         electionLinks.values().forEach(PeerLink::close);
         for (Channel listener : listeners) {
             listener.close();
+        }
+        ReachabilityProbe probe = reachability;
+        if (probe != null) {
+            probe.close();
         }
         if (saslSteps != null) {
             saslSteps.shutdownNow();

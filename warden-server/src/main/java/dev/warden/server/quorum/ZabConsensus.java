@@ -92,6 +92,9 @@ public final class ZabConsensus implements ConsensusFactory {
         if (config.quorumListenOnAllIPs()) {
             started.listenOnAllAddresses();
         }
+        if (config.multiAddress().enabled() && config.multiAddress().reachabilityCheckEnabled()) {
+            started.checkReachability(config.multiAddress().reachabilityCheckTimeoutMs());
+        }
         try {
             started.start();
         } catch (InterruptedException e) {

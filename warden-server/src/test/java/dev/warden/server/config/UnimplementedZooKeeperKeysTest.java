@@ -34,7 +34,6 @@ class UnimplementedZooKeeperKeysTest {
             "electionAlg|1|3|accepts only 3",
             "electionAlg|fast|3|accepts only 3",
             "oraclePath|/var/zk/oracle||has no oracle",
-            "multiAddress.enabled|true|false|one address per member",
             "datadir.autocreate|false|true|creates missing directories",
             "db.autocreate|false|true|lets it vote at once"})
     void keysWhoseBeingIgnoredWouldChangeMeaningAreRefusedUnlessOff(String key, String refused, String off,
@@ -53,7 +52,6 @@ class UnimplementedZooKeeperKeysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "syncEnabled|false|always log and snapshot",
             "cnxTimeout|5000|election and peer-connection tuning",
             "fastleader.maxNotificationInterval|60000|election and peer-connection tuning",
             "snapshot.compression.method|snappy|uncompressed",
@@ -67,7 +65,6 @@ class UnimplementedZooKeeperKeysTest {
             "jaasLoginRenew|3600000|SASL/Kerberos setting Warden does not read",
             "ssl.context.supplier.class|org.example.Supplier|TLS setting Warden does not read",
             "fips-mode|false|TLS setting Warden does not read",
-            "multiAddress.reachabilityCheckTimeoutMs|1000|only with multiAddress.enabled=true",
             "connection_throttle_tokens|100|throttling",
             "requestThrottleLimit|100|throttling",
             "watchManagerName|WatchManagerOptimized|watch manager",
@@ -85,11 +82,11 @@ class UnimplementedZooKeeperKeysTest {
     @Test
     void aRefusedKeyIsReportedBeforeTheMemberLinesItExplains() {
         Properties p = new Properties();
-        p.setProperty("multiAddress.enabled", "true");
+        p.setProperty("oraclePath", "/var/zk/oracle");
         p.setProperty("server.1", "a1:1:2|a2:1:2");
         p.setProperty("server.2", "b:1:2");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.fromProperties(p, warnings::add));
-        assertEquals("multiAddress.enabled", e.key());
+        assertEquals("oraclePath", e.key());
     }
 
     @Test

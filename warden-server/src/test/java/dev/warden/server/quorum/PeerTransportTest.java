@@ -244,6 +244,33 @@ class PeerTransportTest {
         recorder.events.clear();
     }
 
+    /**
+     * multiAddress.enabled: member 1 knows member 2 at two addresses, the first of which nothing
+     * listens on (member 2 binds its second only); member 1 reaches it at the second, with and
+     * without the reachability probe.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "reachability probe: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aMemberWhoseFirstAddressIsDeadIsReachedAtItsNext(boolean probe) throws Exception {
+        QuorumMember one = new QuorumMember(1, "127.0.0.1", FreePorts.pick(), FreePorts.pick(), false, null, 0);
+        QuorumMember.PeerAddress live = new QuorumMember.PeerAddress("127.0.0.2", FreePorts.pick(), FreePorts.pick());
+        QuorumMember twoAsItListens = new QuorumMember(2, live.host(), live.peerPort(), live.electionPort(), false,
+                null, 0);
+        QuorumMember twoAsOneKnowsIt = new QuorumMember(2, "127.0.0.1", FreePorts.pick(), FreePorts.pick(), false,
+                null, 0, List.of(live));
+        Recorder r1 = new Recorder();
+        Recorder r2 = new Recorder();
+        PeerTransport t1 = new PeerTransport(1, Map.of(1L, one, 2L, twoAsOneKnowsIt), r1, fast());
+        open.add(t1);
+        if (probe) {
+            t1.checkReachability(500);
+        }
+        t1.start();
+        PeerTransport t2 = start(2, Map.of(1L, one, 2L, twoAsItListens), r2, fast());
+        awaitDelivery(t1, 2, r2);
+        awaitDelivery(t2, 1, r1);
+    }
+
     @Test
     void reconnectsAfterAPeerRestarts() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);

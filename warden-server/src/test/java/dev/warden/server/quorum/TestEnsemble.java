@@ -71,6 +71,11 @@ final class TestEnsemble implements AutoCloseable {
         configs.replaceAll((id, config) -> change.apply(config.toBuilder()).build());
     }
 
+    /** Changes member {@code id}'s configuration before it starts. */
+    void configure(long id, java.util.function.UnaryOperator<ServerConfig.Builder> change) {
+        configs.put(id, change.apply(configs.get(id).toBuilder()).build());
+    }
+
     /** Gives member {@code id} these security settings (TLS, SASL) before it starts. */
     void security(long id, dev.warden.server.security.SecurityConfig security) {
         configs.put(id, configs.get(id).toBuilder().security(security).build());
