@@ -104,12 +104,12 @@ public final class MemberLoop {
     public record PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
                             boolean reconfigEnabled, long joinerContactMs, long joinerSyncMs) {
         /**
-         * Without timing of its own: a reconfig waits up to 250 ms to hear from the members it
+         * Without timing of its own: a reconfig waits up to 1 s to hear from the members it
          * adds and 10 s for them to synchronize ({@link JoinerReach}).
          */
         public PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
                          boolean reconfigEnabled) {
-            this(preparer, pending, sessions, tree, reconfigEnabled, 250, 10_000);
+            this(preparer, pending, sessions, tree, reconfigEnabled, JoinerReach.MIN_CONTACT_WAIT_MS, 10_000);
         }
     }
 

@@ -16,9 +16,12 @@ final class MemberStatusView implements MemberStatus {
     private final LongSupplier digestMismatches;
     private final LongSupplier lookingCount;
     private final java.util.function.IntSupplier applyQueueDepth;
+    private final java.util.function.Supplier<dev.warden.server.EnsembleConfig> configuration;
 
     MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches,
-                     LongSupplier lookingCount, java.util.function.IntSupplier applyQueueDepth) {
+                     LongSupplier lookingCount, java.util.function.IntSupplier applyQueueDepth,
+                     java.util.function.Supplier<dev.warden.server.EnsembleConfig> configuration) {
+        this.configuration = configuration;
         this.config = config;
         this.driver = driver;
         this.leading = leading;
@@ -34,6 +37,11 @@ final class MemberStatusView implements MemberStatus {
         depths.put("log_batches_in_flight", (long) driver.logBatchesInFlight());
         depths.put("apply_queue", (long) applyQueueDepth.getAsInt());
         return depths;
+    }
+
+    @Override
+    public Optional<dev.warden.server.EnsembleConfig> configuration() {
+        return Optional.of(configuration.get());
     }
 
     @Override
