@@ -45,6 +45,7 @@ public final class BenchMain implements Callable<Integer> {
         CommandLine cli = new CommandLine(new BenchMain());
         cli.addSubcommand(new LoadCommand());
         cli.addSubcommand(new CompareCommand());
+        cli.addSubcommand(new dev.warden.bench.compare.ReconfigStallCommand());
         cli.addSubcommand(new ResourcesCommand());
         cli.addSubcommand(new MicroCommand());
         cli.addSubcommand(new dev.warden.bench.startup.StartupCommand());

@@ -245,7 +245,15 @@ public final class WardenServer implements AutoCloseable {
                     // the server is stopping; its beans go with it
                 }
             });
-            beans.roleChanged(); // a change before the listener was set
+            member.onConfigurationCommitted(() -> {
+                try {
+                    timers.execute(beans::configurationChanged);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // the server is stopping; its beans go with it
+                }
+            });
+            beans.roleChanged(); // a change before the listeners were set
+            beans.configurationChanged();
             jmxBeans = beans;
         }
     }

@@ -56,6 +56,16 @@ class ReconfigCrashTest {
         crashDuringAddition(flavour, "leader", true);
     }
 
+    /**
+     * The leader killed once the joiner serves: the change is in the leader's log by then (the
+     * joiner is reached only once a change names it), committed or about to be.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("flavours")
+    void leaderKilledOnceTheJoinerServesRestartsAndTheEnsembleAgrees(Flavour flavour) throws Exception {
+        crashDuringAddition(flavour, "leader-after-join", true);
+    }
+
     private void crashDuringAddition(Flavour flavour, String name, boolean killLeader) throws Exception {
         LocalCluster cluster = threeMembersAndAJoiner(flavour, Ensembles.runDir("reconfig-" + name + "-" + flavour));
         boolean passed = false;
@@ -68,6 +78,9 @@ class ReconfigCrashTest {
             try (ZooKeeperAdmin admin = admin(cluster.connectString(leader))) {
                 // sent straight to the leader, and the member killed before the answer can come
                 admin.reconfigure(joinerLine, null, null, -1, (rc, path, ctx, data, stat) -> { }, null);
+                if (name.endsWith("-after-join")) {
+                    cluster.awaitServing(JOINER, ELECTION_TIMEOUT);
+                }
                 cluster.kill9(victim);
             }
             if (killLeader) {

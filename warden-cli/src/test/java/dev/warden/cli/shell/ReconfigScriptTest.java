@@ -61,7 +61,9 @@ class ReconfigScriptTest {
         WardenServer server = WardenServer.start(ServerConfig.builder()
                 .dataDir(dir.resolve("m" + id)).clientPort(line(id).clientPort()).clientPortAddress("127.0.0.1")
                 .tickTimeMs(200).initLimitTicks(25).syncLimitTicks(25).serverId((int) id)
-                .members(members).standaloneEnabled(false).reconfigEnabled(true).skipAcl(true).build(),
+                .members(members).standaloneEnabled(false).reconfigEnabled(true).skipAcl(true)
+                // the shell's 30 s session: a reconfig waiting for its joiner may wait a third of it
+                .maxSessionTimeoutMs(30_000).build(),
                 Clock.SYSTEM, TxnLogOptions.defaults().channels(), ZabConsensus::new);
         servers.add(server);
         long deadline = System.currentTimeMillis() + SERVING_TIMEOUT_MS;
@@ -75,7 +77,7 @@ class ReconfigScriptTest {
     }
 
     private ShellRun script(String script) {
-        return ShellRun.of(script, "-server", "127.0.0.1:" + line(1).clientPort(), "-timeout", "20000");
+        return ShellRun.of(script, "-server", "127.0.0.1:" + line(1).clientPort(), "-timeout", "30000");
     }
 
     private static String versionOf(String config) {

@@ -110,7 +110,8 @@ final class AdminCommands {
                     .forEach(key -> r.put(key, System.getProperty(key)));
             return null;
         });
-        add("voting_view", List.of(), serving(r -> r.put("current_config", votingView(server.config()))));
+        add("voting_view", List.of(), serving(r -> r.put("current_config",
+                votingView(server.memberStatus().configuration().orElse(server.config().ensembleConfig())))));
         add("watch_summary", List.of("wchs"), serving(r -> r.putAll(AdminFigures.watchSummary(server))));
         add("watches", List.of("wchc"), serving(r -> r.put("session_id_to_watched_paths",
                 AdminFigures.watchesBySession(server))));
@@ -198,13 +199,15 @@ final class AdminCommands {
         }
         r.put("is_leader", leaderId.getAsLong() == config.serverId());
         r.put("leader_id", leaderId.getAsLong());
-        QuorumMember leader = config.members().get(leaderId.getAsLong());
+        QuorumMember leader = server.memberStatus().configuration().orElse(config.ensembleConfig()).members()
+                .get(leaderId.getAsLong());
         r.put("leader_ip", leader == null ? null : leader.host());
     }
 
-    private static Map<String, Object> votingView(ServerConfig config) {
+    /** The voters of the configuration the member knows committed (it follows reconfig), as ZooKeeper lists them. */
+    private static Map<String, Object> votingView(dev.warden.server.config.EnsembleConfig configuration) {
         Map<String, Object> view = new LinkedHashMap<>();
-        config.members().forEach((id, member) -> {
+        configuration.members().forEach((id, member) -> {
             if (!member.observer()) {
                 view.put(Long.toString(id), member.toSpec());
             }

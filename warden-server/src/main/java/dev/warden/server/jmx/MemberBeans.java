@@ -1,9 +1,12 @@
 package dev.warden.server.jmx;
 
+import dev.warden.server.config.EnsembleConfig;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.ServerContext;
 import dev.warden.server.config.QuorumMember;
 import java.util.Date;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -12,35 +15,65 @@ import java.util.Optional;
  * own with its state and settings), and while it leads, follows or observes,
  * {@code name2=Leader}, {@code Follower} or {@code Observer} under its own replica with the
  * server's figures and {@code name3=InMemoryDataTree}. {@link #roleChanged} moves that bean as
- * the role changes; a looking member has none, as in ZooKeeper.
+ * the role changes; a looking member has none, as in ZooKeeper. The replicas, the quorum size and
+ * the own replica's configuration follow the configuration the member knows committed
+ * ({@link #configurationChanged}), so a {@code reconfig} shows in them.
  */
 public final class MemberBeans implements AutoCloseable {
     private final ServerBeans beans = new ServerBeans();
     private final ServerContext context;
     private final int clientPort;
     private final String startTime = new Date().toString();
+    private final String quorum;
     private final String ownReplica;
     /** The role bean's name, null while there is none. */
     private String roleBeanName;
+    /** The other members' lines their replica beans show, by id. */
+    private final Map<Long, QuorumMember> remoteReplicas = new HashMap<>();
 
     private MemberBeans(ServerContext context, int clientPort) {
         this.context = context;
         this.clientPort = clientPort;
         ServerConfig config = context.config();
-        String quorum = ServerBeans.DOMAIN + ":name0=ReplicatedServer_id" + config.serverId();
+        this.quorum = ServerBeans.DOMAIN + ":name0=ReplicatedServer_id" + config.serverId();
         this.ownReplica = quorum + ",name1=replica." + config.serverId();
-        beans.register(quorum, new Quorum(config));
-        for (QuorumMember member : config.members().values()) {
-            String name = quorum + ",name1=replica." + member.id();
-            beans.register(name, member.id() == config.serverId() ? new LocalPeer(member) : new RemotePeer(member));
-        }
+        beans.register(quorum, new Quorum());
+        beans.register(ownReplica, new LocalPeer(config.self()));
     }
 
     /** Registers the beans of the member {@code context} describes; {@code clientPort} is the bound one. */
     public static MemberBeans register(ServerContext context, int clientPort) {
         MemberBeans member = new MemberBeans(context, clientPort);
+        member.configurationChanged();
         member.roleChanged();
         return member;
+    }
+
+    /** The configuration the member knows committed: its starting one until a reconfig commits another. */
+    private EnsembleConfig configuration() {
+        return context.memberStatus().configuration().orElse(context.config().ensembleConfig());
+    }
+
+    /**
+     * Re-reads the committed configuration and makes the replica beans match it, as ZooKeeper's
+     * follow a reconfig: one for each other member (re-registered when its line changed), none
+     * for members that left. The member's own replica stays. Any thread, idempotent.
+     */
+    public synchronized void configurationChanged() {
+        Map<Long, QuorumMember> wanted = new HashMap<>(configuration().members());
+        wanted.remove((long) context.config().serverId());
+        for (Map.Entry<Long, QuorumMember> shown : new HashMap<>(remoteReplicas).entrySet()) {
+            if (!shown.getValue().equals(wanted.get(shown.getKey()))) {
+                beans.unregisterFrom(quorum + ",name1=replica." + shown.getKey());
+                remoteReplicas.remove(shown.getKey());
+            }
+        }
+        for (QuorumMember member : wanted.values()) {
+            if (!remoteReplicas.containsKey(member.id())) {
+                beans.register(quorum + ",name1=replica." + member.id(), new RemotePeer(member));
+                remoteReplicas.put(member.id(), member);
+            }
+        }
     }
 
     /** Re-reads the member's role and moves the role bean to match; any thread, idempotent. */
@@ -86,7 +119,9 @@ public final class MemberBeans implements AutoCloseable {
         roleBeanName = null;
     }
 
-    private record Quorum(ServerConfig config) implements QuorumMXBean {
+    private final class Quorum implements QuorumMXBean {
+        private final ServerConfig config = context.config();
+
         @Override
         public String getName() {
             return "ReplicatedServer_id" + config.serverId();
@@ -94,7 +129,7 @@ public final class MemberBeans implements AutoCloseable {
 
         @Override
         public int getQuorumSize() {
-            return config.voterIds().size();
+            return configuration().voterIds().size();
         }
 
         @Override
@@ -166,35 +201,40 @@ public final class MemberBeans implements AutoCloseable {
 
     /** The member itself: its line as for the others, plus its state and settings. */
     private final class LocalPeer implements LocalPeerMXBean {
-        private final RemotePeer line;
+        private final QuorumMember started;
 
         LocalPeer(QuorumMember member) {
-            this.line = new RemotePeer(member);
+            this.started = member;
+        }
+
+        /** Its own line in the committed configuration (a reconfig may change its role), else the one it started with. */
+        private RemotePeer line() {
+            return new RemotePeer(configuration().members().getOrDefault(started.id(), started));
         }
 
         @Override
         public String getName() {
-            return line.getName();
+            return line().getName();
         }
 
         @Override
         public String getQuorumAddress() {
-            return line.getQuorumAddress();
+            return line().getQuorumAddress();
         }
 
         @Override
         public String getElectionAddress() {
-            return line.getElectionAddress();
+            return line().getElectionAddress();
         }
 
         @Override
         public String getLearnerType() {
-            return line.getLearnerType();
+            return line().getLearnerType();
         }
 
         @Override
         public boolean isLeader() {
-            return line.isLeader();
+            return line().isLeader();
         }
 
         @Override
@@ -209,16 +249,17 @@ public final class MemberBeans implements AutoCloseable {
 
         @Override
         public long getConfigVersion() {
-            return context.config().configVersion();
+            return configuration().version();
         }
 
         @Override
         public String getQuorumSystemInfo() {
+            EnsembleConfig configuration = configuration();
             StringBuilder text = new StringBuilder();
-            for (QuorumMember line : context.config().members().values()) {
+            for (QuorumMember line : configuration.members().values()) {
                 text.append("server.").append(line.id()).append('=').append(line.toSpec()).append('\n');
             }
-            return text.append("version=").append(Long.toHexString(context.config().configVersion())).toString();
+            return text.append("version=").append(Long.toHexString(configuration.version())).toString();
         }
 
         @Override

@@ -41,6 +41,14 @@ public interface MemberStatus {
         return 0;
     }
 
+    /**
+     * The newest configuration this member knows committed (its members, groups and version):
+     * the one it started with until a {@code reconfig} commits another; empty for a standalone server.
+     */
+    default Optional<dev.warden.server.config.EnsembleConfig> configuration() {
+        return Optional.empty();
+    }
+
     /** The id of the leader this member follows or is, when it knows one; empty for a standalone server. */
     default java.util.OptionalLong leaderId() {
         return java.util.OptionalLong.empty();

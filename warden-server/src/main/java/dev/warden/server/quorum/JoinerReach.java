@@ -27,15 +27,19 @@ import org.slf4j.LoggerFactory;
  * members it has no link to, dials those members and tells them it leads (they join it as
  * non-voting learners at once, not at their next vote, an election timeout away), and
  * the request (with the later ones of its session) waits until they are synchronized, until
- * {@code syncWaitMs} has passed, or at once when none of them was heard from within
+ * {@code syncWaitMs} (initLimit) or a third of the session's timeout has passed, whichever is
+ * shorter, or at once when none of them was heard from within
  * {@code contactWaitMs} (not running: a joiner that is answers a dial within milliseconds); then
  * it is prepared as usual. Other sessions' writes go on meanwhile. The request's session waits
- * with it (its pings are answered in order behind it), so the contact wait is kept short: about
- * a tick, under the read timeout of the shortest session ZooKeeper allows (two ticks).
- * Runs on the driver thread.
+ * with it (its pings are answered in order behind it), so the contact wait is kept short: a tick,
+ * under the read timeout of the shortest session ZooKeeper allows with the default ticks (two
+ * ticks), but at least {@link #MIN_CONTACT_WAIT_MS}, the time a joiner started a moment before the
+ * request may take on a loaded machine to answer. Runs on the driver thread.
  */
 final class JoinerReach implements LeaderPrep.ReconfigGate {
     private static final Logger log = LoggerFactory.getLogger(JoinerReach.class);
+    /** The shortest wait to hear from a joiner at all. */
+    static final long MIN_CONTACT_WAIT_MS = 1_000;
     /** How often the leader tells joiners not heard from yet that it leads (a link may still be opening). */
     private static final long ANNOUNCE_EVERY_MS = 50;
 
@@ -53,6 +57,8 @@ final class JoinerReach implements LeaderPrep.ReconfigGate {
     /** When the wait started; -1 until the first check after the request came. */
     private long startedAtMs = -1;
     private long announcedAtMs = -1;
+    /** How long the waiting request may wait in all: initLimit, or less for a session with a short timeout. */
+    private long waitMs;
 
     JoinerReach(ConsensusCore core, LeaderReconfig reconfig, Consumer<Map<Long, QuorumMember>> dial,
                 LongFunction<Set<Long>> heardWithin, long contactWaitMs, long syncWaitMs) {
@@ -70,7 +76,7 @@ final class JoinerReach implements LeaderPrep.ReconfigGate {
      * members are in no configuration this leader knows. Those are dialled from now on.
      */
     @Override
-    public boolean mustWait(ReconfigRequest request, AuthIdentities who) {
+    public boolean mustWait(ReconfigRequest request, AuthIdentities who, long maxWaitMs) {
         EnsembleConfig next;
         try {
             next = reconfig.validate(request, who);
@@ -90,8 +96,9 @@ final class JoinerReach implements LeaderPrep.ReconfigGate {
         if (unlinked.isEmpty()) {
             return false;
         }
+        waitMs = Math.min(syncWaitMs, maxWaitMs);
         log.info("reconfig waits up to {} ms for members {} to connect and synchronize before its quorum check",
-                syncWaitMs, unlinked.keySet());
+                waitMs, unlinked.keySet());
         awaited = proposed;
         awaitedJoiners = Set.copyOf(unlinked.keySet());
         startedAtMs = -1;
@@ -125,8 +132,8 @@ final class JoinerReach implements LeaderPrep.ReconfigGate {
         }
         if (waitedMs >= contactWaitMs && java.util.Collections.disjoint(heard, awaitedJoiners)) {
             log.info("reconfig: none of members {} answered within {} ms", awaitedJoiners, contactWaitMs);
-        } else if (waitedMs >= syncWaitMs) {
-            log.info("reconfig: members {} did not synchronize within {} ms", awaitedJoiners, syncWaitMs);
+        } else if (waitedMs >= waitMs) {
+            log.info("reconfig: members {} did not synchronize within {} ms", awaitedJoiners, waitMs);
         } else {
             return false;
         }

@@ -58,7 +58,7 @@ public final class LeaderPrep {
     public interface ReconfigGate {
         ReconfigGate NONE = new ReconfigGate() {
             @Override
-            public boolean mustWait(ReconfigRequest request, AuthIdentities who) {
+            public boolean mustWait(ReconfigRequest request, AuthIdentities who, long maxWaitMs) {
                 return false;
             }
 
@@ -68,8 +68,11 @@ public final class LeaderPrep {
             }
         };
 
-        /** True if {@code request} must wait; the gate starts whatever ends the wait. */
-        boolean mustWait(ReconfigRequest request, AuthIdentities who);
+        /**
+         * True if {@code request} must wait; the gate starts whatever ends the wait, which must
+         * end within {@code maxWaitMs} (the session's pings are answered only after it).
+         */
+        boolean mustWait(ReconfigRequest request, AuthIdentities who, long maxWaitMs);
 
         /** True once the waiting request may be prepared. */
         boolean waitOver(long nowMs);
@@ -277,7 +280,8 @@ public final class LeaderPrep {
                 return;
             }
             request = new Request(origin, sessionId, forward.xid(), forward.opcode(), body);
-            if (!passedGate && forward.opcode() == OpCode.RECONFIG && mustWaitAtGate((ReconfigRequest) body, origin)) {
+            if (!passedGate && forward.opcode() == OpCode.RECONFIG
+                    && mustWaitAtGate((ReconfigRequest) body, origin, sessionId)) {
                 waitingAtGate.add(forward);
                 sessionsAtGate.add(sessionId);
                 return;
@@ -294,12 +298,20 @@ public final class LeaderPrep {
         }
     }
 
-    private boolean mustWaitAtGate(ReconfigRequest request, RemoteOrigin origin) {
+    /**
+     * Asks the gate; the wait it may take is a third of the session's timeout, under the
+     * client's read timeout (two thirds of it), since the session's pings wait behind the request.
+     */
+    private boolean mustWaitAtGate(ReconfigRequest request, RemoteOrigin origin, long sessionId) {
         AuthIdentities who = origin.identities();
         if (preparer.skipsAclChecks()) {
             who.skipAclChecks();
         }
-        return reconfigGate.mustWait(request, who);
+        SessionTracker.Session session = sessions.get(sessionId);
+        if (session == null) {
+            return false; // prep answers it (SESSIONEXPIRED)
+        }
+        return reconfigGate.mustWait(request, who, session.timeoutMs() / 3);
     }
 
     /** Prepares and, if it produced a transaction, proposes it. */

@@ -113,6 +113,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private boolean expiryHeldOutOfTouch;
     /** The leader's account of its learners, for the lines it logs as they come and go (driver thread). */
     private final LearnerContact learners;
+    /** The newest configuration known committed, for the admin figures and JMX; any thread reads it. */
+    private volatile EnsembleConfig committedConfiguration;
     /** The members of every configuration the core knows (driver thread). */
     private Map<Long, QuorumMember> knownMembers;
     /** Members a waiting reconfig adds, dialled by this leader before any configuration names them (driver thread). */
@@ -122,6 +124,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
      * no snapshots), and it takes the leader's at every start (see {@link #keepsHistoryOnDisk}).
      */
     private final boolean historyOnDisk;
+    /** Told after a configuration change commits (on the driver thread: it must only hand off). */
+    private volatile Runnable configurationListener = () -> { };
     /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
     private volatile Runnable roleListener = () -> { };
 
@@ -145,11 +149,16 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 name + "-apply");
         ConsensusCore core = consensus.core(StateSnapshots.source(() -> storage.take(stateMachine), stateMachine),
                 clock.monotonicMs());
+        // the core starts from the files' configuration or a newer one its snapshot and log show
+        Configuration startingCommitted = core.configurations().committed();
+        this.committedConfiguration = startingCommitted.data().length == 0 ? config.ensembleConfig()
+                : EnsembleConfig.fromConfiguration(startingCommitted);
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
         // field initializers have run by now, so senderRef is set (it forwards batches whole)
         this.driver = new MemberDriver(myId, core, senderRef, this,
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
-                        config.reconfigEnabled(), config.multiAddress().enabled(), Math.max(250, config.tickTimeMs()),
+                        config.reconfigEnabled(), config.multiAddress().enabled(),
+                        Math.max(JoinerReach.MIN_CONTACT_WAIT_MS, config.tickTimeMs()),
                         (long) config.initLimitTicks() * config.tickTimeMs()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
         this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry,
@@ -211,7 +220,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     public MemberStatus status() {
         return new MemberStatusView(config, driver, this::isLeading,
                 () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth,
-                readOnly::active);
+                readOnly::active, () -> committedConfiguration);
     }
 
     public Role role() {
@@ -224,6 +233,14 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
      */
     public void onRoleChange(Runnable listener) {
         roleListener = listener;
+    }
+
+    /**
+     * {@code listener} runs after a configuration change commits here, on the driver thread: it
+     * must only hand the news on. {@link #status()} already shows the new configuration then.
+     */
+    public void onConfigurationCommitted(Runnable listener) {
+        configurationListener = listener;
     }
 
     public boolean isServing() {
@@ -369,6 +386,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     @Override
     public void configurationCommitted(Configuration configuration) throws IOException {
         EnsembleConfig committed = EnsembleConfig.fromConfiguration(configuration);
+        committedConfiguration = committed;
         log.info("member {}: configuration 0x{} committed: {}", myId, Long.toHexString(committed.version()),
                 committed.memberText().strip().replace('\n', ' '));
         if (config.configFile() != null) {
@@ -377,6 +395,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         if (treeCheck != null) {
             treeCheck.configurationChanged(committed.members().keySet(), committed.voterIds());
         }
+        configurationListener.run();
     }
 
     @Override

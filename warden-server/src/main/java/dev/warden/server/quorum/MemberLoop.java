@@ -106,12 +106,12 @@ public final class MemberLoop {
                             boolean reconfigEnabled, boolean multiAddressEnabled, long joinerContactMs,
                             long joinerSyncMs) {
         /**
-         * Without multi-address member lines or timing of its own: a reconfig waits up to 250 ms
-         * to hear from the members it adds and 10 s for them to synchronize ({@link JoinerReach}).
+         * Without multi-address member lines or timing of its own: a reconfig waits up to 1 s to
+         * hear from the members it adds and 10 s for them to synchronize ({@link JoinerReach}).
          */
         public PrepState(Preparer preparer, PendingState pending, SessionTracker sessions, DataTree tree,
                          boolean reconfigEnabled) {
-            this(preparer, pending, sessions, tree, reconfigEnabled, false, 250, 10_000);
+            this(preparer, pending, sessions, tree, reconfigEnabled, false, JoinerReach.MIN_CONTACT_WAIT_MS, 10_000);
         }
     }
 

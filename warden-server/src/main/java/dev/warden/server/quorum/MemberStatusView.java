@@ -17,11 +17,14 @@ final class MemberStatusView implements MemberStatus {
     private final LongSupplier lookingCount;
     private final java.util.function.IntSupplier applyQueueDepth;
     private final BooleanSupplier readOnly;
+    private final java.util.function.Supplier<dev.warden.server.config.EnsembleConfig> configuration;
 
     MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches,
                      LongSupplier lookingCount, java.util.function.IntSupplier applyQueueDepth,
-                     BooleanSupplier readOnly) {
+                     BooleanSupplier readOnly,
+                     java.util.function.Supplier<dev.warden.server.config.EnsembleConfig> configuration) {
         this.readOnly = readOnly;
+        this.configuration = configuration;
         this.config = config;
         this.driver = driver;
         this.leading = leading;
@@ -37,6 +40,11 @@ final class MemberStatusView implements MemberStatus {
         depths.put("log_batches_in_flight", (long) driver.logBatchesInFlight());
         depths.put("apply_queue", (long) applyQueueDepth.getAsInt());
         return depths;
+    }
+
+    @Override
+    public Optional<dev.warden.server.config.EnsembleConfig> configuration() {
+        return Optional.of(configuration.get());
     }
 
     @Override

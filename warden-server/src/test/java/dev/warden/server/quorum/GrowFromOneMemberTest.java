@@ -74,13 +74,18 @@ class GrowFromOneMemberTest {
 
     /** Starts {@code id} from a zoo.cfg listing {@code memberIds} (a joiner: the current members and itself). */
     private void start(long id, List<Long> memberIds) throws Exception {
+        start(id, memberIds, "");
+    }
+
+    private void start(long id, List<Long> memberIds, String extraLines) throws Exception {
         Path memberDir = dir.resolve("m" + id);
         Files.createDirectories(memberDir);
         Files.writeString(memberDir.resolve("myid"), id + "\n");
         StringBuilder cfg = new StringBuilder("dataDir=" + memberDir + "\ntickTime=" + TestEnsemble.TICK_MS
                 + "\ninitLimit=" + EnsembleTestLimits.LIMIT_TICKS + "\nsyncLimit=" + EnsembleTestLimits.LIMIT_TICKS
-                + "\nstandaloneEnabled=false\nreconfigEnabled=true\nsuperDigest="
+                + "\nmaxSessionTimeout=30000\nstandaloneEnabled=false\nreconfigEnabled=true\nsuperDigest="
                 + dev.warden.server.auth.Digests.idFor("super:" + SUPER_PASSWORD) + "\n");
+        cfg.append(extraLines);
         for (long member : memberIds) {
             cfg.append(spec(line(member))).append('\n');
         }
@@ -102,7 +107,8 @@ class GrowFromOneMemberTest {
 
     private ZooKeeperAdmin admin(long id) throws Exception {
         CompletableFuture<Void> connected = new CompletableFuture<>();
-        ZooKeeperAdmin admin = connected(new ZooKeeperAdmin(connectString(id), 10_000, event -> {
+        // a long session: a reconfig that waits for its joiners waits at most a third of it
+        ZooKeeperAdmin admin = connected(new ZooKeeperAdmin(connectString(id), 30_000, event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
                 connected.complete(null);
             }
@@ -248,6 +254,61 @@ class GrowFromOneMemberTest {
         assertSameTrees(List.of(1L), acknowledged);
         String last = new String(client(1).getConfig(false, null), StandardCharsets.UTF_8);
         assertEquals(Set.of(1L), voterIds(last));
+    }
+
+    /**
+     * The AdminServer's voting_view and the JMX replica beans show the configuration committed
+     * now, not the one the member started with.
+     */
+    @Test
+    void votingViewAndReplicaBeansFollowTheConfiguration() throws Exception {
+        start(1, List.of(1L), "admin.enableServer=true\nadmin.serverPort=0\n");
+        awaitServing(Set.of(1L));
+        awaitView(Set.of(1L));
+        start(2, List.of(1L, 2L));
+        ZooKeeperAdmin admin = admin(1);
+        reconfigure(admin, spec(line(2)), null);
+        awaitView(Set.of(1L, 2L));
+        assertEquals(2, quorumSize());
+        reconfigure(admin, null, "2");
+        awaitView(Set.of(1L));
+        assertEquals(1, quorumSize());
+    }
+
+    private static final String QUORUM_BEAN = "org.apache.ZooKeeperService:name0=ReplicatedServer_id1";
+
+    private static int quorumSize() throws Exception {
+        return (Integer) java.lang.management.ManagementFactory.getPlatformMBeanServer()
+                .getAttribute(new javax.management.ObjectName(QUORUM_BEAN), "QuorumSize");
+    }
+
+    /** Waits until member 1's voting_view and replica beans both name exactly {@code ids}. */
+    private void awaitView(Set<Long> ids) throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + servers.get(1L).adminServerPort()
+                + "/commands/voting_view");
+        Set<Long> beans = new TreeSet<>();
+        Set<Long> viewed = new TreeSet<>();
+        long deadline = System.currentTimeMillis() + SERVING_TIMEOUT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            String body = http.send(java.net.http.HttpRequest.newBuilder(uri).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            viewed.clear();
+            java.util.regex.Matcher voter = java.util.regex.Pattern.compile("\"(\\d+)\"\\s*:\\s*\"127").matcher(body);
+            while (voter.find()) {
+                viewed.add(Long.parseLong(voter.group(1)));
+            }
+            beans.clear();
+            for (javax.management.ObjectName name : java.lang.management.ManagementFactory.getPlatformMBeanServer()
+                    .queryNames(new javax.management.ObjectName(QUORUM_BEAN + ",name1=*"), null)) {
+                beans.add(Long.parseLong(name.getKeyProperty("name1").substring("replica.".length())));
+            }
+            if (viewed.equals(ids) && beans.equals(ids)) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("voting_view shows " + viewed + " and the replica beans " + beans + ", not " + ids);
     }
 
     /**
