@@ -97,7 +97,7 @@ public final class LoadRunner {
     }
 
     private static LoadDriver driver(LoadSpec spec, List<LoadClient> clients, LoadRecorder recorder)
-            throws IOException {
+            throws IOException, InterruptedException {
         return switch (spec.workload()) {
             case LOCK -> new LockDriver(spec, clients, recorder);
             case FANOUT -> spec.tls().enabled() ? new FanoutDriver(spec, clients, recorder)
@@ -108,7 +108,7 @@ public final class LoadRunner {
     }
 
     private static LoadDriver wireFanout(LoadSpec spec, LoadClient writer, LoadRecorder recorder)
-            throws IOException {
+            throws IOException, InterruptedException {
         WireFanoutDriver driver = new WireFanoutDriver(spec, writer, recorder);
         driver.connectWatchers();
         return driver;

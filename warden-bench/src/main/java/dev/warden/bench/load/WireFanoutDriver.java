@@ -8,6 +8,10 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,6 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class WireFanoutDriver implements LoadDriver {
     private static final int READ_TIMEOUT_MS = 30_000;
+    private static final int CONNECT_PARALLELISM = 8;
 
     private final LoadSpec spec;
     private final LoadClient writer;
@@ -43,18 +48,41 @@ final class WireFanoutDriver implements LoadDriver {
         this.value = LoadSetup.value(spec.valueSizeBytes());
     }
 
-    /** Opens every watcher's session before the run starts, so the warm-up already runs rounds. */
-    void connectWatchers() throws IOException {
+    /**
+     * Opens every watcher's session before the run starts, so the warm-up already runs rounds. A
+     * few at a time: each is a logged transaction, and 10,000 opened one by one could take longer
+     * than the first ones' session timeout.
+     */
+    void connectWatchers() throws IOException, InterruptedException {
         List<InetSocketAddress> servers = ConnectString.parse(spec.connectString()).hosts();
-        for (int j = 1; j <= spec.watchers(); j++) {
-            WireSession session = WireSession.open(servers.get(j % servers.size()), spec.sessionTimeoutMs(),
-                    READ_TIMEOUT_MS);
-            if (session == null) {
-                closeWatchers();
-                throw new IOException("watcher " + j + ": " + servers.get(j % servers.size())
-                        + " refused the session");
+        ExecutorService pool = Executors.newFixedThreadPool(CONNECT_PARALLELISM);
+        try {
+            List<Future<WireSession>> opening = new ArrayList<>();
+            for (int j = 1; j <= spec.watchers(); j++) {
+                InetSocketAddress home = servers.get(j % servers.size());
+                opening.add(pool.submit(() -> WireSession.open(home, spec.sessionTimeoutMs(), READ_TIMEOUT_MS)));
             }
-            watchers.add(session);
+            IOException failure = null;
+            for (int j = 0; j < opening.size(); j++) {
+                try {
+                    WireSession session = opening.get(j).get();
+                    if (session == null) {
+                        failure = failure != null ? failure : new IOException("watcher " + (j + 1) + ": "
+                                + servers.get((j + 1) % servers.size()) + " refused the session");
+                    } else {
+                        watchers.add(session);
+                    }
+                } catch (ExecutionException e) {
+                    failure = failure != null ? failure
+                            : new IOException("watcher " + (j + 1) + ": " + e.getCause(), e.getCause());
+                }
+            }
+            if (failure != null) {
+                closeWatchers();
+                throw failure;
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -23,7 +23,9 @@ public final class MarkdownReport {
         md.append(String.format(Locale.ROOT,
                 "Run of %s on %s.%n%n"
                         + "Each scenario: %d s warm-up, then %d s measured, per server; the order of the two servers"
-                        + " alternates from one scenario to the next. Load client: %s, in the runner's JVM."
+                        + " alternates from one scenario to the next. Load client: %s, in the runner's JVM; in"
+                        + " plaintext the session storm and the fan-out's watchers speak the protocol on sockets"
+                        + " of their own instead (BENCHMARKS.md, \"The workloads\")."
                         + " Every member: its own JVM, -Xms/-Xmx %d MiB, fsync on, loopback. The disk under the work"
                         + " directory syncs a 1 KiB write in %d µs (p50; p99 %d µs), timed before the run.%n",
                 report.startedAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm zzz", Locale.ROOT)),
