@@ -57,7 +57,15 @@ public final class Network implements AutoCloseable {
      * this network then owns and removes on close); cuts between members become iptables rules.
      */
     public static Network create(int members, long seed, NetNamespaces namespaces) throws IOException {
-        List<MemberPorts> picked = FreePorts.pickForMembers(members);
+        List<MemberPorts> picked;
+        try {
+            picked = FreePorts.pickForMembers(members);
+        } catch (RuntimeException e) {
+            if (namespaces != null) {
+                namespaces.close();
+            }
+            throw e;
+        }
         SortedMap<Integer, MemberPorts> byId = new TreeMap<>();
         for (int id = 1; id <= members; id++) {
             byId.put(id, picked.get(id - 1));

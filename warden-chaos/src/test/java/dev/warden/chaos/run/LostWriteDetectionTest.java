@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.chaos.check.CheckResult;
+import dev.warden.chaos.check.RegisterChecker;
 import dev.warden.chaos.check.SetChecker;
 import dev.warden.chaos.nemesis.FaultKind;
 import dev.warden.cli.cluster.Flavour;
@@ -56,5 +57,9 @@ class LostWriteDetectionTest {
                 "a power cut of members that never fsync must lose acknowledged set elements" + where);
         assertTrue(set.anomalies().stream().anyMatch(a -> a.what().startsWith("lost: ")),
                 "the set checker names acknowledged elements that are gone" + where);
+        CheckResult registers = result.checks().stream().filter(c -> c.checker().equals(RegisterChecker.NAME))
+                .findFirst().orElseThrow();
+        assertTrue(registers.anomalies().stream().anyMatch(a -> a.what().startsWith("register vanished")),
+                "the registers written before the cut are gone, and the register checker says so" + where);
     }
 }
