@@ -32,6 +32,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.WriteBufferWaterMark;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,14 @@ import org.slf4j.LoggerFactory;
  * Every outbound frame — replies from this thread or the applier, and watch events — goes
  * through one ordered queue, so an event queued while a transaction is applied always leaves
  * before any reply that could show that transaction's data.
+ *
+ * <p>The queue is a hand-over to this connection's event loop, which moves everything queued
+ * into the socket's outbound buffer at its next turn. That buffer is bounded by back-pressure
+ * on the client: above {@link #OUTBOUND_HIGH_WATER_BYTES} not yet written to the socket the
+ * connection stops being read, and it is read again once under {@link #OUTBOUND_LOW_WATER_BYTES},
+ * as a client that does not read its replies should not be able to send more requests. So the
+ * queue holds at most the high-water mark, the replies to the requests already read and the
+ * events of the watches the session set. No reply or event is ever dropped.
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
@@ -59,6 +68,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private static final RepeatedWarning MALFORMED = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
     private static final byte[] NO_PASSWORD = new byte[16];
+    /** Bytes waiting for the socket above which the client is no longer read. */
+    public static final int OUTBOUND_HIGH_WATER_BYTES = 1 << 20;
+    /** Bytes waiting for the socket below which a client held back by them is read again. */
+    public static final int OUTBOUND_LOW_WATER_BYTES = 256 << 10;
+    /** The two marks, for the client port's channels. */
+    public static final WriteBufferWaterMark OUTBOUND_WATER_MARK =
+            new WriteBufferWaterMark(OUTBOUND_LOW_WATER_BYTES, OUTBOUND_HIGH_WATER_BYTES);
 
     private final ServerContext server;
     /** This connection's frame decoder: it says whether more of the client's bytes follow a frame. */
@@ -619,8 +635,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         });
     }
 
+    /** The socket took enough (or too little) of what waits for it: read the client again, or stop. */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        updateAutoRead();
+        ctx.fireChannelWritabilityChanged();
+    }
+
     private void updateAutoRead() {
-        boolean read = !awaitingSession && !throttled;
+        boolean read = !awaitingSession && !throttled && channel.isWritable();
         if (channel.config().isAutoRead() != read) {
             channel.config().setAutoRead(read);
         }
