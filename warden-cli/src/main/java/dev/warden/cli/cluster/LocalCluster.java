@@ -145,7 +145,7 @@ public final class LocalCluster implements AutoCloseable {
         if (!member.isServingCandidate()) {
             return MemberMode.UNREACHABLE;
         }
-        return FourLetterWords.mode(ZooCfg.HOST, member.ports().clientPort(), SRVR_TIMEOUT_MS);
+        return MemberMode.probe(ZooCfg.HOST, member.ports().clientPort(), SRVR_TIMEOUT_MS);
     }
 
     /** Every member's mode, by id. */

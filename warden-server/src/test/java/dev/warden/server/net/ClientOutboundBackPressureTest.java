@@ -7,7 +7,6 @@ import dev.warden.protocol.GetDataRequest;
 import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.RequestHeader;
-import dev.warden.server.FourLetterWordClient;
 import dev.warden.server.WardenServer;
 import dev.warden.server.config.ServerConfig;
 import java.io.OutputStream;
