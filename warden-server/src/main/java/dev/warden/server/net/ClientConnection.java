@@ -22,7 +22,6 @@ import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
-import dev.warden.server.pipeline.Reply;
 import dev.warden.server.pipeline.ReplyHeaders;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.session.SessionTracker;
@@ -271,7 +270,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
         server.stats().connectionRequest();
-        long lastApplied = server.stateMachine().tree().lastAppliedZxid();
+        long lastApplied = server.state().lastAppliedZxid();
         if (connect.lastZxidSeen() > lastApplied) {
             log.info("refusing session 0x{} from {}: client has seen zxid 0x{}, this server only 0x{}",
                     Long.toHexString(connect.sessionId()), channel.remoteAddress(),
@@ -379,17 +378,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void readInline(Request request, long receivedNs) {
         // Queue the reply before releasing the tree: a watch this read sets is fired under the
         // write lock, and its event must not reach the client ahead of the reply that set it.
-        var treeReadLock = server.stateMachine().tree().readLock();
-        treeReadLock.lock();
-        try {
-            Reply reply = server.stateMachine().sessions().isActive(sessionId)
-                    ? server.reads().process(request)
-                    : Reply.error(ErrorCode.SESSION_EXPIRED);
-            sendFrame(ReplyHeaders.of(request, reply.error(), server.stateMachine().tree().lastAppliedZxid()),
-                    reply.error() == ErrorCode.OK ? reply.body() : null);
-        } finally {
-            treeReadLock.unlock();
-        }
+        server.state().answerRead(request, () -> server.stateMachine().sessions().isActive(sessionId), server.reads(),
+                (reply, lastAppliedZxid) -> sendFrame(ReplyHeaders.of(request, reply.error(), lastAppliedZxid),
+                        reply.error() == ErrorCode.OK ? reply.body() : null));
         answered(request, System.nanoTime() - receivedNs);
     }
 
@@ -417,7 +408,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
     private void routeError(Request request, ErrorCode error, boolean thenClose) {
         if (inFlight.get() == 0) {
-            sendFrame(ReplyHeaders.of(request, error, server.stateMachine().tree().lastAppliedZxid()), null);
+            sendFrame(ReplyHeaders.of(request, error, server.state().lastAppliedZxid()), null);
             if (thenClose) {
                 closeAfterFlush();
             }
