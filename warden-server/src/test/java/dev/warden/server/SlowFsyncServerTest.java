@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.common.Clock;
 import dev.warden.server.config.ServerConfig;
+import dev.warden.server.net.FourLetterWordClient;
 import dev.warden.storage.FaultInjectingChannels;
 import java.io.IOException;
 import java.nio.file.Path;

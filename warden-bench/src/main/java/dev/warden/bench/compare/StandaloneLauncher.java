@@ -3,6 +3,7 @@ package dev.warden.bench.compare;
 import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.ExitCleanup;
 import dev.warden.cli.cluster.FreePorts;
+import dev.warden.server.net.FourLetterWordClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,11 +77,21 @@ final class StandaloneLauncher {
 
     private static String probeMode(int port) {
         try {
-            String mode = FourLetterWord.mode(FourLetterWord.ask("127.0.0.1", port, "srvr", PROBE_TIMEOUT_MS));
+            String mode = modeIn(FourLetterWordClient.send("127.0.0.1", port, "srvr", PROBE_TIMEOUT_MS));
             return mode == null ? "not serving" : mode;
         } catch (IOException e) {
             return "down";
         }
+    }
+
+    /** The value of the "Mode:" line of a srvr answer, or null when there is none (not serving). */
+    static String modeIn(String srvrAnswer) {
+        for (String line : srvrAnswer.split("\n")) {
+            if (line.startsWith("Mode:")) {
+                return line.substring("Mode:".length()).trim();
+            }
+        }
+        return null;
     }
 
     private static String lastLogLines(Path log) {

@@ -4,6 +4,7 @@ import dev.warden.cli.cluster.Flavour;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.net.FourLetterWordClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -26,8 +27,8 @@ class DeploymentTest {
             try (Deployment deployment = Deployment.start(flavour, Topology.STANDALONE, dir.resolve(flavour.name()),
                     JVM, READY_TIMEOUT_MS)) {
                 String[] hostPort = deployment.connectString().split(":");
-                String srvr = FourLetterWord.ask(hostPort[0], Integer.parseInt(hostPort[1]), "srvr", 5000);
-                assertEquals("standalone", FourLetterWord.mode(srvr), srvr);
+                String srvr = FourLetterWordClient.send(hostPort[0], Integer.parseInt(hostPort[1]), "srvr", 5000);
+                assertEquals("standalone", StandaloneLauncher.modeIn(srvr), srvr);
             }
         }
     }
@@ -38,7 +39,7 @@ class DeploymentTest {
             List<String> modes = new ArrayList<>();
             for (String member : deployment.connectString().split(",")) {
                 String[] hostPort = member.split(":");
-                modes.add(FourLetterWord.mode(FourLetterWord.ask(hostPort[0], Integer.parseInt(hostPort[1]), "srvr", 5000)));
+                modes.add(StandaloneLauncher.modeIn(FourLetterWordClient.send(hostPort[0], Integer.parseInt(hostPort[1]), "srvr", 5000)));
             }
             assertEquals(3, modes.size());
             assertEquals(1, modes.stream().filter("leader"::equals).count(), modes::toString);
@@ -100,7 +101,7 @@ class DeploymentTest {
 
     @Test
     void srvrModeLineIsFound() {
-        assertEquals("follower", FourLetterWord.mode("Zookeeper version: 3.9.5\nLatency min/avg/max: 0/0/0\nMode: follower\n"));
-        assertEquals(null, FourLetterWord.mode("This ZooKeeper instance is not currently serving requests\n"));
+        assertEquals("follower", StandaloneLauncher.modeIn("Zookeeper version: 3.9.5\nLatency min/avg/max: 0/0/0\nMode: follower\n"));
+        assertEquals(null, StandaloneLauncher.modeIn("This ZooKeeper instance is not currently serving requests\n"));
     }
 }

@@ -155,7 +155,7 @@ public final class LocalCluster implements AutoCloseable {
         if (!member.isServingCandidate()) {
             return MemberMode.UNREACHABLE;
         }
-        return FourLetterWords.mode(member.host(), member.ports().clientPort(), SRVR_TIMEOUT_MS);
+        return MemberMode.probe(member.host(), member.ports().clientPort(), SRVR_TIMEOUT_MS);
     }
 
     /** Every member's mode, by id. */

@@ -1,5 +1,8 @@
 package dev.warden.cli.cluster;
 
+import dev.warden.server.net.FourLetterWordClient;
+import java.io.IOException;
+
 /** What a member says it is, from its {@code srvr} answer. */
 public enum MemberMode {
     LEADER,
@@ -17,6 +20,15 @@ public enum MemberMode {
     }
 
     /** Reads the {@code Mode:} line of a {@code srvr} reply; a reply without one is NOT_SERVING. */
+    /** The member's mode from its {@code srvr} answer; any I/O failure (refused, timed out, reset) is UNREACHABLE. */
+    public static MemberMode probe(String host, int port, int timeoutMs) {
+        try {
+            return fromSrvr(FourLetterWordClient.send(host, port, "srvr", timeoutMs));
+        } catch (IOException e) {
+            return UNREACHABLE;
+        }
+    }
+
     public static MemberMode fromSrvr(String reply) {
         for (String line : reply.split("\n")) {
             String trimmed = line.trim();

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.cli.cluster.ClusterSpec;
 import dev.warden.cli.cluster.Flavour;
-import dev.warden.cli.cluster.FourLetterWords;
 import dev.warden.cli.cluster.LocalCluster;
 import dev.warden.cli.damage.DataDamage;
+import dev.warden.server.net.FourLetterWordClient;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -112,7 +112,7 @@ class DamagedMemberTest {
             } finally {
                 reader.close();
             }
-            String mntr = FourLetterWords.send("127.0.0.1", cluster.member(follower).ports().clientPort(), "mntr",
+            String mntr = FourLetterWordClient.send("127.0.0.1", cluster.member(follower).ports().clientPort(), "mntr",
                     5_000);
             assertTrue(mntr.lines().anyMatch(l -> l.startsWith("zk_digest_mismatches_count\t")
                     && !l.endsWith("\t0")), mntr);

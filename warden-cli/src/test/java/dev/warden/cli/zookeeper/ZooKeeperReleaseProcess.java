@@ -1,7 +1,7 @@
 package dev.warden.cli.zookeeper;
 
-import dev.warden.cli.cluster.FourLetterWords;
 import dev.warden.cli.cluster.FreePorts;
+import dev.warden.server.net.FourLetterWordClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,7 +88,7 @@ final class ZooKeeperReleaseProcess implements AutoCloseable {
                         + output());
             }
             try {
-                String srvr = FourLetterWords.send("127.0.0.1", clientPort, "srvr", PROBE_TIMEOUT_MS);
+                String srvr = FourLetterWordClient.send("127.0.0.1", clientPort, "srvr", PROBE_TIMEOUT_MS);
                 if (srvr.startsWith("Zookeeper version: " + version + "-")) {
                     return;
                 }

@@ -68,7 +68,7 @@ public final class AdminFigures {
         s.put("client_response_stats", responses);
         s.put("data_dir_size", DirectorySize.bytesOf(layout.snapshotsDir()));
         s.put("log_dir_size", DirectorySize.bytesOf(layout.logDir()));
-        s.put("last_processed_zxid", server.stateMachine().tree().lastAppliedZxid());
+        s.put("last_processed_zxid", server.state().lastAppliedZxid());
         s.put("outstanding_requests", (long) server.pipeline().outstanding());
         s.put("server_state", mode);
         s.put("avg_latency", Monitor.average(stats.latency().avgMs()));
@@ -82,7 +82,7 @@ public final class AdminFigures {
         out.put("read_only", MemberStatus.READ_ONLY_MODE.equals(mode));
         out.put("server_stats", s);
         out.put("client_response", responses);
-        out.put("node_count", server.stateMachine().tree().nodeCount());
+        out.put("node_count", server.state().nodeCount());
         return out;
     }
 
@@ -101,7 +101,7 @@ public final class AdminFigures {
         server.stateMachine().sessions().expiryBuckets().forEach((time, ids) -> expiry.put(Long.toString(time),
                 new ArrayList<>(ids)));
         Map<String, Object> ephemerals = new LinkedHashMap<>();
-        server.stateMachine().tree().ephemeralsBySession().forEach((id, paths) -> ephemerals.put(Long.toString(id),
+        server.state().ephemeralsBySession().forEach((id, paths) -> ephemerals.put(Long.toString(id),
                 paths));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("expiry_time_to_session_ids", expiry);
@@ -138,7 +138,7 @@ public final class AdminFigures {
     /** hash: the digest history, newest first. */
     public static List<Map<String, Object>> digests(ServerContext server) {
         List<Map<String, Object>> list = new ArrayList<>();
-        for (DigestHistory.ZxidDigest entry : server.stateMachine().tree().digestHistory().newestFirst()) {
+        for (DigestHistory.ZxidDigest entry : server.state().recentDigests()) {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("zxid", entry.zxid());
             d.put("digest", entry.digest());

@@ -21,9 +21,8 @@ import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
 import dev.warden.server.pipeline.Preparer;
-import dev.warden.server.pipeline.ReadProcessor;
-import dev.warden.server.pipeline.Reply;
 import dev.warden.server.pipeline.ReplyHeaders;
+import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Request;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
@@ -32,6 +31,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.WriteBufferWaterMark;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -53,6 +53,14 @@ import org.slf4j.LoggerFactory;
  * Every outbound frame — replies from this thread or the applier, and watch events — goes
  * through one ordered queue, so an event queued while a transaction is applied always leaves
  * before any reply that could show that transaction's data.
+ *
+ * <p>The queue is a hand-over to this connection's event loop, which moves everything queued
+ * into the socket's outbound buffer at its next turn. That buffer is bounded by back-pressure
+ * on the client: above {@link #OUTBOUND_HIGH_WATER_BYTES} not yet written to the socket the
+ * connection stops being read, and it is read again once under {@link #OUTBOUND_LOW_WATER_BYTES},
+ * as a client that does not read its replies should not be able to send more requests. So the
+ * queue holds at most the high-water mark, the replies to the requests already read and the
+ * events of the watches the session set. No reply or event is ever dropped.
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
@@ -61,6 +69,13 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
     private static final byte[] NO_PASSWORD = new byte[16];
     private static final java.security.SecureRandom PASSWORDS = new java.security.SecureRandom();
+    /** Bytes waiting for the socket above which the client is no longer read. */
+    public static final int OUTBOUND_HIGH_WATER_BYTES = 1 << 20;
+    /** Bytes waiting for the socket below which a client held back by them is read again. */
+    public static final int OUTBOUND_LOW_WATER_BYTES = 256 << 10;
+    /** The two marks, for the client port's channels. */
+    public static final WriteBufferWaterMark OUTBOUND_WATER_MARK =
+            new WriteBufferWaterMark(OUTBOUND_LOW_WATER_BYTES, OUTBOUND_HIGH_WATER_BYTES);
 
     private final ServerContext server;
     /** This connection's frame decoder: it says whether more of the client's bytes follow a frame. */
@@ -276,7 +291,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         JuteReader in = reader(frame, length);
         ConnectRequest connect = ConnectRequest.read(in);
         server.stats().connectionRequest();
-        long lastApplied = server.stateMachine().tree().lastAppliedZxid();
+        long lastApplied = server.state().lastAppliedZxid();
         if (connect.lastZxidSeen() > lastApplied) {
             log.info("refusing session 0x{} from {}: client has seen zxid 0x{}, this server only 0x{}",
                     Long.toHexString(connect.sessionId()), channel.remoteAddress(),
@@ -339,7 +354,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             return;
         }
         server.stats().connectionRequest();
-        long lastApplied = server.stateMachine().tree().lastAppliedZxid();
+        long lastApplied = server.state().lastAppliedZxid();
         if (connect.lastZxidSeen() > lastApplied) {
             log.info("refusing read-only session from {}: client has seen zxid 0x{}, this server only 0x{}",
                     channel.remoteAddress(), Long.toHexString(connect.lastZxidSeen()), Long.toHexString(lastApplied));
@@ -461,12 +476,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         int opcode = header.type();
         Request request = new Request(this, sessionId, header.xid(), opcode, null).receivedAt(receivedNs);
         if (opcode == OpCode.CLOSE_SESSION) {
-            sendFrame(ReplyHeaders.of(request, ErrorCode.OK, server.stateMachine().tree().lastAppliedZxid()), null);
+            sendFrame(ReplyHeaders.of(request, ErrorCode.OK, server.state().lastAppliedZxid()), null);
             closeAfterFlush();
             return false;
         }
         if (ReadOnlyRequests.refused(opcode) || !ReadProcessor.isReadOp(opcode)) {
-            sendFrame(ReplyHeaders.of(request, ErrorCode.NOT_READONLY, server.stateMachine().tree().lastAppliedZxid()),
+            sendFrame(ReplyHeaders.of(request, ErrorCode.NOT_READONLY, server.state().lastAppliedZxid()),
                     null);
             answered(request, System.nanoTime() - receivedNs);
             return false;
@@ -477,23 +492,21 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private void readInline(Request request, long receivedNs) {
         // Queue the reply before releasing the tree: a watch this read sets is fired under the
         // write lock, and its event must not reach the client ahead of the reply that set it.
-        var treeReadLock = server.stateMachine().tree().readLock();
-        treeReadLock.lock();
-        try {
-            if (readOnlySession && !server.pipeline().servesReadOnly()) {
-                // read-only mode ended (the member found a leader): the tree may be rebuilt from
-                // now on, so nothing more is read from it; the connection is being closed
-                closeNow();
-                return;
-            }
-            Reply reply = readOnlySession || server.stateMachine().sessions().isActive(sessionId)
-                    ? server.reads().process(request)
-                    : Reply.error(ErrorCode.SESSION_EXPIRED);
-            sendFrame(ReplyHeaders.of(request, reply.error(), server.stateMachine().tree().lastAppliedZxid()),
-                    reply.error() == ErrorCode.OK ? reply.body() : null);
-        } finally {
-            treeReadLock.unlock();
-        }
+        // asked under the tree's read lock: once read-only mode has ended (the member found a
+        // leader) the tree may be rebuilt, so a read-only session reads nothing more from it and
+        // its connection is closed instead of answered
+        server.state().answerRead(request, () -> {
+                    if (readOnlySession) {
+                        if (!server.pipeline().servesReadOnly()) {
+                            closeNow();
+                            return false;
+                        }
+                        return true;
+                    }
+                    return server.stateMachine().sessions().isActive(sessionId);
+                }, server.reads(),
+                (reply, lastAppliedZxid) -> sendFrame(ReplyHeaders.of(request, reply.error(), lastAppliedZxid),
+                        reply.error() == ErrorCode.OK ? reply.body() : null));
         answered(request, System.nanoTime() - receivedNs);
     }
 
@@ -521,7 +534,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
     private void routeError(Request request, ErrorCode error, boolean thenClose) {
         if (inFlight.get() == 0) {
-            sendFrame(ReplyHeaders.of(request, error, server.stateMachine().tree().lastAppliedZxid()), null);
+            sendFrame(ReplyHeaders.of(request, error, server.state().lastAppliedZxid()), null);
             if (thenClose) {
                 closeAfterFlush();
             }
@@ -750,8 +763,15 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         });
     }
 
+    /** The socket took enough (or too little) of what waits for it: read the client again, or stop. */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        updateAutoRead();
+        ctx.fireChannelWritabilityChanged();
+    }
+
     private void updateAutoRead() {
-        boolean read = !awaitingSession && !throttled;
+        boolean read = !awaitingSession && !throttled && channel.isWritable();
         if (channel.config().isAutoRead() != read) {
             channel.config().setAutoRead(read);
         }

@@ -103,9 +103,9 @@ final class FourLetterWords {
         out.append("Sent: ").append(stats.packetsSent()).append('\n');
         out.append("Connections: ").append(server.registry().size()).append('\n');
         out.append("Outstanding: ").append(server.pipeline().outstanding()).append('\n');
-        out.append("Zxid: 0x").append(Long.toHexString(server.stateMachine().tree().lastAppliedZxid())).append('\n');
+        out.append("Zxid: 0x").append(Long.toHexString(server.state().lastAppliedZxid())).append('\n');
         out.append("Mode: ").append(mode).append('\n');
-        out.append("Node count: ").append(server.stateMachine().tree().nodeCount()).append('\n');
+        out.append("Node count: ").append(server.state().nodeCount()).append('\n');
         return out.toString();
     }
 
@@ -187,7 +187,7 @@ final class FourLetterWords {
     /** The digest history: one "zxid-in-hex: digest" line per entry, newest first, as ZooKeeper's hash. */
     private static String hash(ServerContext server) {
         StringBuilder out = new StringBuilder();
-        for (DigestHistory.ZxidDigest entry : server.stateMachine().tree().digestHistory().newestFirst()) {
+        for (DigestHistory.ZxidDigest entry : server.state().recentDigests()) {
             out.append(Long.toHexString(entry.zxid())).append(": ").append(entry.digest()).append('\n');
         }
         return out.toString();
@@ -237,7 +237,7 @@ final class FourLetterWords {
             ids.forEach(id -> out.append("\t0x").append(Long.toHexString(id)).append('\n'));
         });
         out.append("ephemeral nodes dump:\n");
-        Map<Long, List<String>> ephemerals = server.stateMachine().tree().ephemeralsBySession();
+        Map<Long, List<String>> ephemerals = server.state().ephemeralsBySession();
         out.append("Sessions with Ephemerals (").append(ephemerals.size()).append("):\n");
         ephemerals.forEach((id, paths) -> {
             out.append("0x").append(Long.toHexString(id)).append(":\n");

@@ -36,7 +36,7 @@ public final class Monitor {
      */
     public static Map<String, Object> figures(ServerContext server, String mode) {
         ServerStats stats = server.stats();
-        var tree = server.stateMachine().tree();
+        var tree = server.state();
         Map<String, Object> out = new LinkedHashMap<>();
         line(out, "zk_version", WardenVersion.DESCRIPTION);
         line(out, "zk_server_state", mode);

@@ -4,6 +4,7 @@ import dev.warden.server.common.Clock;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.RequestPipeline;
+import dev.warden.server.pipeline.ServedState;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.watch.WatchManager;
 
@@ -24,5 +25,10 @@ public record ServerContext(ServerConfig config, Clock clock, StateMachine state
     public ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,
                          RequestPipeline pipeline, ReadProcessor reads, ServerStats stats, ConnectionRegistry registry) {
         this(config, clock, stateMachine, watches, pipeline, reads, stats, registry, MemberStatus.STANDALONE);
+    }
+
+    /** The state as the client port reads it: figures and reads in place, never the tree itself. */
+    public ServedState state() {
+        return stateMachine;
     }
 }

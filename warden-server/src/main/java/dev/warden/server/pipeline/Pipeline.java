@@ -38,6 +38,14 @@ import org.slf4j.LoggerFactory;
  * more): a disk that turns slow holds up a connection's thread for one fsync at most, and later
  * writes wait on the pipeline's threads until an fsync is fast again. The server's
  * {@code inlineIdleWrites=false} turns inline runs off.
+ *
+ * <p>Each of the three queues holds at most {@link #queueCapacity} requests. Connections stop
+ * being read at {@code globalOutstandingLimit} requests in the pipeline, so a queue fills only
+ * with what paused connections had already read; a thread that finds the next queue full waits
+ * until the stage behind it takes a batch (a submitting event loop then reads none of its
+ * connections meanwhile). Nothing is dropped, and no stage waits on one before it: the log
+ * thread's wake-up for prep after a failed write is only offered, since a full prep queue
+ * already wakes prep.
  */
 public final class Pipeline implements RequestPipeline {
     private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
@@ -53,9 +61,11 @@ public final class Pipeline implements RequestPipeline {
     private final PipelineListener listener;
     private final SnapshotSchedule snapshots;
 
-    private final BlockingQueue<Request> prepQueue = new LinkedBlockingQueue<>();
-    private final BlockingQueue<Request> logQueue = new LinkedBlockingQueue<>();
-    private final BlockingQueue<Request> applyQueue = new LinkedBlockingQueue<>();
+    /** The least capacity of each queue, whatever {@code globalOutstandingLimit} is. */
+    static final int MIN_QUEUE_CAPACITY = 65_536;
+    private final BlockingQueue<Request> prepQueue;
+    private final BlockingQueue<Request> logQueue;
+    private final BlockingQueue<Request> applyQueue;
     private final OutstandingRequests outstanding;
     /** Longest fsync after which the next idle request still runs inline. */
     static final long INLINE_MAX_FLUSH_NS = 2_000_000;
@@ -83,6 +93,17 @@ public final class Pipeline implements RequestPipeline {
     public Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
                     ReadProcessor reads, PipelineListener listener, int outstandingLimit, int snapCount,
                     RandomGenerator random, boolean inlineEnabled) {
+        this(preparer, pending, txnLog, stateMachine, reads, listener, outstandingLimit, snapCount, random,
+                inlineEnabled, queueCapacity(outstandingLimit));
+    }
+
+    /** As the public constructor, with each queue holding at most {@code queueCapacity} requests. */
+    Pipeline(Preparer preparer, PendingState pending, TxnLog txnLog, StateMachine stateMachine,
+             ReadProcessor reads, PipelineListener listener, int outstandingLimit, int snapCount,
+             RandomGenerator random, boolean inlineEnabled, int queueCapacity) {
+        this.prepQueue = new LinkedBlockingQueue<>(queueCapacity);
+        this.logQueue = new LinkedBlockingQueue<>(queueCapacity);
+        this.applyQueue = new LinkedBlockingQueue<>(queueCapacity);
         this.inlineEnabled = inlineEnabled;
         this.preparer = preparer;
         this.pending = pending;
@@ -92,6 +113,15 @@ public final class Pipeline implements RequestPipeline {
         this.listener = listener;
         this.outstanding = new OutstandingRequests(outstandingLimit, listener::belowOutstandingLimit);
         this.snapshots = new SnapshotSchedule(snapCount, random);
+    }
+
+    /**
+     * Requests each queue holds at most: {@code globalOutstandingLimit}, and no fewer than
+     * {@value #MIN_QUEUE_CAPACITY} so the connections paused at the limit can hand over what they
+     * had already read without their event loops waiting.
+     */
+    static int queueCapacity(int outstandingLimit) {
+        return Math.max(MIN_QUEUE_CAPACITY, outstandingLimit);
     }
 
     public void start(String namePrefix) {
@@ -114,8 +144,24 @@ public final class Pipeline implements RequestPipeline {
 
     private boolean enqueue(Request request) {
         boolean belowLimit = outstanding.enter();
-        prepQueue.add(request);
+        putUninterruptibly(prepQueue, request);
         return belowLimit;
+    }
+
+    /** Waits while {@code queue} is full; an interrupt meanwhile is kept for the caller to see. */
+    private static void putUninterruptibly(BlockingQueue<Request> queue, Request request) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                queue.put(request);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Requests run on their submitting thread so far. */
@@ -194,14 +240,14 @@ public final class Pipeline implements RequestPipeline {
                 prepQueue.drainTo(batch);
                 for (Request request : batch) {
                     if (request == STOP) {
-                        logQueue.add(STOP);
+                        logQueue.put(STOP);
                         return;
                     }
                     if (resetRequested) {
                         resetAfterLogFailure();
                     }
                     prepare(request);
-                    logQueue.add(request);
+                    logQueue.put(request);
                 }
                 batch.clear();
             }
@@ -220,7 +266,7 @@ public final class Pipeline implements RequestPipeline {
         }
         pending.clear();
         preparer.resetTo(txnLog.lastDurableZxid());
-        logQueue.add(RESUME_LOG);
+        logQueue.put(RESUME_LOG);
     }
 
     private void logLoop() {
@@ -234,10 +280,12 @@ public final class Pipeline implements RequestPipeline {
                 synchronized (logLock) {
                     stop = logBatch(batch, forward);
                 }
-                applyQueue.addAll(forward);
+                for (Request request : forward) {
+                    applyQueue.put(request);
+                }
                 batch.clear();
                 if (stop) {
-                    applyQueue.add(STOP);
+                    applyQueue.put(STOP);
                     return;
                 }
             }
@@ -320,8 +368,19 @@ public final class Pipeline implements RequestPipeline {
             log.error("could not roll the log back to its durable end", e);
         }
         resetRequested = true;
-        enqueue(new Request(null, 0, 0, OpCode.PING, null)); // wakes prep if it is idle
+        wakePrep();
         return true;
+    }
+
+    /**
+     * Wakes prep if it is idle, so it resets. Offered, not put: this is the log thread, which prep
+     * may be waiting on, and a prep queue too full to take the wake-up is not idle.
+     */
+    private void wakePrep() {
+        outstanding.enter();
+        if (!prepQueue.offer(new Request(null, 0, 0, OpCode.PING, null))) {
+            outstanding.leave();
+        }
     }
 
     /** A full disk fails every write attempt; say so once, then summarize every 10 s. */
@@ -445,7 +504,7 @@ public final class Pipeline implements RequestPipeline {
     /** Lets queued work finish (including the final fsync), then stops the threads. */
     @Override
     public void close() {
-        prepQueue.add(STOP);
+        putUninterruptibly(prepQueue, STOP);
         for (Thread thread : threads) {
             try {
                 thread.join(10_000);

@@ -1,15 +1,19 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.Stat;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.DataTree;
+import dev.warden.server.tree.DigestHistory;
 import dev.warden.server.txn.Txn;
 import dev.warden.server.txn.TxnBody;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /** Applies committed transactions to the tree and the session table; the same code serves
  *  recovery (log replay) and live traffic, so both always agree. */
-public final class StateMachine {
+public final class StateMachine implements ServedState {
     private final DataTree tree;
     private final SessionTracker sessions;
     /**
@@ -30,6 +34,55 @@ public final class StateMachine {
 
     public SessionTracker sessions() {
         return sessions;
+    }
+
+    @Override
+    public long lastAppliedZxid() {
+        return tree.lastAppliedZxid();
+    }
+
+    @Override
+    public int nodeCount() {
+        return tree.nodeCount();
+    }
+
+    @Override
+    public int ephemeralCount() {
+        return tree.ephemeralCount();
+    }
+
+    @Override
+    public long approximateDataBytes() {
+        return tree.approximateDataBytes();
+    }
+
+    @Override
+    public long digest() {
+        return tree.digest();
+    }
+
+    @Override
+    public List<DigestHistory.ZxidDigest> recentDigests() {
+        return tree.digestHistory().newestFirst();
+    }
+
+    @Override
+    public Map<Long, List<String>> ephemeralsBySession() {
+        return tree.ephemeralsBySession();
+    }
+
+    @Override
+    public void answerRead(Request request, BooleanSupplier sessionActive, ReadProcessor reads, ReadAnswer answer) {
+        // under the read lock: transactions are applied under the write lock, and the watch
+        // events they fire are queued there, so none can overtake this reply
+        var readLock = tree.readLock();
+        readLock.lock();
+        try {
+            Reply reply = sessionActive.getAsBoolean() ? reads.process(request) : Reply.error(ErrorCode.SESSION_EXPIRED);
+            answer.send(reply, tree.lastAppliedZxid());
+        } finally {
+            readLock.unlock();
+        }
     }
 
     /** See {@link #exactFromZxid}: 0 for a state built by applying transactions from the empty tree. */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.FourLetterWordClient;
+import dev.warden.server.net.FourLetterWordClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

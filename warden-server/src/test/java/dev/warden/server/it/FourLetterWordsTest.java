@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.FourLetterWordClient;
+import dev.warden.server.net.FourLetterWordClient;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;

@@ -138,7 +138,7 @@ class QuotaDifferentialTest {
         String last = "";
         while (System.nanoTime() < deadline) {
             try {
-                last = dev.warden.server.FourLetterWordClient.ask("127.0.0.1:" + port, "srvr");
+                last = dev.warden.server.net.FourLetterWordClient.ask("127.0.0.1:" + port, "srvr");
                 if (last.contains("Mode: standalone")) {
                     return;
                 }

@@ -3,7 +3,6 @@ package dev.warden.server.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.FourLetterWordClient;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import dev.warden.consensus.CounterLimitedConsensus;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.Zxid;
 import dev.warden.server.ApacheClients;
-import dev.warden.server.FourLetterWordClient;
+import dev.warden.server.net.FourLetterWordClient;
 import dev.warden.testsupport.FaultProxy;
 import dev.warden.storage.FaultInjectingChannels;
 import java.nio.charset.StandardCharsets;

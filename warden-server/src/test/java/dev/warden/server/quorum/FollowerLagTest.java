@@ -84,7 +84,7 @@ class FollowerLagTest {
                 assertTrue(member.member().status().lookingCount() >= 1);
             }
             long looked = status.lookingCount();
-            String mntr = dev.warden.server.FourLetterWordClient.ask(ensemble.connectString(leader), "mntr");
+            String mntr = dev.warden.server.net.FourLetterWordClient.ask(ensemble.connectString(leader), "mntr");
             assertTrue(mntr.contains("zk_looking_count\t" + looked + "\n"), mntr);
             assertTrue(mntr.contains("zk_diff_count\t" + status.diffSyncs() + "\n"), mntr);
             assertTrue(scrape(leading.metricsPort()).contains("looking_count_total " + looked + ".0"), metrics);

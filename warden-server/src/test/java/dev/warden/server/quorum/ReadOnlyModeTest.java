@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.FourLetterWordClient;
+import dev.warden.server.net.FourLetterWordClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

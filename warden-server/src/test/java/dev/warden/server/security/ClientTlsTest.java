@@ -195,7 +195,7 @@ class ClientTlsTest {
                 assertTrue(tls.whoAmI().stream().anyMatch(i -> i.getAuthScheme().equals("x509")));
                 assertFalse(plain.whoAmI().stream().anyMatch(i -> i.getAuthScheme().equals("x509")));
             }
-            assertEquals("imok", dev.warden.server.FourLetterWordClient.ask(connect, "ruok").trim());
+            assertEquals("imok", dev.warden.server.net.FourLetterWordClient.ask(connect, "ruok").trim());
         }
     }
 
