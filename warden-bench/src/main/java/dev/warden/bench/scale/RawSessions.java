@@ -39,6 +39,8 @@ public final class RawSessions implements AutoCloseable {
     private final AtomicLong lastNotificationNs = new AtomicLong();
     private final AtomicInteger failedReplies = new AtomicInteger();
     private volatile boolean open = true;
+    /** Why the reader stopped before {@link #close}, for the waiters' error; null while it reads. */
+    private volatile String readerFailure;
     private int nextXid = 1;
 
     private RawSessions(List<SocketChannel> channels, int pingIntervalMs) throws IOException {
@@ -122,8 +124,8 @@ public final class RawSessions implements AutoCloseable {
         long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (notificationsSeen.get() < expected) {
             if (System.nanoTime() > deadlineNs || !open) {
-                throw new IOException(notificationsSeen.get() + " of " + expected + " watch notifications within "
-                        + timeoutMs + " ms");
+                throw new IOException(notificationsSeen.get() + " of " + expected + " watch notifications"
+                        + (open ? " within " + timeoutMs + " ms" : "; the sessions stopped reading: " + readerFailure));
             }
             Thread.sleep(0, 200_000);
         }
@@ -139,7 +141,8 @@ public final class RawSessions implements AutoCloseable {
         long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (repliesPending.get() > 0) {
             if (System.nanoTime() > deadlineNs || !open) {
-                throw new IOException(repliesPending.get() + " replies missing after " + timeoutMs + " ms");
+                throw new IOException(repliesPending.get() + " replies missing"
+                        + (open ? " after " + timeoutMs + " ms" : "; the sessions stopped reading: " + readerFailure));
             }
             Thread.sleep(1);
         }
@@ -194,6 +197,7 @@ public final class RawSessions implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             if (open) {
+                readerFailure = e.toString();
                 open = false; // waiters see it and fail rather than time out
             }
         }

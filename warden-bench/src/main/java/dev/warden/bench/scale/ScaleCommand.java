@@ -62,6 +62,11 @@ public final class ScaleCommand implements Callable<Integer> {
             description = "Measured setData rounds per watcher count (default ${DEFAULT-VALUE}).")
     private int watchRounds;
 
+    @Option(names = "--jit-warmup", defaultValue = "20", paramLabel = "SECONDS",
+            description = "Unmeasured mixed load each server gets once after it starts, so the first point does not"
+                    + " measure the JIT compiler (default ${DEFAULT-VALUE}; 0 for none).")
+    private int jitWarmupSeconds;
+
     @Option(names = "--heap-mb", defaultValue = "2048", description = "Heap of each server (default ${DEFAULT-VALUE}).")
     private int heapMb;
 
@@ -143,7 +148,7 @@ public final class ScaleCommand implements Callable<Integer> {
         Map<ScaleDimension, List<Long>> xs = new EnumMap<>(ScaleDimension.class);
         parsed.forEach(d -> xs.put(d, points != null ? List.copyOf(points) : d.defaultPoints()));
         List<Flavour> flavours = servers.stream().map(ScaleCommand::flavour).distinct().toList();
-        return new ScaleOptions(parsed, xs, flavours, warmupSeconds, measureSeconds, watchRounds,
+        return new ScaleOptions(parsed, xs, flavours, warmupSeconds, measureSeconds, watchRounds, jitWarmupSeconds,
                 JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L);
     }
 
@@ -158,10 +163,12 @@ public final class ScaleCommand implements Callable<Integer> {
 
     private static String header(ZonedDateTime startedAt, ScaleOptions options) {
         return String.format(Locale.ROOT, "Run of %s on %s. Each server standalone in its own JVM (-Xms/-Xmx %d MiB),"
-                        + " fsync on, loopback; both up together, the order alternating from point to point. Each"
-                        + " load point: %d s warm-up, %d s measured; each watcher count: one unmeasured round, then %d.",
+                        + " fsync on, loopback; both up together, the order alternating from point to point, each first"
+                        + " given %d s of unmeasured load for its JIT. Each load point: %d s warm-up, %d s measured;"
+                        + " each watcher count: one unmeasured round, then %d.",
                 startedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm zzz", Locale.ROOT)),
-                MachineInfo.ofThisMachine().describe(), options.jvm().heapMb(), options.warmupSeconds(),
+                MachineInfo.ofThisMachine().describe(), options.jvm().heapMb(), options.jitWarmupSeconds(),
+                options.warmupSeconds(),
                 options.measureSeconds(), options.watchRounds());
     }
 

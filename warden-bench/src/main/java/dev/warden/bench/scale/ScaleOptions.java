@@ -12,10 +12,11 @@ import java.util.Objects;
  *
  * @param points        the values each dimension is measured at, in order
  * @param watchRounds   setData rounds per watcher count; the figure is over the rounds
+ * @param jitWarmupSeconds unmeasured load each server gets once after it starts (0: none, else at least 2)
  */
 public record ScaleOptions(List<ScaleDimension> dimensions, Map<ScaleDimension, List<Long>> points,
                            List<Flavour> flavours, int warmupSeconds, int measureSeconds, int watchRounds,
-                           JvmSettings jvm, Path workDir, long readyTimeoutMs) {
+                           int jitWarmupSeconds, JvmSettings jvm, Path workDir, long readyTimeoutMs) {
     public ScaleOptions {
         dimensions = List.copyOf(dimensions);
         points = Map.copyOf(points);
@@ -39,6 +40,9 @@ public record ScaleOptions(List<ScaleDimension> dimensions, Map<ScaleDimension, 
         }
         if (warmupSeconds < 0 || measureSeconds < 1 || watchRounds < 1) {
             throw new IllegalArgumentException("warm-up must be >= 0 s, the measured time >= 1 s and rounds >= 1");
+        }
+        if (jitWarmupSeconds != 0 && jitWarmupSeconds < 2) {
+            throw new IllegalArgumentException("JIT warm-up must be 0 or at least 2 s, not " + jitWarmupSeconds);
         }
         if (readyTimeoutMs <= 0) {
             throw new IllegalArgumentException("ready timeout must be > 0 ms");

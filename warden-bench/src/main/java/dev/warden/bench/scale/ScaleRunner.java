@@ -83,9 +83,30 @@ public final class ScaleRunner {
         Files.createDirectories(dir);
         say("starting %s standalone for %s", flavour.title(), dimension.cliName());
         try {
-            up.put(flavour, Deployment.start(flavour, Topology.STANDALONE, dir, options.jvm(), options.readyTimeoutMs()));
+            Deployment deployment = Deployment.start(flavour, Topology.STANDALONE, dir, options.jvm(),
+                    options.readyTimeoutMs());
+            up.put(flavour, deployment);
+            warmUpJit(flavour, deployment, options);
         } catch (DeploymentUnavailableException e) {
             say("%s not available: %s", flavour.title(), e.getMessage());
+        }
+    }
+
+    /**
+     * Unmeasured mixed load once per server, so the first point measures the server and not its
+     * JIT compiler (on two cores the compilers take 15–30 s).
+     */
+    private void warmUpJit(Flavour flavour, Deployment deployment, ScaleOptions options) throws InterruptedException {
+        if (options.jitWarmupSeconds() == 0) {
+            return;
+        }
+        say("%s: %d s of unmeasured load to warm up the JIT", flavour.title(), options.jitWarmupSeconds());
+        LoadSpec spec = new LoadSpec(deployment.connectString(), ClientKind.APACHE, Workload.MIXED, 16, 32, 1024, 1000,
+                50, 1, 1, options.jitWarmupSeconds() - 1, 1, SESSION_TIMEOUT_MS, ROOT + "-jit-warmup", MAX_FRAME_BYTES);
+        try {
+            new LoadRunner(quiet()).run(spec);
+        } catch (IOException | RuntimeException e) {
+            say("%s: JIT warm-up load failed (%s); going on", flavour.title(), e.getMessage());
         }
     }
 
