@@ -45,9 +45,13 @@ public final class ScaleReport {
                         .append(" | ").append(w.map(p -> ms(p.p99Us(), p)).orElse(""))
                         .append(" |\n");
             }
-            points.stream().filter(p -> p.dimension() == dimension && !p.measured())
-                    .forEach(p -> md.append("\n- ").append(p.flavour().title()).append(" at ").append(p.x())
-                            .append(": ").append(p.failure().replace('\n', ' ')));
+            List<ScalePoint> failed = points.stream().filter(p -> p.dimension() == dimension && !p.measured())
+                    .toList();
+            if (!failed.isEmpty()) {
+                md.append('\n');
+                failed.forEach(p -> md.append("- ").append(p.flavour().title()).append(" at ").append(p.x())
+                        .append(": ").append(p.failure().replace('\n', ' ')).append('\n'));
+            }
             plots.apply(dimension).ifPresent(plot -> md.append("\n![").append(dimension.cliName()).append("](")
                     .append(plot).append(")\n"));
         }

@@ -63,7 +63,16 @@ public final class RawSessions implements AutoCloseable {
         List<SocketChannel> channels = new ArrayList<>(count);
         try {
             int negotiatedTimeoutMs = sessionTimeoutMs;
+            long lastPingNs = System.nanoTime();
             for (int batchStart = 0; batchStart < count; batchStart += PIPELINE) {
+                // opening thousands can take longer than a session's timeout on a busy server: the
+                // sessions opened so far are pinged meanwhile (their replies wait for the reader)
+                if (System.nanoTime() - lastPingNs > TimeUnit.MILLISECONDS.toNanos(negotiatedTimeoutMs / 3)) {
+                    for (SocketChannel channel : channels) {
+                        writeFully(channel, pingFrame());
+                    }
+                    lastPingNs = System.nanoTime();
+                }
                 List<SocketChannel> batch = new ArrayList<>();
                 for (int i = batchStart; i < Math.min(count, batchStart + PIPELINE); i++) {
                     SocketChannel channel = SocketChannel.open(new InetSocketAddress(host, port));
@@ -164,10 +173,14 @@ public final class RawSessions implements AutoCloseable {
         }
     }
 
-    private void pingLoop(int intervalMs) {
+    private static ByteBuffer pingFrame() {
         JuteWriter ping = new JuteWriter();
         new RequestHeader(OpCode.XID_PING, OpCode.PING).writeTo(ping);
-        byte[] frame = frame(ping.toByteArray()).array();
+        return frame(ping.toByteArray());
+    }
+
+    private void pingLoop(int intervalMs) {
+        byte[] frame = pingFrame().array();
         while (open) {
             try {
                 Thread.sleep(intervalMs);
