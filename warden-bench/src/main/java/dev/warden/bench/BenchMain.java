@@ -12,8 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code warden bench}: the load generator, the side-by-side comparison with Apache ZooKeeper, the
- * resource figures of both servers and the JMH microbenchmarks.
+ * {@code warden bench}: the load generator, the side-by-side comparison with Apache ZooKeeper (and
+ * etcd), the scale curves, the resource figures of both servers and the JMH microbenchmarks.
  */
 @Command(name = "warden bench", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
         synopsisSubcommandLabel = "COMMAND",
@@ -49,6 +49,7 @@ public final class BenchMain implements Callable<Integer> {
         cli.addSubcommand(new ResourcesCommand());
         cli.addSubcommand(new MicroCommand());
         cli.addSubcommand(new dev.warden.bench.startup.StartupCommand());
+        cli.addSubcommand(new dev.warden.bench.scale.ScaleCommand());
         cli.addSubcommand(new CommandLine.HelpCommand());
         return cli;
     }

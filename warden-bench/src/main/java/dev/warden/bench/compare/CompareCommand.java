@@ -3,8 +3,11 @@ package dev.warden.bench.compare;
 import dev.warden.bench.BenchMain;
 import dev.warden.bench.ExitCleanup;
 import dev.warden.bench.WorkDirectories;
+import dev.warden.bench.etcd.EtcdBinary;
+import dev.warden.bench.etcd.EtcdUnavailableException;
 import dev.warden.bench.load.ClientKind;
 import dev.warden.bench.report.DocSplicer;
+import dev.warden.bench.report.EtcdReport;
 import dev.warden.bench.report.MarkdownReport;
 import dev.warden.bench.report.SvgPlot;
 import java.io.IOException;
@@ -36,7 +39,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--scenarios", split = ",", paramLabel = "NAME[,NAME]",
             description = "Scenarios to run (default: all): setData, getData, exists, mixed90, createDelete, lock8,"
-                    + " fanout100, sessionStorm16, getData1x1, setData1x1, large1MiB.")
+                    + " casSetData, fanout100, sessionStorm16, getData1x1, setData1x1, setData1x256, large1MiB.")
     private List<String> scenarios;
 
     @Option(names = "--warmup", defaultValue = "5", paramLabel = "SECONDS",
@@ -82,6 +85,13 @@ public final class CompareCommand implements Callable<Integer> {
             description = "SVG plot to write (default ${DEFAULT-VALUE}).")
     private Path plotFile;
 
+    @Option(names = "--with-etcd",
+            description = "Also run etcd (one member standalone, three for ensemble3; `etcd` on the PATH or"
+                    + " ETCD_BIN) as a third target for the scenarios with an etcd counterpart (setData, getData,"
+                    + " casSetData, lock8, fanout100), and write the Warden/etcd section between the"
+                    + " bench:etcd markers of the document.")
+    private boolean withEtcd;
+
     @Option(names = "--ready-timeout", defaultValue = "90", paramLabel = "SECONDS",
             description = "How long a deployment may take to serve before it is reported not available"
                     + " (default ${DEFAULT-VALUE}).")
@@ -96,15 +106,21 @@ public final class CompareCommand implements Callable<Integer> {
         Path dir = null;
         try {
             DocSplicer.requireMarkersIfExists(docFile, DocSplicer.BENCH_RESULTS);
+            if (withEtcd) {
+                DocSplicer.requireMarkersIfExists(docFile, EtcdReport.MARKERS);
+                EtcdBinary.locate(); // before anything is measured: etcd missing is a usage error here
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--doc: " + e.getMessage());
+        } catch (EtcdUnavailableException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--with-etcd: " + e.getMessage());
         }
         try {
             dir = temporaryDir ? Files.createTempDirectory("warden-bench-compare") : workDir;
             options = new CompareOptions(topologies.stream().map(Topology::parse).toList(),
                     scenarios == null ? Suite.standard() : Suite.select(scenarios), warmupSeconds, measureSeconds,
                     client, JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L, jitWarmupSeconds, rounds,
-                    minFreeGb << 30);
+                    minFreeGb << 30, withEtcd);
         } catch (IllegalArgumentException e) {
             if (temporaryDir && dir != null) {
                 WorkDirectories.deleteTree(dir); // a usage error leaves nothing behind
@@ -122,6 +138,11 @@ public final class CompareCommand implements Callable<Integer> {
             String markdown = MarkdownReport.render(report);
             out.println();
             out.println(markdown);
+            if (EtcdReport.applies(report)) {
+                String etcdMarkdown = EtcdReport.render(report);
+                out.println(etcdMarkdown);
+                writeEtcdSection(etcdMarkdown, out, err);
+            }
             return writeResults(report, markdown, out, err) ? 0 : BenchMain.EXIT_FAILED;
         } catch (IOException e) {
             err.println("comparison failed: " + e.getMessage());
@@ -158,6 +179,20 @@ public final class CompareCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return docWritten;
+    }
+
+    /** The etcd section, into its own markers; the Warden/Apache section is written as without etcd. */
+    private void writeEtcdSection(String markdown, PrintWriter out, PrintWriter err) throws IOException {
+        if (!Files.isRegularFile(docFile)) {
+            return; // said once already by writeResults
+        }
+        String document = Files.readString(docFile, StandardCharsets.UTF_8);
+        if (!DocSplicer.hasMarkers(document, EtcdReport.MARKERS)) {
+            err.println(docFile + ": no " + EtcdReport.MARKERS.begin() + " section; etcd figures printed above only");
+            return;
+        }
+        Files.writeString(docFile, DocSplicer.splice(document, EtcdReport.MARKERS, markdown), StandardCharsets.UTF_8);
+        out.println("etcd figures written to " + docFile);
     }
 
     /** The plot as the document links it: relative to the document's directory when possible. */

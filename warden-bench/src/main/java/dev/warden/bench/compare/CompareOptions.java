@@ -17,11 +17,13 @@ import java.util.Objects;
  * @param minFreeDiskBytes before each round, when the work directory's file system has less free
  *                       space than this, both servers are restarted with empty data directories
  *                       (a full run writes tens of GiB of logs, and a full disk stops a server)
+ * @param withEtcd       whether etcd (one member standalone, three for the ensembles) runs too, the
+ *                       scenarios that have an etcd counterpart against it as a third target
  */
 public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios, int warmupSeconds,
                              int measureSeconds, ClientKind client, JvmSettings jvm, Path workDir,
                              long readyTimeoutMs, int jitWarmupSeconds, int rounds,
-                             long minFreeDiskBytes) {
+                             long minFreeDiskBytes, boolean withEtcd) {
     public CompareOptions {
         topologies = List.copyOf(topologies);
         scenarios = List.copyOf(scenarios);
@@ -46,5 +48,13 @@ public record CompareOptions(List<Topology> topologies, List<Scenario> scenarios
         if (readyTimeoutMs <= 0) {
             throw new IllegalArgumentException("ready timeout must be > 0 ms");
         }
+    }
+
+    /** A comparison of Warden and Apache ZooKeeper only. */
+    public CompareOptions(List<Topology> topologies, List<Scenario> scenarios, int warmupSeconds, int measureSeconds,
+                          ClientKind client, JvmSettings jvm, Path workDir, long readyTimeoutMs, int jitWarmupSeconds,
+                          int rounds, long minFreeDiskBytes) {
+        this(topologies, scenarios, warmupSeconds, measureSeconds, client, jvm, workDir, readyTimeoutMs,
+                jitWarmupSeconds, rounds, minFreeDiskBytes, false);
     }
 }

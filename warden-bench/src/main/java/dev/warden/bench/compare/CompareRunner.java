@@ -55,19 +55,26 @@ public final class CompareRunner {
             throws IOException, InterruptedException {
         Map<Flavour, Deployment> up = new EnumMap<>(Flavour.class);
         Map<Flavour, String> down = new EnumMap<>(Flavour.class);
+        EtcdTarget etcd = options.withEtcd() ? new EtcdTarget(topology, options, out) : null;
         try {
             for (Flavour flavour : Flavour.values()) {
                 start(flavour, topology, options, up, down);
             }
+            if (etcd != null) {
+                etcd.start();
+            }
             List<Outcome> outcomes = new ArrayList<>();
             List<Scenario> scenarios = options.scenarios();
             for (int i = 0; i < scenarios.size(); i++) {
-                outcomes.add(runScenario(topology, scenarios.get(i), i, up, down, options));
+                outcomes.add(runScenario(topology, scenarios.get(i), i, up, down, etcd, options));
             }
             return outcomes;
         } finally {
             for (Deployment deployment : up.values()) {
                 deployment.close();
+            }
+            if (etcd != null) {
+                etcd.close();
             }
         }
     }
@@ -78,21 +85,32 @@ public final class CompareRunner {
      * not always fall on the same server.
      */
     private Outcome runScenario(Topology topology, Scenario scenario, int scenarioIndex,
-                                Map<Flavour, Deployment> up, Map<Flavour, String> down, CompareOptions options)
+                                Map<Flavour, Deployment> up, Map<Flavour, String> down, EtcdTarget etcd,
+                                CompareOptions options)
             throws InterruptedException {
         Map<Flavour, List<LoadResult>> runs = new EnumMap<>(Flavour.class);
         Map<Flavour, String> missing = new EnumMap<>(down);
+        List<LoadResult> etcdResults = new ArrayList<>();
+        boolean etcdRuns = etcd != null && etcd.hasCounterpart(scenario);
         for (int round = 0; round < options.rounds(); round++) {
             restartAfreshIfLowOnDisk(topology, options, up, down);
-            List<Flavour> order = (scenarioIndex + round) % 2 == 0 ? List.of(Flavour.APACHE, Flavour.WARDEN)
+            boolean evenTurn = (scenarioIndex + round) % 2 == 0;
+            List<Flavour> order = evenTurn ? List.of(Flavour.APACHE, Flavour.WARDEN)
                     : List.of(Flavour.WARDEN, Flavour.APACHE);
+            if (etcdRuns && evenTurn) { // etcd first on one turn, last on the next, as the other two alternate
+                etcd.runOnce(scenario, round).ifPresent(etcdResults::add);
+            }
             for (Flavour flavour : order) {
                 if (!missing.containsKey(flavour)) {
                     runOnce(topology, scenario, flavour, round, up, down, options, runs, missing);
                 }
             }
+            if (etcdRuns && !evenTurn) {
+                etcd.runOnce(scenario, round).ifPresent(etcdResults::add);
+            }
         }
-        return new Outcome(topology, scenario, runs, missing);
+        String etcdMissing = etcd == null ? null : etcd.missingFor(scenario, etcdResults.size());
+        return new Outcome(topology, scenario, runs, missing, etcdResults, etcdMissing);
     }
 
     /** One measured run; a server that failed or died is reported missing for the whole scenario. */

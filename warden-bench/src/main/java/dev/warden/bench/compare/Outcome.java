@@ -6,15 +6,24 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
  * What one scenario gave in one topology: every run of each flavour that ran (one per round), and
  * for each flavour that did not, why ("not available: ..."). A flavour's figure is the median of
- * its runs ({@link LoadResult#medianOf}).
+ * its runs ({@link LoadResult#medianOf}). With etcd as a third target, its runs of the scenario's
+ * counterpart ({@code etcdRuns}, round by round) or why there are none ({@code etcdMissing}, null
+ * when etcd was not asked for or the scenario has no counterpart).
  */
 public record Outcome(Topology topology, Scenario scenario, Map<Flavour, List<LoadResult>> runs,
-                      Map<Flavour, String> missing) {
+                      Map<Flavour, String> missing, List<LoadResult> etcdRuns, String etcdMissing) {
+
+    /** An outcome of Warden and Apache ZooKeeper only. */
+    public Outcome(Topology topology, Scenario scenario, Map<Flavour, List<LoadResult>> runs,
+                   Map<Flavour, String> missing) {
+        this(topology, scenario, runs, missing, List.of(), null);
+    }
 
     public Outcome {
         Map<Flavour, List<LoadResult>> copy = new EnumMap<>(Flavour.class);
@@ -25,6 +34,39 @@ public record Outcome(Topology topology, Scenario scenario, Map<Flavour, List<Lo
         });
         runs = copy.isEmpty() ? Map.of() : Map.copyOf(copy);
         missing = missing.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(missing));
+        etcdRuns = List.copyOf(etcdRuns);
+    }
+
+    /** etcd's median figures over its runs, if it ran. */
+    public Optional<LoadResult> etcdResult() {
+        return etcdRuns.isEmpty() ? Optional.empty() : Optional.of(LoadResult.medianOf(etcdRuns));
+    }
+
+    /** Warden's figure divided by etcd's (medians), when both ran and etcd's is not zero. */
+    public OptionalDouble etcdRatio(Target.Metric metric) {
+        LoadResult warden = results().get(Flavour.WARDEN);
+        Optional<LoadResult> etcd = etcdResult();
+        if (warden == null || etcd.isEmpty() || value(etcd.get(), metric) == 0) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(value(warden, metric) / value(etcd.get(), metric));
+    }
+
+    /** Warden's ops/s over etcd's, round by round; empty unless both ran every round. */
+    public List<Double> etcdThroughputRatiosPerRound() {
+        List<LoadResult> warden = runs.getOrDefault(Flavour.WARDEN, List.of());
+        if (warden.size() != etcdRuns.size()) {
+            return List.of();
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int round = 0; round < warden.size(); round++) {
+            double e = etcdRuns.get(round).opsPerSecond();
+            if (e == 0) {
+                return List.of();
+            }
+            ratios.add(warden.get(round).opsPerSecond() / e);
+        }
+        return ratios;
     }
 
     /** Each flavour's median figures over its runs. */

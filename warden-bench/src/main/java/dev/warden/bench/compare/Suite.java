@@ -37,6 +37,10 @@ public final class Suite {
                         Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2), p999Half))),
                 loaded("createDelete", Workload.CREATE_DELETE,
                         Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2.5), p999Half))),
+                // versioned setData, each of the 512 requests in flight on a key of its own: the
+                // compare-and-set that etcd's txn on a mod revision is set against
+                new Scenario("casSetData", "16×32, 1 KiB, a key per request", Workload.CAS_SET_DATA, 16, 32, KIB,
+                        16 * 32, 0, 1, none),
                 new Scenario("lock8", "8 clients", Workload.LOCK, 1, 1, 0, 1, 0, 8,
                         Map.of(Topology.ENSEMBLE3, List.of(throughputAtLeast(2)))),
                 new Scenario("fanout100", "100 watchers, 1 KiB", Workload.FANOUT, 1, 1, KIB, 1, 0, 100, none),

@@ -76,6 +76,12 @@ final class ApacheLoadClient implements LoadClient {
     }
 
     @Override
+    public void setData(String path, byte[] data, int expectedVersion, Versioned done) {
+        zk.setData(path, data, expectedVersion,
+                (rc, p, ctx, stat) -> done.versioned(rc, stat == null ? -1 : stat.getVersion()), null);
+    }
+
+    @Override
     public void getData(String path, Done done) {
         zk.getData(path, false, (rc, p, ctx, data, stat) -> done.done(rc), null);
     }

@@ -27,7 +27,16 @@ public interface LoadClient extends AutoCloseable {
         void children(int rc, List<String> names);
     }
 
+    /** Completion of a versioned setData: the node's new version when rc is 0. */
+    @FunctionalInterface
+    interface Versioned {
+        void versioned(int rc, int newVersion);
+    }
+
     void setData(String path, byte[] data, Done done);
+
+    /** setData only if the node's version is {@code expectedVersion} (-1: any), as a compare-and-set. */
+    void setData(String path, byte[] data, int expectedVersion, Versioned done);
 
     void getData(String path, Done done);
 

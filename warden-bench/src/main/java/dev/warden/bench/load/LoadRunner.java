@@ -37,19 +37,28 @@ public final class LoadRunner {
             LoadDriver driver = driver(spec, clients, recorder);
             driver.start();
             try {
-                runPhase("warm-up", spec.warmupSeconds(), recorder, null);
-                recorder.takeInterval(); // what the warm-up recorded is dropped here
-                recorder.startMeasuring();
-                Histogram measured = new Histogram(LoadRecorder.HIGHEST_LATENCY_US, 3);
-                long measuredMs = runPhase("measure", spec.measureSeconds(), recorder, measured);
-                recorder.stopMeasuring();
-                return LoadResult.of(spec.workload().cliName(), measured, measuredMs, recorder.errorsByCode());
+                return measure(spec.workload().cliName(), spec.warmupSeconds(), spec.measureSeconds(), recorder);
             } finally {
                 driver.stopAndDrain(DRAIN_TIMEOUT_MS);
             }
         } finally {
             closeAll(clients);
         }
+    }
+
+    /**
+     * The warm-up, then the measured phase, of a load already running into {@code recorder}; for
+     * the workloads here and for drivers of other systems (etcd) measured the same way.
+     */
+    public LoadResult measure(String workload, int warmupSeconds, int measureSeconds, LoadRecorder recorder)
+            throws InterruptedException {
+        runPhase("warm-up", warmupSeconds, recorder, null);
+        recorder.takeInterval(); // what the warm-up recorded is dropped here
+        recorder.startMeasuring();
+        Histogram measured = new Histogram(LoadRecorder.HIGHEST_LATENCY_US, 3);
+        long measuredMs = runPhase("measure", measureSeconds, recorder, measured);
+        recorder.stopMeasuring();
+        return LoadResult.of(workload, measured, measuredMs, recorder.errorsByCode());
     }
 
     /** Runs one phase second by second; adds its latencies to {@code total} unless that is null. */

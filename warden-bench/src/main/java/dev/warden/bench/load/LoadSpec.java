@@ -56,6 +56,11 @@ public record LoadSpec(String connectString, ClientKind client, Workload workloa
         if (valueSizeBytes < 0 || valueSizeBytes > MAX_VALUE_BYTES) {
             throw new IllegalArgumentException("value-size=" + valueSizeBytes + " must be 0.." + MAX_VALUE_BYTES);
         }
+        if (workload == Workload.CAS_SET_DATA && (long) sessions * inFlightPerSession > keyCount) {
+            // two slots on one key would fail each other's version checks: the figure would count races
+            throw new IllegalArgumentException("casSetData gives every in-flight request a key of its own: key-count="
+                    + keyCount + " must be at least sessions × in-flight = " + (long) sessions * inFlightPerSession);
+        }
         if (readPercent < 0 || readPercent > 100) {
             throw new IllegalArgumentException("read-percent=" + readPercent + " must be 0..100");
         }

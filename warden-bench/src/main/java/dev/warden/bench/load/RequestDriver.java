@@ -30,21 +30,29 @@ final class RequestDriver implements LoadDriver {
     public void start() {
         for (int session = 0; session < clients.size(); session++) {
             for (int slot = 0; slot < spec.inFlightPerSession(); slot++) {
-                issue(new Slot(clients.get(session), session, slot));
+                issue(new Slot(clients.get(session), session, slot,
+                        keys[(session * spec.inFlightPerSession() + slot) % keys.length]));
             }
         }
     }
 
-    /** One of a session's in-flight positions; create+delete keeps the node it created here. */
+    /**
+     * One of a session's in-flight positions; create+delete keeps the node it created here, a
+     * compare-and-set its own key and the version its last write left there.
+     */
     private static final class Slot {
         final LoadClient client;
         final String namePrefix;
+        final String ownKey;
         long created;
         String createdPath;
+        /** The version of {@link #ownKey} after this slot's last write; -1 before the first (any version). */
+        int ownKeyVersion = -1;
 
-        Slot(LoadClient client, int session, int slot) {
+        Slot(LoadClient client, int session, int slot, String ownKey) {
             this.client = client;
             this.namePrefix = "s" + session + "-" + slot + "-";
+            this.ownKey = ownKey;
         }
     }
 
@@ -70,6 +78,11 @@ final class RequestDriver implements LoadDriver {
                 }
             }
             case CREATE_DELETE -> createOrDelete(slot, startNs);
+            case CAS_SET_DATA -> client.setData(slot.ownKey, value, slot.ownKeyVersion, (rc, newVersion) -> {
+                // a lost race (another run's leftover writer) costs one unconditional write, then CAS again
+                slot.ownKeyVersion = rc == 0 ? newVersion : -1;
+                complete(slot, startNs, rc);
+            });
             default -> throw new IllegalStateException("not a request workload: " + spec.workload());
         }
     }

@@ -52,6 +52,12 @@ final class WardenLoadClient implements LoadClient {
     }
 
     @Override
+    public void setData(String path, byte[] data, int expectedVersion, Versioned done) {
+        client.setData(path, data, expectedVersion).whenComplete(
+                (stat, failure) -> done.versioned(rc(failure), stat == null ? -1 : stat.version()));
+    }
+
+    @Override
     public void getData(String path, Done done) {
         client.getData(path).whenComplete((read, failure) -> done.done(rc(failure)));
     }

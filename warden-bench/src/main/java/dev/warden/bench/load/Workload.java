@@ -21,6 +21,11 @@ public enum Workload {
     FANOUT("fanout"),
     /** Sessions opened and closed back to back. One op = one session's open + close. */
     SESSION_STORM("sessionStorm"),
+    /**
+     * Compare-and-set: setData with the version the slot's previous write returned, each in-flight
+     * slot on a key of its own (so no write loses the race). One op = one versioned setData.
+     */
+    CAS_SET_DATA("casSetData"),
     /** setData with large values (default 1 MiB). One op = one setData. */
     LARGE("large");
 
@@ -50,6 +55,6 @@ public enum Workload {
 
     /** Whether the workload needs {@code keyCount} keys created before it starts. */
     boolean usesKeys() {
-        return this == SET_DATA || this == GET_DATA || this == EXISTS || this == MIXED || this == LARGE;
+        return this == SET_DATA || this == CAS_SET_DATA || this == GET_DATA || this == EXISTS || this == MIXED || this == LARGE;
     }
 }

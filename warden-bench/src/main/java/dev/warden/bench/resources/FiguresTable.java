@@ -14,6 +14,8 @@ final class FiguresTable {
             new Row(ProbeReport.HEAP_BYTES_PER_ZNODE, "heap per znode", 1, "bytes"),
             new Row(ProbeReport.RSS_BYTES_PER_ZNODE, "RSS per znode", 1, "bytes"),
             new Row(ProbeReport.HEAP_BYTES_PER_WATCH, "heap per watch", 1, "bytes"),
+            new Row(ProbeReport.HEAP_BYTES_PER_IDLE_SESSION, "heap per idle session (10,000 open, connection included)",
+                    1, "bytes"),
             new Row(ProbeReport.SNAPSHOT_BYTES, "snapshot size", MIB, "MiB"),
             new Row(ProbeReport.SNAPSHOT_MS, "time to write a snapshot", 1, "ms"),
             new Row(ProbeReport.RESTART_TO_SERVING_MS, "restart: JVM launch to first read served", 1, "ms"),

@@ -21,6 +21,8 @@ public final class ProbeReport {
     public static final String RSS_BYTES_PER_ZNODE = "rssBytesPerZnode";
     public static final String WATCHES = "watches";
     public static final String HEAP_BYTES_PER_WATCH = "heapBytesPerWatch";
+    public static final String IDLE_SESSIONS = "idleSessions";
+    public static final String HEAP_BYTES_PER_IDLE_SESSION = "heapBytesPerIdleSession";
     public static final String SNAPSHOT_BYTES = "snapshotBytes";
     public static final String SNAPSHOT_MS = "snapshotMs";
     public static final String RESTART_TO_SERVING_MS = "restartToServingMs";

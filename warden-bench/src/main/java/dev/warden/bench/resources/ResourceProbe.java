@@ -28,6 +28,8 @@ public final class ResourceProbe {
      */
     static final int LOG_TAIL_WRITES = 40_000;
     private static final long CHILD_TIMEOUT_MS = 900_000;
+    /** Idle sessions weighed: as many as the performance targets name, well inside the 20,000 file descriptors. */
+    static final int IDLE_SESSIONS = 10_000;
 
     private final ProbeOptions options;
 
@@ -93,6 +95,8 @@ public final class ResourceProbe {
                     .put(ProbeReport.RSS_BYTES_PER_ZNODE, perItem(rssLoaded - rssBaseline, total));
             report.put(ProbeReport.WATCHES, znodes)
                     .put(ProbeReport.HEAP_BYTES_PER_WATCH, perItem(weighWatches(server), znodes));
+            report.put(ProbeReport.IDLE_SESSIONS, IDLE_SESSIONS)
+                    .put(ProbeReport.HEAP_BYTES_PER_IDLE_SESSION, perItem(weighIdleSessions(server), IDLE_SESSIONS));
             long snapshotStartNs = System.nanoTime();
             Path snapshot = server.snapshotNow();
             report.put(ProbeReport.SNAPSHOT_MS, elapsedMs(snapshotStartNs))
@@ -122,6 +126,31 @@ public final class ResourceProbe {
             in.write(WatchHolder.GO + "\n");
             in.flush();
             expectLine(out, WatchHolder.WATCHED, holder);
+            return ProcessMemory.heapUsedAfterGcBytes() - before;
+        } finally {
+            if (!holder.waitFor(CHILD_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                holder.destroyForcibly();
+            }
+        }
+    }
+
+    /**
+     * Heap growth while a child JVM holds {@link #IDLE_SESSIONS} sessions that only ping: the
+     * session, its connection and their buffers, as the server keeps them.
+     */
+    private long weighIdleSessions(EmbeddedServer server) throws IOException, InterruptedException {
+        String connect = server.connectString();
+        Process holder = ChildJvm.start(List.of("-Xmx256m"), SessionHolder.class,
+                List.of(connect.substring(0, connect.lastIndexOf(':')), connect.substring(connect.lastIndexOf(':') + 1),
+                        Integer.toString(IDLE_SESSIONS)),
+                options.dataDir().resolveSibling(options.dataDir().getFileName() + "-session-holder.log"));
+        try (BufferedReader out = lines(holder);
+             Writer in = new OutputStreamWriter(holder.getOutputStream(), StandardCharsets.UTF_8)) {
+            expectLine(out, SessionHolder.READY, holder);
+            long before = ProcessMemory.heapUsedAfterGcBytes();
+            in.write(SessionHolder.GO + "\n");
+            in.flush();
+            expectLine(out, SessionHolder.OPENED, holder);
             return ProcessMemory.heapUsedAfterGcBytes() - before;
         } finally {
             if (!holder.waitFor(CHILD_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {

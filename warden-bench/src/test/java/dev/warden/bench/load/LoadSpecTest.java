@@ -37,6 +37,15 @@ class LoadSpecTest {
     }
 
     @Test
+    void compareAndSetNeedsAKeyPerRequestInFlight() {
+        LoadSpec cas = LoadSpec.defaults("127.0.0.1:2181", Workload.CAS_SET_DATA); // 16 × 32 over 1000 keys
+        assertEquals(Workload.CAS_SET_DATA, Workload.parse("casSetData"));
+        IllegalArgumentException tooFew = assertThrows(IllegalArgumentException.class, () -> cas.withLoad(64, 32, 1024));
+        assertTrue(tooFew.getMessage().contains("key-count=1000 must be at least sessions × in-flight = 2048"),
+                tooFew.getMessage());
+    }
+
+    @Test
     void workloadsParseByTheirCommandLineName() {
         assertEquals(Workload.CREATE_DELETE, Workload.parse("createdelete"));
         assertEquals(Workload.SESSION_STORM, Workload.parse("SESSION_STORM"));

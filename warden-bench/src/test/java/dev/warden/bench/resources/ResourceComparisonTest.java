@@ -24,6 +24,7 @@ class ResourceComparisonTest {
         assertTrue(report.getDouble(ProbeReport.SNAPSHOT_BYTES) > znodes * 130.0, report.format());
         assertTrue(report.getDouble(ProbeReport.HEAP_BYTES_PER_ZNODE) > 0, report.format());
         assertTrue(report.getDouble(ProbeReport.HEAP_BYTES_PER_WATCH) > 0, report.format());
+        assertTrue(report.getDouble(ProbeReport.HEAP_BYTES_PER_IDLE_SESSION) > 0, report.format());
         assertTrue(report.getDouble(ProbeReport.RESTART_TO_SERVING_MS)
                 >= report.getDouble(ProbeReport.RESTART_SERVER_START_MS), report.format());
         // the second restart replays a write to every znode of this tiny tree, and found the last one
@@ -59,6 +60,7 @@ class ResourceComparisonTest {
     private static ProbeReport sample(String heapPerZnode, String restartMs) {
         ProbeReport report = new ProbeReport();
         for (String key : new String[] {ProbeReport.RSS_BYTES_PER_ZNODE, ProbeReport.HEAP_BYTES_PER_WATCH,
+                ProbeReport.HEAP_BYTES_PER_IDLE_SESSION,
                 ProbeReport.SNAPSHOT_BYTES, ProbeReport.SNAPSHOT_MS, ProbeReport.RESTART_SERVER_START_MS,
                 ProbeReport.LOG_TAIL_WRITES, ProbeReport.RESTART_WITH_LOG_TO_SERVING_MS,
                 ProbeReport.RESTART_WITH_LOG_SERVER_START_MS,
