@@ -50,7 +50,7 @@ public final class WardenTestingCluster implements AutoCloseable {
 
     private WardenTestingCluster(int members, boolean inMemory, UnaryOperator<ServerConfig.Builder> customizer) {
         if (members < 2) {
-            // A lone member with standaloneEnabled=false does not elect itself in Warden.
+            // a cluster is for what only an ensemble does (followers, leader changes); one server is a WardenTestingServer
             throw new IllegalArgumentException("an ensemble needs at least 2 members, not " + members
                     + "; for one server use WardenTestingServer");
         }
