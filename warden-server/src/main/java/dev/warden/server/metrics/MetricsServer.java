@@ -24,10 +24,8 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.exporter.common.TextFormat;
 import io.prometheus.client.hotspot.DefaultExports;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * {@code /metrics} for Prometheus on {@code metricsProvider.httpHost:httpPort}, as ZooKeeper's
  * Prometheus provider serves it: the server's metrics under ZooKeeper's names and, with
  * {@code metricsProvider.exportJvmInfo} (the default), the JVM's (memory, GC, threads, classes,
- * process), through Prometheus's Java client, in the format the scraper asks for. Each server
+ * process), in text format 0.0.4 whatever the scraper asks for ({@link ScrapeText}). Each server
  * has its own registry, so several servers in one JVM (tests) do not mix their metrics.
  */
 public final class MetricsServer implements AutoCloseable {
@@ -50,11 +48,12 @@ public final class MetricsServer implements AutoCloseable {
 
     /** Binds and serves; throws if the port cannot be bound (the caller names the keys). */
     public static MetricsServer start(MetricsSettings settings, ServerContext server) throws InterruptedException {
-        CollectorRegistry registry = new CollectorRegistry();
-        registry.register(new ServerCollector(server));
+        CollectorRegistry jvm = new CollectorRegistry();
         if (settings.exportJvmInfo()) {
-            DefaultExports.register(registry);
+            DefaultExports.register(jvm);
+            jvm.register(new LoadedClassesGauge());
         }
+        ScrapeText scrapes = new ScrapeText(new ServerCollector(server), jvm);
         EventLoopGroup group = dev.warden.server.threads.ServerThreads.eventLoops("warden-metrics-" + settings.httpPort(), 1);
         try {
             Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -62,7 +61,7 @@ public final class MetricsServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 * 1024),
-                                    new ScrapeHandler(registry));
+                                    new ScrapeHandler(scrapes));
                         }
                     })
                     .bind(new InetSocketAddress(settings.httpHost(), settings.httpPort())).sync().channel();
@@ -84,10 +83,10 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     private static final class ScrapeHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
-        private final CollectorRegistry registry;
+        private final ScrapeText scrapes;
 
-        ScrapeHandler(CollectorRegistry registry) {
-            this.registry = registry;
+        ScrapeHandler(ScrapeText scrapes) {
+            this.scrapes = scrapes;
         }
 
         @Override
@@ -97,10 +96,7 @@ public final class MetricsServer implements AutoCloseable {
                 respond(ctx, HttpResponseStatus.NOT_FOUND, "text/plain", "metrics are at /metrics\n");
                 return;
             }
-            String contentType = TextFormat.chooseContentType(request.headers().get(HttpHeaderNames.ACCEPT));
-            StringWriter text = new StringWriter();
-            TextFormat.writeFormat(contentType, text, registry.metricFamilySamples());
-            respond(ctx, HttpResponseStatus.OK, contentType, text.toString());
+            respond(ctx, HttpResponseStatus.OK, ScrapeText.CONTENT_TYPE, scrapes.write());
         }
 
         private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, String contentType,

@@ -2,8 +2,7 @@ package dev.warden.server.metrics;
 
 import dev.warden.server.net.Monitor;
 import dev.warden.server.net.ServerContext;
-import io.prometheus.client.Collector;
-import io.prometheus.client.CounterMetricFamily;
+import io.prometheus.client.Collector.MetricFamilySamples;
 import io.prometheus.client.GaugeMetricFamily;
 import io.prometheus.client.SummaryMetricFamily;
 import java.util.ArrayList;
@@ -15,11 +14,13 @@ import java.util.Set;
 /**
  * The server's figures as Prometheus metrics under the names ZooKeeper's Prometheus provider
  * gives them: mntr's keys without "zk_", as gauges, or as counters where ZooKeeper counts
- * (exposed with "_total"); mntr's summaries as Prometheus summaries ({@code <name>_count},
- * {@code <name>_sum}, and for the request latencies the quantiles 0.5, 0.9 and 0.99). Plus
- * Warden's own figures, prefixed {@code warden_}. Read at each scrape; nothing is kept here.
+ * (under the bare name, as {@link CounterSample}s, since Prometheus's Java client would add
+ * "_total"); mntr's summaries as Prometheus summaries ({@code <name>_count}, {@code <name>_sum},
+ * and for the request latencies the quantiles 0.5, 0.9 and 0.99). Plus Warden's own figures,
+ * prefixed {@code warden_}. Read at each scrape, from one reading of the figures; nothing is
+ * kept here.
  */
-final class ServerCollector extends Collector {
+final class ServerCollector {
     /** ZooKeeper's ServerMetrics counters among mntr's keys; its other scalar figures are gauges. */
     static final Set<String> COUNTERS = Set.of("digest_mismatches_count", "bytes_received_count",
             "connection_request_count", "connection_rejected", "sessionless_connections_expired", "looking_count",
@@ -44,18 +45,29 @@ final class ServerCollector extends Collector {
         this.server = server;
     }
 
-    @Override
-    public List<MetricFamilySamples> collect() {
+    /**
+     * One scrape's worth of the server's metrics.
+     *
+     * @param families the gauges and summaries, for Prometheus's Java client to write
+     * @param counters the counters, written under their own names by {@link CounterText}
+     */
+    record Scrape(List<MetricFamilySamples> families, List<CounterSample> counters) {
+    }
+
+    Scrape collect() {
         List<MetricFamilySamples> families = new ArrayList<>();
+        List<CounterSample> counters = new ArrayList<>();
         Optional<String> mode = server.memberStatus().servingMode();
         Map<String, Object> figures = Monitor.figures(server, mode.orElse(server.memberStatus().mode()));
         figures.forEach((key, value) -> {
             if (!(value instanceof Number number) || NOT_ZOOKEEPER_METRICS.contains(key) || isSummaryPart(key)) {
                 return;
             }
-            families.add(COUNTERS.contains(key)
-                    ? new CounterMetricFamily(key, key, number.doubleValue())
-                    : new GaugeMetricFamily(key, key, number.doubleValue()));
+            if (COUNTERS.contains(key)) {
+                counters.add(new CounterSample(key, key, number.doubleValue()));
+            } else {
+                families.add(new GaugeMetricFamily(key, key, number.doubleValue()));
+            }
         });
         for (String name : BASIC_SUMMARIES) {
             families.add(new SummaryMetricFamily(name, name, count(figures, name), sum(figures, name)));
@@ -70,7 +82,7 @@ final class ServerCollector extends Collector {
         }
         families.add(new GaugeMetricFamily("warden_serving", "1 while this server answers clients, 0 while it cannot"
                 + " (an ensemble member looking for or synchronizing with a leader)", mode.isPresent() ? 1 : 0));
-        families.add(new CounterMetricFamily("warden_fsync_threshold_exceed", "fsyncs of the transaction log that took"
+        counters.add(new CounterSample("warden_fsync_threshold_exceed", "fsyncs of the transaction log that took"
                 + " fsync.warningthresholdms or more", server.stats().fsyncs().slowCount()));
         GaugeMetricFamily lag = new GaugeMetricFamily("warden_follower_lag_transactions", "on a serving leader, for"
                 + " each synced follower, the transactions it has not acknowledged yet", List.of("follower"));
@@ -83,7 +95,7 @@ final class ServerCollector extends Collector {
         families.add(queues);
         families.add(new GaugeMetricFamily("warden_last_applied_zxid", "the zxid of the last transaction applied to"
                 + " the tree", server.stateMachine().tree().lastAppliedZxid()));
-        return families;
+        return new Scrape(families, counters);
     }
 
     private static boolean isSummaryPart(String key) {

@@ -87,7 +87,7 @@ class FollowerLagTest {
             String mntr = dev.warden.server.net.FourLetterWordClient.ask(ensemble.connectString(leader), "mntr");
             assertTrue(mntr.contains("zk_looking_count\t" + looked + "\n"), mntr);
             assertTrue(mntr.contains("zk_diff_count\t" + status.diffSyncs() + "\n"), mntr);
-            assertTrue(scrape(leading.metricsPort()).contains("looking_count_total " + looked + ".0"), metrics);
+            assertTrue(scrape(leading.metricsPort()).contains("\nlooking_count " + looked + ".0"), metrics);
             // the five creates (and the session's creation) as ZooKeeper counts transactions
             var led = status.transactionCounts();
             assertTrue(led.proposals() >= 6 && led.commits() >= 6, led.toString());
