@@ -142,16 +142,20 @@ class MemberPipelineTest {
         }
     }
 
-    /** The same session, re-attached at {@code member}. */
+    /**
+     * The same session, re-attached at {@code member}. Waited for up to 30 s: the member refuses
+     * the client until it has applied what the client has seen, and on a loaded machine the
+     * client's retries can take longer than one 10 s connect attempt.
+     */
     private ZooKeeper reattach(ZooKeeper session, long member) throws Exception {
         CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(ensemble.connectString(member), 10_000, event -> {
+        ZooKeeper zk = new ZooKeeper(ensemble.connectString(member), 30_000, event -> {
             if (event.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
         }, session.getSessionId(), session.getSessionPasswd());
         clients.add(zk);
-        assertEquals(true, connected.await(10, TimeUnit.SECONDS));
+        assertEquals(true, connected.await(30, TimeUnit.SECONDS));
         assertEquals(session.getSessionId(), zk.getSessionId());
         return zk;
     }
