@@ -96,6 +96,18 @@ public final class LoadRunner {
      * Sessions to open before starting; the storm opens its own, so it needs one for setup only,
      * and in plaintext the fan-out's watchers are spoken on the wire, so it needs only the writer.
      */
+    /**
+     * Connections the run holds open at once from this address, library clients and sockets
+     * spoken on the wire alike: what a server's maxClientCnxns counts.
+     */
+    static int connectionsOpened(LoadSpec spec) {
+        return switch (spec.workload()) {
+            case LOCK -> spec.lockClients();
+            case FANOUT -> spec.watchers() + 1;
+            default -> spec.sessions();
+        };
+    }
+
     static int sessionsNeeded(LoadSpec spec) {
         return switch (spec.workload()) {
             case LOCK -> spec.lockClients();

@@ -22,7 +22,7 @@ final class ServerLimitHints {
 
     static List<String> forSpec(LoadSpec spec) {
         List<String> hints = new ArrayList<>();
-        int sessions = LoadRunner.sessionsNeeded(spec);
+        int sessions = LoadRunner.connectionsOpened(spec);
         if (sessions > DEFAULT_MAX_CLIENT_CONNECTIONS) {
             hints.add(String.format(Locale.ROOT, "this run opens %d sessions from one address; servers refuse more"
                     + " than maxClientCnxns (default %d) from one address: set maxClientCnxns=0 (no limit) or at"
