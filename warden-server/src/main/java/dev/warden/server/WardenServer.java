@@ -6,8 +6,6 @@ import dev.warden.server.config.ConfigException;
 import dev.warden.server.config.MetricsSettings;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.threads.ServerThreads;
-import dev.warden.protocol.DeleteContainerRequest;
-import dev.warden.protocol.OpCode;
 import dev.warden.server.net.ClientTransport;
 import dev.warden.server.net.ConnectionRegistry;
 import dev.warden.server.admin.AdminServer;
@@ -34,12 +32,9 @@ import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
 import dev.warden.server.quorum.TxnLogView;
 import dev.warden.server.quorum.ZabConsensus;
-import dev.warden.server.pipeline.Request;
 import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.session.SessionTracker;
-import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
-import dev.warden.server.tree.NodeOwner;
 import dev.warden.server.watch.WatchManager;
 import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
@@ -56,7 +51,6 @@ import java.security.SecureRandom;
 import java.util.Objects;
 import dev.warden.server.security.SaslServers;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,8 +63,6 @@ public final class WardenServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WardenServer.class);
     /** Where the AdminServer writes a snapshot while it streams it (removed afterwards). */
     static final String ADMIN_SCRATCH_DIR = "admin-snapshot.tmp";
-    /** How long close waits for a snapshot being written (a large tree's takes seconds). */
-    private static final long SNAPSHOT_FINISH_WAIT_SECONDS = 120;
 
     private final ServerConfig config;
     private final Clock clock;
@@ -85,7 +77,8 @@ public final class WardenServer implements AutoCloseable {
     private final ScheduledExecutorService timers;
     /** Its own thread: a snapshot of a large tree must not delay session expiry ticks. */
     private final java.util.concurrent.ExecutorService snapshotter;
-    private final AtomicBoolean snapshotRunning = new AtomicBoolean();
+    /** Writes the snapshots, on {@link #snapshotter}. */
+    private final ServerSnapshots snapshotWriter;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Held from start to close, so no tool and no second server uses the data directory meanwhile. */
     private final DataDirLock dataDirLock;
@@ -96,6 +89,8 @@ public final class WardenServer implements AutoCloseable {
     private volatile MetricsServer metricsServer;
     /** The JMX beans under ZooKeeper's names (a standalone server's, or a member's). */
     private AutoCloseable jmxBeans;
+    /** Its timed chores, scheduled once the client port is bound. */
+    private Housekeeping housekeeping;
     /** The bound TLS client port, 0 without one. */
     private int secureClientPort;
 
@@ -152,6 +147,7 @@ public final class WardenServer implements AutoCloseable {
         ReadProcessor reads = new ReadProcessor(tree, watches);
         this.timers = ServerThreads.timer("warden-timers-" + config.clientPort());
         this.snapshotter = ServerThreads.single("warden-snapshot-" + config.clientPort());
+        this.snapshotWriter = new ServerSnapshots(snapshotter, snapshots, stateMachine, clock);
         if (config.isEnsemble()) {
             try {
                 EpochFiles epochFiles = EpochFiles.defaults();
@@ -228,7 +224,8 @@ public final class WardenServer implements AutoCloseable {
                     + config.clientPortAddress() + ":" + config.clientPort() + " (clientPortAddress, clientPort): "
                     + e.getMessage(), e);
         }
-        scheduleTimers();
+        housekeeping = new Housekeeping(config, clock, stateMachine, pipeline, member, snapshots, txnLog);
+        housekeeping.schedule(timers);
         if (config.auditEnabled()) {
             AuditLog.serverStart();
         }
@@ -291,7 +288,7 @@ public final class WardenServer implements AutoCloseable {
             return;
         }
         try {
-            adminServer = AdminServer.start(admin, context, snapshots, this::writeConsistentSnapshot,
+            adminServer = AdminServer.start(admin, context, snapshots, snapshotWriter::writeConsistentSnapshot,
                     config.dataDir().resolve(ADMIN_SCRATCH_DIR));
             log.info("AdminServer listening on {}://{}:{}{}", admin.tls().forceHttps() ? "https"
                     : admin.tls().portUnification() ? "http(s)" : "http", admin.address(), adminServer.port(),
@@ -309,22 +306,6 @@ public final class WardenServer implements AutoCloseable {
     public int adminServerPort() {
         AdminServer admin = adminServer;
         return admin == null ? -1 : admin.port();
-    }
-
-    /**
-     * A snapshot of the whole state as of one zxid, written into {@code dir} while no transaction
-     * is applied (the apply thread waits for the tree's lock), so it is exact without a log: the
-     * AdminServer's snapshot command streams it as a backup.
-     */
-    private Path writeConsistentSnapshot(Path dir) throws IOException {
-        SnapshotStore store = new SnapshotStore(dir);
-        var lock = stateMachine.tree().readLock();
-        lock.lock();
-        try {
-            return ServerState.writeSnapshot(store, stateMachine);
-        } finally {
-            lock.unlock();
-        }
     }
 
     /**
@@ -381,72 +362,9 @@ public final class WardenServer implements AutoCloseable {
         return server;
     }
 
-    private void scheduleTimers() {
-        long tickMs = config.tickTimeMs();
-        if (member == null) {
-            // A member's sessions are expired by the leader (Member schedules that).
-            timers.scheduleAtFixedRate(this::expireSessions, tickMs, tickMs, TimeUnit.MILLISECONDS);
-        }
-        long reapMs = config.containerCheckIntervalMs();
-        timers.scheduleWithFixedDelay(this::reapContainers, reapMs, reapMs, TimeUnit.MILLISECONDS);
-        int purgeHours = config.autopurgePurgeIntervalHours();
-        if (purgeHours > 0) {
-            timers.scheduleWithFixedDelay(this::purge, purgeHours, purgeHours, TimeUnit.HOURS);
-        }
-    }
-
-    private void expireSessions() {
-        for (long sessionId : stateMachine.sessions().takeExpired()) {
-            log.info("expiring session 0x{}", Long.toHexString(sessionId));
-            pipeline.submit(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
-        }
-    }
-
-    /** Containers that had children and lost them all, and TTL nodes idle past their TTL. */
-    private void reapContainers() {
-        if (member != null && !member.isLeading()) {
-            return;
-        }
-        DataTree tree = stateMachine.tree();
-        long now = clock.wallTimeMs();
-        for (String path : tree.containerAndTtlPaths()) {
-            boolean due;
-            tree.readLock().lock();
-            try {
-                DataNode node = tree.node(path);
-                if (node == null || node.numChildren() > 0) {
-                    continue;
-                }
-                due = NodeOwner.isContainer(node.owner())
-                        ? node.cversionCounter() > 0
-                        : now - node.mtime() > NodeOwner.ttlMs(node.owner());
-            } finally {
-                tree.readLock().unlock();
-            }
-            if (due) {
-                Request reap = new Request(null, 0, 0, OpCode.DELETE_CONTAINER, new DeleteContainerRequest(path));
-                if (member == null) {
-                    pipeline.submit(reap);
-                } else {
-                    member.submitHousekeeping(reap);
-                }
-            }
-        }
-    }
-
-    private void takeSnapshot() {
-        if (!snapshotRunning.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            long started = clock.monotonicMs();
-            var file = ServerState.writeSnapshot(snapshots, stateMachine);
-            log.info("snapshot {} written in {} ms", file.getFileName(), clock.monotonicMs() - started);
-        } catch (IOException | RuntimeException e) {
-            log.error("snapshot failed; the log still holds every transaction", e);
-        } finally {
-            snapshotRunning.set(false);
-        }
+    /** Keeps the newest autopurge.snapRetainCount snapshots and the log needed to replay them, now; for tests. */
+    void purge() {
+        housekeeping.purge();
     }
 
     /**
@@ -454,35 +372,7 @@ public final class WardenServer implements AutoCloseable {
      * thread, so it never overlaps a scheduled snapshot. For tools and benchmarks.
      */
     public java.nio.file.Path snapshotNow() throws IOException {
-        var written = snapshotter.submit(() -> ServerState.writeSnapshot(snapshots, stateMachine));
-        try {
-            return written.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for the snapshot", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException("snapshot failed", e.getCause());
-        }
-    }
-
-    /** Keeps the newest autopurge.snapRetainCount snapshots and the log needed to replay them.
-     *  Runs every autopurge.purgeInterval hours; package-private so tests can run it now. */
-    void purge() {
-        try {
-            var removed = snapshots.purge(config.autopurgeSnapRetainCount());
-            var oldest = snapshots.oldestZxid();
-            if (oldest.isPresent()) {
-                if (member == null) {
-                    txnLog.purgeUpTo(oldest.getAsLong());
-                } else {
-                    // The core reads the log: the purge must happen on its thread, through its view.
-                    member.purgeLogUpTo(oldest.getAsLong());
-                }
-            }
-            log.info("autopurge removed {} snapshots", removed.size());
-        } catch (IOException | RuntimeException e) {
-            log.warn("autopurge failed: {}", e.toString());
-        }
+        return snapshotWriter.snapshotNow();
     }
 
     /** The bound client port (useful when the config asked for port 0). */
@@ -561,26 +451,11 @@ public final class WardenServer implements AutoCloseable {
         pipeline.close();
         registry.closeAll();
         transport.close();
-        awaitSnapshotWriter();
+        snapshotWriter.awaitSnapshotWriter();
         try {
             txnLog.close();
         } catch (IOException e) {
             log.error("closing the transaction log failed", e);
-        }
-    }
-
-    /**
-     * A snapshot still being written finishes before the server lets its directory go, so the
-     * next server or tool on it never finds a snapshot appearing under its feet.
-     */
-    private void awaitSnapshotWriter() {
-        try {
-            if (!snapshotter.awaitTermination(SNAPSHOT_FINISH_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                log.warn("a snapshot was still being written {} s after the server stopped; leaving it",
-                        SNAPSHOT_FINISH_WAIT_SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -597,7 +472,7 @@ public final class WardenServer implements AutoCloseable {
 
         @Override
         public void snapshotDue() {
-            snapshotter.execute(WardenServer.this::takeSnapshot);
+            snapshotter.execute(snapshotWriter::takeSnapshot);
         }
     }
 }

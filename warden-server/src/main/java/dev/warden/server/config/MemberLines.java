@@ -145,7 +145,7 @@ final class MemberLines {
 
     /** The address checks of every member list: no host:port twice, at least one participant. */
     static void checkDistinctAddresses(SortedMap<Long, QuorumMember> members) {
-        ServerConfig.checkMemberAddresses(members);
+        ServerConfigChecks.checkMemberAddresses(members);
     }
 
     /**

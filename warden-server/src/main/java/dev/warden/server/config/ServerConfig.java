@@ -3,14 +3,10 @@ package dev.warden.server.config;
 import dev.warden.server.security.SecurityConfig;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.HashMap;
-import java.util.Locale;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -83,7 +79,6 @@ public record ServerConfig(
     /** srvr is what monitoring and zkCli probes use, so it is never switched off. */
     public static final String ALWAYS_ALLOWED_WORD = "srvr";
 
-    private static final int SHA1_LENGTH_BYTES = 20;
     private static final int MAX_SERVER_ID_WITH_EXTENDED_TYPES = 254;
 
     /** Numeric limits, shared by validation here and by the loader's parse errors. */
@@ -163,8 +158,8 @@ public record ServerConfig(
     /** Validates every field; all construction paths, including the builder, end here. */
     public ServerConfig {
         Range.TICK_TIME.check(tickTimeMs);
-        dataDir = requirePath("dataDir", dataDir);
-        dataLogDir = requirePath("dataLogDir", dataLogDir);
+        dataDir = ServerConfigChecks.requirePath("dataDir", dataDir);
+        dataLogDir = ServerConfigChecks.requirePath("dataLogDir", dataLogDir);
         Range.CLIENT_PORT.check(clientPort);
         if (clientPortAddress == null || clientPortAddress.isBlank()) {
             throw ConfigException.invalid("clientPortAddress", clientPortAddress,
@@ -183,8 +178,8 @@ public record ServerConfig(
         Range.SNAP_RETAIN_COUNT.check(autopurgeSnapRetainCount);
         Range.PURGE_INTERVAL.check(autopurgePurgeIntervalHours);
         Range.JUTE_MAX_BUFFER.check(juteMaxBuffer);
-        fourLetterWordWhitelist = normalizeWhitelist(fourLetterWordWhitelist);
-        checkSuperDigest(superDigest);
+        fourLetterWordWhitelist = ServerConfigChecks.normalizeWhitelist(fourLetterWordWhitelist);
+        ServerConfigChecks.checkSuperDigest(superDigest);
         Range.GLOBAL_OUTSTANDING_LIMIT.check(globalOutstandingLimit);
         Range.MAX_WATCHES_PER_SESSION.check(maxWatchesPerSession);
         Range.CONTAINER_CHECK_INTERVAL.check(containerCheckIntervalMs);
@@ -200,10 +195,10 @@ public record ServerConfig(
         Range.INIT_LIMIT.check(initLimitTicks);
         Range.SYNC_LIMIT.check(syncLimitTicks);
         members = Collections.unmodifiableSortedMap(new TreeMap<>(Objects.requireNonNullElse(members, Map.of())));
-        checkEnsemble(members, serverId, clientPort);
+        ServerConfigChecks.checkEnsemble(members, serverId, clientPort);
         multiAddress = Objects.requireNonNullElse(multiAddress, MultiAddressSettings.DEFAULTS);
         MemberLines.refuseSeveralAddresses(members, multiAddress.enabled());
-        checkConfigVersion(configVersion, !members.isEmpty());
+        ServerConfigChecks.checkConfigVersion(configVersion, !members.isEmpty());
         quorumGroups = Objects.requireNonNullElse(quorumGroups, QuorumGroups.NONE);
         if (quorumGroups.isHierarchical()) {
             // the lines were checked when read; a programmatic config gets the same checks here
@@ -220,7 +215,7 @@ public record ServerConfig(
         }
         metrics = Objects.requireNonNullElse(metrics, MetricsSettings.DEFAULTS);
         security = Objects.requireNonNullElse(security, SecurityConfig.NONE);
-        checkSecurity(security, clientPort, clientPortAddress);
+        ServerConfigChecks.checkSecurity(security, clientPort, clientPortAddress);
         if (discardUnprovable && !members.isEmpty()) {
             throw new ConfigException("--discard-unprovable", "--discard-unprovable is for a standalone server: an"
                     + " ensemble member whose data proves no state sets it aside and takes a copy from the leader"
@@ -310,7 +305,7 @@ public record ServerConfig(
      */
     public Properties toProperties() {
         Properties p = new Properties();
-        settings().forEach((key, value) -> {
+        ConfigSettings.of(this).forEach((key, value) -> {
             if (value != null && !key.equals("serverId") && !key.equals("peerType")) {
                 p.setProperty(key, value);
             }
@@ -321,217 +316,10 @@ public record ServerConfig(
     /** One "key=value" line per setting, in a stable order, for the conf four-letter word. */
     public String describe() {
         StringBuilder out = new StringBuilder();
-        settings().forEach((key, value) -> out.append(key).append('=')
+        ConfigSettings.of(this).forEach((key, value) -> out.append(key).append('=')
                 .append((key.equals("superDigest") || SecurityConfig.isSecretKey(key)) && value != null
                         ? dev.warden.protocol.tls.Secret.HIDDEN : value).append('\n'));
         return out.toString();
-    }
-
-    private Map<String, String> settings() {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put("clientPort", Integer.toString(clientPort));
-        s.put("clientPortAddress", clientPortAddress);
-        s.put("dataDir", dataDir.toString());
-        s.put("dataLogDir", dataLogDir.toString());
-        s.put("tickTime", Integer.toString(tickTimeMs));
-        s.put("maxClientCnxns", Integer.toString(maxClientCnxns));
-        s.put("minSessionTimeout", Integer.toString(minSessionTimeoutMs));
-        s.put("maxSessionTimeout", Integer.toString(maxSessionTimeoutMs));
-        s.put("serverId", Integer.toString(serverId));
-        s.put("snapCount", Integer.toString(snapCount));
-        s.put("autopurge.snapRetainCount", Integer.toString(autopurgeSnapRetainCount));
-        s.put("autopurge.purgeInterval", Integer.toString(autopurgePurgeIntervalHours));
-        s.put("jute.maxbuffer", Integer.toString(juteMaxBuffer));
-        s.put("4lw.commands.whitelist", String.join(",", fourLetterWordWhitelist));
-        s.put("superDigest", superDigest);
-        s.put("extendedTypesEnabled", Boolean.toString(extendedTypesEnabled));
-        s.put("forceSync", forceSync ? "yes" : "no");
-        s.put("globalOutstandingLimit", Integer.toString(globalOutstandingLimit));
-        s.put("maxWatchesPerSession", Integer.toString(maxWatchesPerSession));
-        s.put("znode.container.checkIntervalMs", Long.toString(containerCheckIntervalMs));
-        s.put("sessionlessConnectionTimeoutMs", Long.toString(sessionlessConnectionTimeoutMs));
-        s.put("preAllocSize", Long.toString(preAllocSizeBytes / 1024));
-        s.put("fsync.warningthresholdms", Long.toString(fsyncWarningThresholdMs));
-        s.put("txnLogDirectIo", Boolean.toString(txnLogDirectIo));
-        s.put("inlineIdleWrites", Boolean.toString(inlineIdleWrites));
-        s.put("digest.enabled", Boolean.toString(digestEnabled));
-        s.put("reconfigEnabled", Boolean.toString(reconfigEnabled));
-        s.put("enforceQuota", Boolean.toString(enforceQuota));
-        s.put("skipACL", skipAcl ? "yes" : "no");
-        s.put("localSessionsEnabled", Boolean.toString(localSessions.enabled()));
-        s.put("localSessionsUpgradingEnabled", Boolean.toString(localSessions.upgradingEnabled()));
-        s.put("audit.enable", Boolean.toString(auditEnabled));
-        s.put("snapshot.compression.method",
-                snapshotCompression == dev.warden.storage.SnapshotCompression.GZIP ? "gz" : "");
-        s.put("admin.enableServer", Boolean.toString(adminServer.enabled()));
-        s.put("admin.serverAddress", adminServer.address());
-        s.put("admin.serverPort", Integer.toString(adminServer.port()));
-        s.put("admin.commandURL", adminServer.commandUrl());
-        s.put("admin.idleTimeout", Long.toString(adminServer.idleTimeoutMs()));
-        if (metrics.prometheus()) {
-            s.put("metricsProvider.className", MetricsSettings.PROMETHEUS_PROVIDER);
-            s.put("metricsProvider.httpHost", metrics.httpHost());
-            s.put("metricsProvider.httpPort", Integer.toString(metrics.httpPort()));
-            s.put("metricsProvider.exportJvmInfo", Boolean.toString(metrics.exportJvmInfo()));
-        }
-        s.putAll(security.settings());
-        // Ensemble keys only for a member: a standalone server warns about them and ignores them.
-        if (isEnsemble()) {
-            s.put("initLimit", Integer.toString(initLimitTicks));
-            s.put("syncLimit", Integer.toString(syncLimitTicks));
-            s.put("standaloneEnabled", Boolean.toString(standaloneEnabled));
-            s.put("quorumListenOnAllIPs", Boolean.toString(quorumListenOnAllIPs));
-            if (!observerSyncEnabled) {
-                s.put("syncEnabled", "false");
-            }
-            // only when set: ZooKeeper's conf does not list them, and most ensembles leave them alone
-            MultiAddressSettings defaults = MultiAddressSettings.DEFAULTS;
-            if (multiAddress.enabled() != defaults.enabled()) {
-                s.put("multiAddress.enabled", Boolean.toString(multiAddress.enabled()));
-            }
-            if (multiAddress.reachabilityCheckEnabled() != defaults.reachabilityCheckEnabled()) {
-                s.put("multiAddress.reachabilityCheckEnabled", Boolean.toString(multiAddress.reachabilityCheckEnabled()));
-            }
-            if (multiAddress.reachabilityCheckTimeoutMs() != defaults.reachabilityCheckTimeoutMs()) {
-                s.put("multiAddress.reachabilityCheckTimeoutMs",
-                        Integer.toString(multiAddress.reachabilityCheckTimeoutMs()));
-            }
-            s.put("leaderServes", leaderServes ? "yes" : "no");
-            s.put("readonlymode.enabled", Boolean.toString(readOnlyModeEnabled));
-            s.put("peerType", self().observer() ? "observer" : "participant");
-            members.forEach((id, member) -> s.put("server." + id, member.toSpec()));
-            for (String line : quorumGroups.lines().split("\n")) {
-                int eq = line.indexOf('=');
-                if (eq > 0) {
-                    s.put(line.substring(0, eq), line.substring(eq + 1));
-                }
-            }
-            // hexadecimal, as ZooKeeper writes it in /zookeeper/config and reads it beside server lines
-            s.put("version", Long.toHexString(configVersion));
-        }
-        return s;
-    }
-
-    private static void checkEnsemble(Map<Long, QuorumMember> members, int serverId, int clientPort) {
-        if (members.isEmpty()) {
-            return;
-        }
-        checkMemberAddresses(members);
-        QuorumMember self = members.get((long) serverId);
-        if (self == null) {
-            throw new ConfigException("myid", "myid " + serverId + " is not among the server lines "
-                    + members.keySet() + ": each member's myid must match one server.N line");
-        }
-        if (self.hasClientPort() && self.clientPort() != clientPort) {
-            throw new ConfigException("clientPort", "clientPort=" + clientPort + " disagrees with the client port "
-                    + self.clientPort() + " of server." + serverId + ": give it once, or the same in both");
-        }
-        if (clientPort != 0 && (clientPort == self.peerPort() || clientPort == self.electionPort())) {
-            throw new ConfigException("clientPort", "clientPort=" + clientPort + " is also a peer port of server."
-                    + serverId);
-        }
-    }
-
-    /**
-     * The checks every member list gets, in a file or in a reconfiguration: each line under its
-     * own id, no host:port used twice, at least one participant.
-     */
-    static void checkMemberAddresses(Map<Long, QuorumMember> members) {
-        if (members.isEmpty()) {
-            throw new ConfigException("server", "no server.N line: a configuration needs at least one participant");
-        }
-        Map<String, Long> portOwners = new HashMap<>();
-        for (Map.Entry<Long, QuorumMember> e : members.entrySet()) {
-            QuorumMember m = e.getValue();
-            if (e.getKey() != m.id()) {
-                throw new ConfigException("server." + e.getKey(), "server." + e.getKey() + " holds member " + m.id());
-            }
-            for (QuorumMember.PeerAddress address : m.addresses()) {
-                String addressHost = address.host().toLowerCase(Locale.ROOT);
-                claimPort(portOwners, addressHost, address.peerPort(), m.id());
-                claimPort(portOwners, addressHost, address.electionPort(), m.id());
-            }
-            String host = m.host().toLowerCase(Locale.ROOT);
-            if (m.hasClientPort()) {
-                claimPort(portOwners, m.clientHost() == null ? host : m.clientHost().toLowerCase(Locale.ROOT),
-                        m.clientPort(), m.id());
-            }
-        }
-        if (members.values().stream().allMatch(QuorumMember::observer)) {
-            throw new ConfigException("server." + members.keySet().iterator().next(),
-                    "every server line is an observer: an ensemble needs at least one participant");
-        }
-    }
-
-    private static void checkSecurity(SecurityConfig security, int clientPort, String clientPortAddress) {
-        int securePort = security.secureClientPort();
-        String secureAddress = Objects.requireNonNullElse(security.secureClientPortAddress(), clientPortAddress);
-        if (securePort > 0 && securePort == clientPort && secureAddress.equals(clientPortAddress)) {
-            throw new ConfigException("secureClientPort", "secureClientPort=" + securePort + " is also clientPort:"
-                    + " give TLS its own port, or set client.portUnification=true to take TLS and plaintext"
-                    + " clients on clientPort");
-        }
-    }
-
-    private static void checkConfigVersion(long configVersion, boolean ensemble) {
-        if (configVersion < 0) {
-            throw ConfigException.invalid("version", Long.toHexString(configVersion),
-                    "must be a non-negative hexadecimal configuration version");
-        }
-        if (configVersion != 0 && !ensemble) {
-            throw new ConfigException("version", "version=" + Long.toHexString(configVersion)
-                    + " is set, but a standalone server has no ensemble configuration to version");
-        }
-    }
-
-    private static void claimPort(Map<String, Long> owners, String host, int port, long id) {
-        Long previous = owners.putIfAbsent(host + ":" + port, id);
-        if (previous != null) {
-            throw new ConfigException("server." + id, "server." + id + " uses " + host + ":" + port
-                    + ", which server." + previous + " uses too");
-        }
-    }
-
-    private static Path requirePath(String key, Path path) {
-        if (path == null || path.toString().isBlank()) {
-            throw ConfigException.invalid(key, path == null ? "" : path, "must be a directory path");
-        }
-        return path;
-    }
-
-    private static Set<String> normalizeWhitelist(Set<String> words) {
-        Set<String> result = new TreeSet<>();
-        result.add(ALWAYS_ALLOWED_WORD);
-        for (String word : Objects.requireNonNullElse(words, Set.<String>of())) {
-            String w = word.trim();
-            if (w.equals("*")) {
-                result.addAll(KNOWN_FOUR_LETTER_WORDS);
-            } else if (KNOWN_FOUR_LETTER_WORDS.contains(w)) {
-                result.add(w);
-            } else {
-                throw ConfigException.invalid("4lw.commands.whitelist", w,
-                        "must be '*' or a comma-separated list of " + new TreeSet<>(KNOWN_FOUR_LETTER_WORDS));
-            }
-        }
-        return Collections.unmodifiableSet(result);
-    }
-
-    private static void checkSuperDigest(String digest) {
-        if (digest == null) {
-            return;
-        }
-        String allowed = "must look like 'super:<base64 of a SHA-1 digest>'";
-        int colon = digest.indexOf(':');
-        if (colon <= 0) {
-            throw ConfigException.invalid("superDigest", digest, allowed);
-        }
-        try {
-            if (Base64.getDecoder().decode(digest.substring(colon + 1)).length != SHA1_LENGTH_BYTES) {
-                throw ConfigException.invalid("superDigest", digest, allowed);
-            }
-        } catch (IllegalArgumentException notBase64) {
-            throw ConfigException.invalid("superDigest", digest, allowed);
-        }
     }
 
     /** Fluent, mutable staging area; {@link #build()} validates. Defaults are Warden's. */

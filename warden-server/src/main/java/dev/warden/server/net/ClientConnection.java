@@ -2,15 +2,11 @@ package dev.warden.server.net;
 
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.AuthPacket;
-import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.GetSASLRequest;
-import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.EventType;
-import dev.warden.protocol.Id;
 import dev.warden.protocol.JuteReader;
-import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.Record;
@@ -18,13 +14,9 @@ import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.RequestHeader;
 import dev.warden.server.auth.AclChecker;
 import dev.warden.server.auth.AuthIdentities;
-import dev.warden.server.auth.Digests;
 import dev.warden.server.pipeline.Origin;
-import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.ReplyHeaders;
-import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.Request;
-import dev.warden.server.session.SessionTracker;
 import dev.warden.server.watch.Watcher;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -36,11 +28,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,9 +55,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
     /** One per JVM: a flood of malformed frames (a fuzzer, a broken client) becomes two lines a minute. */
     private static final RepeatedWarning MALFORMED = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
-    private static final ByteBuf CLOSE_MARKER = Unpooled.EMPTY_BUFFER;
-    private static final byte[] NO_PASSWORD = new byte[16];
-    private static final java.security.SecureRandom PASSWORDS = new java.security.SecureRandom();
     /** Bytes waiting for the socket above which the client is no longer read. */
     public static final int OUTBOUND_HIGH_WATER_BYTES = 1 << 20;
     /** Bytes waiting for the socket below which a client held back by them is read again. */
@@ -80,8 +66,11 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final ServerContext server;
     /** This connection's frame decoder: it says whether more of the client's bytes follow a frame. */
     private final FrameDecoder frames;
-    private final Queue<ByteBuf> outbound = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Every reply and event, in order, on its way to the socket. */
+    private final OutboundFrames outbound;
+    private final ClientAuthentication authentication;
+    private final ClientHandshake handshake;
+    private final InlineAnswers inline;
     private final AtomicInteger inFlight = new AtomicInteger();
     private Channel channel;
     private InetAddress address;
@@ -91,8 +80,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private boolean handshakeDone;
     /** Closes the connection if no handshake completes in time; event loop only. */
     private ScheduledFuture<?> handshakeDeadline;
-    /** This connection's SASL exchange, from its first SASL request on. */
-    private SaslExchange saslExchange;
     private boolean awaitingSession;
     /** Clients up to 3.3 omit the handshake's readOnly byte and expect none back. */
     private volatile boolean readOnlyBytePresent = true;
@@ -103,8 +90,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
      */
     private volatile boolean readOnlySession;
     private volatile boolean throttled;
-    private volatile boolean closing;
-    private volatile long lastZxidSent;
     /** Set when the connection is accepted; cons and crst read and reset it. */
     private volatile ConnectionStats connectionStats = new ConnectionStats(0);
     /** The error code of the last reply sent, read by requestDone right after on the same thread (audit.enable). */
@@ -114,6 +99,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     public ClientConnection(ServerContext server, FrameDecoder frames) {
         this.server = server;
         this.frames = frames;
+        this.outbound = new OutboundFrames(server, this);
+        this.authentication = new ClientAuthentication(server, this);
+        this.handshake = new ClientHandshake(server, this);
+        this.inline = new InlineAnswers(server, this);
     }
 
     public long sessionId() {
@@ -133,7 +122,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     public long lastZxidSent() {
-        return lastZxidSent;
+        return outbound.lastZxidSent();
     }
 
     /** True for a read-only session's connection (readonlymode.enabled). */
@@ -147,7 +136,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Whether the connection is read from now (ZooKeeper's interest ops in cons: 1 read, 0 none). */
     boolean reading() {
-        return channel != null && channel.isActive() && channel.config().isAutoRead() && !closing;
+        return channel != null && channel.isActive() && channel.config().isAutoRead() && !outbound.closing();
     }
 
     @Override
@@ -163,6 +152,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        outbound.attach(channel);
         connectionStats = new ConnectionStats(server.clock().wallTimeMs());
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
@@ -190,15 +180,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         cancelHandshakeDeadline();
-        if (saslExchange != null) {
-            saslExchange.dispose();
-        }
+        authentication.dispose();
         server.watches().removeWatcher(this);
         server.registry().closed(this, address);
-        ByteBuf pending;
-        while ((pending = outbound.poll()) != null) {
-            pending.release();
-        }
+        outbound.releaseAll();
     }
 
     @Override
@@ -233,7 +218,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         if (message instanceof FrameDecoder.FourLetterWord word) {
-            if (!closing) {
+            if (!outbound.closing()) {
                 server.stats().received(4);
                 connectionStats.received();
                 byte[] text = FourLetterWords.respond(word, server).getBytes(StandardCharsets.UTF_8);
@@ -246,7 +231,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         int length = received.readableBytes();
         byte[] frame;
         try {
-            if (closing) {
+            if (outbound.closing()) {
                 return;
             }
             // valid until this thread decodes its next frame: decoding copies out what it keeps
@@ -258,7 +243,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         connectionStats.received();
         try {
             if (!handshakeDone) {
-                handshake(frame, length);
+                handshake.handshake(frame, length);
             } else {
                 request(frame, length, moreBehind);
             }
@@ -268,125 +253,47 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    private void handshake(byte[] frame, int length) {
-        if (awaitingSession) {
-            throw new ProtocolException("request before the session was established");
-        }
-        boolean serving = server.pipeline().isServing();
-        if (!serving && !server.pipeline().servesReadOnly()) {
-            // As ZooKeeper does: a member that is not in sync with a leader takes no sessions
-            // (four-letter words still get their answer).
-            closeNow();
-            return;
-        }
-        if (!serving) {
-            readOnlyHandshake(ConnectRequest.read(reader(frame, length)));
-            return;
-        }
-        if (!server.config().leaderServes() && "leader".equals(server.memberStatus().mode())) {
-            // leaderServes=no: the leader keeps to coordination; clients connect to the others
-            closeNow();
-            return;
-        }
-        JuteReader in = reader(frame, length);
-        ConnectRequest connect = ConnectRequest.read(in);
-        server.stats().connectionRequest();
-        long lastApplied = server.state().lastAppliedZxid();
-        if (connect.lastZxidSeen() > lastApplied) {
-            log.info("refusing session 0x{} from {}: client has seen zxid 0x{}, this server only 0x{}",
-                    Long.toHexString(connect.sessionId()), channel.remoteAddress(),
-                    Long.toHexString(connect.lastZxidSeen()), Long.toHexString(lastApplied));
-            closeNow();
-            return;
-        }
-        int timeoutMs = Math.max(server.config().minSessionTimeoutMs(),
-                Math.min(server.config().maxSessionTimeoutMs(), connect.timeOutMs()));
-        boolean readOnlyPresent = connect.readOnlyPresent();
-        readOnlyBytePresent = readOnlyPresent;
-        if (connect.sessionId() == 0) {
-            awaitingSession = true;
-            channel.config().setAutoRead(false);
-            inFlight.incrementAndGet();
-            server.pipeline().submit(Request.createSession(this, timeoutMs, readOnlyPresent));
-            return;
-        }
-        SessionTracker sessions = server.stateMachine().sessions();
-        SessionTracker.Session session = sessions.get(connect.sessionId());
-        if (session == null || session.isClosing() || !session.passwordMatches(connect.passwd())
-                || !sessions.reattach(connect.sessionId(), timeoutMs)) {
-            log.info("session 0x{} from {} is expired or invalid", Long.toHexString(connect.sessionId()),
-                    channel.remoteAddress());
-            sendFrame(null, ReplyHeaders.noSession(readOnlyPresent));
-            closeAfterFlush();
-            return;
-        }
-        server.pipeline().sessionAttached(connect.sessionId());
-        establish(connect.sessionId(), timeoutMs, session.password(), readOnlyPresent);
-        cancelHandshakeDeadline();
-    }
-
     /**
      * On this connection's event loop: the handshake is done or the connection gone, so its
      * deadline task leaves the loop's timer queue now rather than after the deadline; under a
      * session storm those tasks held thousands of closed connections for the whole timeout.
      */
-    private void cancelHandshakeDeadline() {
+    void cancelHandshakeDeadline() {
         if (handshakeDeadline != null) {
             handshakeDeadline.cancel(false);
             handshakeDeadline = null;
         }
     }
 
-    /**
-     * A member cut off from its quorum, serving read-only sessions: it takes only clients that
-     * asked for read-only. A new session gets an id and password of this member's alone, known to
-     * no other member and written nowhere (a client that moves to a read-write member starts a
-     * new session there, as ZooKeeper's client does). A client that already holds a session the
-     * member's tree knows keeps it, read-only, and nothing about it changes here.
-     */
-    private void readOnlyHandshake(ConnectRequest connect) {
-        readOnlyBytePresent = connect.readOnlyPresent();
-        if (!connect.readOnly()) {
-            // debug, as the refusals of a member not serving are silent: clients retry this often
-            log.debug("refusing session from {}: this member has no quorum and serves read-only sessions only, and"
-                    + " the client did not ask for one", channel.remoteAddress());
-            closeNow();
-            return;
-        }
-        server.stats().connectionRequest();
-        long lastApplied = server.state().lastAppliedZxid();
-        if (connect.lastZxidSeen() > lastApplied) {
-            log.info("refusing read-only session from {}: client has seen zxid 0x{}, this server only 0x{}",
-                    channel.remoteAddress(), Long.toHexString(connect.lastZxidSeen()), Long.toHexString(lastApplied));
-            closeNow();
-            return;
-        }
+    /** The client's address as the channel gives it, for log lines. */
+    java.net.SocketAddress peer() {
+        return channel.remoteAddress();
+    }
+
+    /** True while a new session is being created: the client must wait for it before sending requests. */
+    boolean awaitingSession() {
+        return awaitingSession;
+    }
+
+    /** Asks the pipeline for a new session; the client is not read until it exists ({@link #sessionCreated}). */
+    void awaitNewSession(int timeoutMs, boolean readOnlyPresent) {
+        awaitingSession = true;
+        channel.config().setAutoRead(false);
+        inFlight.incrementAndGet();
+        server.pipeline().submit(Request.createSession(this, timeoutMs, readOnlyPresent));
+    }
+
+    boolean readOnlyBytePresent() {
+        return readOnlyBytePresent;
+    }
+
+    void readOnlyBytePresent(boolean present) {
+        readOnlyBytePresent = present;
+    }
+
+    /** Marks the connection as a read-only session's, before the handshake checks the mode (see ReadOnlyMode). */
+    void markReadOnlySession() {
         readOnlySession = true;
-        if (!server.pipeline().servesReadOnly()) {
-            closeNow();
-            return;
-        }
-        int timeoutMs = Math.max(server.config().minSessionTimeoutMs(),
-                Math.min(server.config().maxSessionTimeoutMs(), connect.timeOutMs()));
-        long id = connect.sessionId();
-        byte[] password;
-        if (id == 0) {
-            id = server.stateMachine().sessions().newSessionId();
-            password = new byte[NO_PASSWORD.length];
-            PASSWORDS.nextBytes(password);
-        } else {
-            SessionTracker.Session session = server.stateMachine().sessions().get(id);
-            if (session == null || session.isClosing() || !session.passwordMatches(connect.passwd())) {
-                log.info("read-only session 0x{} from {} is expired or invalid", Long.toHexString(id),
-                        channel.remoteAddress());
-                sendFrame(null, ReplyHeaders.noSession(readOnlyBytePresent));
-                closeAfterFlush();
-                return;
-            }
-            password = session.password();
-        }
-        log.info("read-only session 0x{} for {}", Long.toHexString(id), channel.remoteAddress());
-        establish(id, timeoutMs, password, readOnlyBytePresent);
     }
 
     /** Called by the applier once the createSession transaction is durable and applied. */
@@ -400,7 +307,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         });
     }
 
-    private void establish(long id, int timeoutMs, byte[] password, boolean readOnlyPresent) {
+    void establish(long id, int timeoutMs, byte[] password, boolean readOnlyPresent) {
         if (server.traceMask().tracing(TraceMask.SESSION)) {
             TraceMask.TRACE.trace("session 0x{} established for {} with timeout {} ms", Long.toHexString(id),
                     channel.remoteAddress(), timeoutMs);
@@ -413,7 +320,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             previous.closeAfterFlush();
         }
         server.stateMachine().sessions().touch(id);
-        sendFrame(null, new ConnectResponse(0, timeoutMs, id, password, readOnlySession, readOnlyPresent));
+        sendReply(null, new ConnectResponse(0, timeoutMs, id, password, readOnlySession, readOnlyPresent));
     }
 
     private void request(byte[] frame, int length, boolean moreBehind) {
@@ -428,17 +335,17 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                     channel.remoteAddress(), OpCode.name(opcode), header.xid());
         }
         if (opcode == OpCode.AUTH) {
-            authenticate(header, AuthPacket.read(in));
+            authentication.authenticate(header, AuthPacket.read(in));
             return;
         }
         if (opcode == OpCode.SASL) {
-            sasl(header, GetSASLRequest.read(in));
+            authentication.sasl(header, GetSASLRequest.read(in));
             return;
         }
-        if (!authenticatedEnough(header)) {
+        if (!authentication.authenticatedEnough(header)) {
             return;
         }
-        if (readOnlySession && !readOnlyAllows(header, receivedNs)) {
+        if (readOnlySession && !inline.readOnlyAllows(header, receivedNs)) {
             return;
         }
         if (!RequestBodies.isSupported(opcode)) {
@@ -460,60 +367,16 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                 .markMoreBehind(moreBehind);
         if (readOnlySession || (server.pipeline().answersInline(opcode) && inFlight.get() == 0)) {
             // a read-only session's requests are all reads by now, answered here: it has no pipeline
-            readInline(request, receivedNs);
+            inline.readInline(request, receivedNs);
             return;
         }
         submit(request);
     }
 
-    /**
-     * A read-only session's request that is not a read: a write (or sync) is answered NOTREADONLY,
-     * as ZooKeeper's read-only server answers it; closeSession just closes the connection (a
-     * session of this member alone ends with it; one of the ensemble's is left to the ensemble).
-     * False when the request was answered here.
-     */
-    private boolean readOnlyAllows(RequestHeader header, long receivedNs) {
-        int opcode = header.type();
-        Request request = new Request(this, sessionId, header.xid(), opcode, null).receivedAt(receivedNs);
-        if (opcode == OpCode.CLOSE_SESSION) {
-            sendFrame(ReplyHeaders.of(request, ErrorCode.OK, server.state().lastAppliedZxid()), null);
-            closeAfterFlush();
-            return false;
-        }
-        if (ReadOnlyRequests.refused(opcode) || !ReadProcessor.isReadOp(opcode)) {
-            sendFrame(ReplyHeaders.of(request, ErrorCode.NOT_READONLY, server.state().lastAppliedZxid()),
-                    null);
-            answered(request, System.nanoTime() - receivedNs);
-            return false;
-        }
-        return true;
-    }
-
-    private void readInline(Request request, long receivedNs) {
-        // Queue the reply before releasing the tree: a watch this read sets is fired under the
-        // write lock, and its event must not reach the client ahead of the reply that set it.
-        // asked under the tree's read lock: once read-only mode has ended (the member found a
-        // leader) the tree may be rebuilt, so a read-only session reads nothing more from it and
-        // its connection is closed instead of answered
-        server.state().answerRead(request, () -> {
-                    if (readOnlySession) {
-                        if (!server.pipeline().servesReadOnly()) {
-                            closeNow();
-                            return false;
-                        }
-                        return true;
-                    }
-                    return server.stateMachine().sessions().isActive(sessionId);
-                }, server.reads(),
-                (reply, lastAppliedZxid) -> sendFrame(ReplyHeaders.of(request, reply.error(), lastAppliedZxid),
-                        reply.error() == ErrorCode.OK ? reply.body() : null));
-        answered(request, System.nanoTime() - receivedNs);
-    }
-
     /** Counts an answered request in the server's and this connection's figures. */
-    private void answered(Request request, long latencyNs) {
+    void answered(Request request, long latencyNs) {
         server.stats().latency(latencyNs, request.isWrite(), request.opcode == OpCode.PING);
-        connectionStats.answered(request.opcode, request.xid, lastZxidSent, latencyNs / 1_000_000,
+        connectionStats.answered(request.opcode, request.xid, outbound.lastZxidSent(), latencyNs / 1_000_000,
                 System.nanoTime() / 1_000_000);
     }
 
@@ -534,7 +397,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
     private void routeError(Request request, ErrorCode error, boolean thenClose) {
         if (inFlight.get() == 0) {
-            sendFrame(ReplyHeaders.of(request, error, server.state().lastAppliedZxid()), null);
+            sendReply(ReplyHeaders.of(request, error, server.state().lastAppliedZxid()), null);
             if (thenClose) {
                 closeAfterFlush();
             }
@@ -542,105 +405,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         request.presetError(error, thenClose);
         submit(request);
-    }
-
-    private void authenticate(RequestHeader header, AuthPacket auth) {
-        String scheme = auth.scheme();
-        if ("digest".equals(scheme) && auth.auth() != null) {
-            String credentials = new String(auth.auth(), StandardCharsets.UTF_8);
-            String id = Digests.idFor(credentials);
-            identities.add(new Id("digest", id));
-            String superDigest = server.config().superDigest();
-            if (superDigest != null && superDigest.equals(id)) {
-                identities.add(new Id(AuthIdentities.SUPER_SCHEME, ""));
-            }
-            sendFrame(new ReplyHeader(header.xid(), 0, 0), null);
-        } else if ("ip".equals(scheme)) {
-            sendFrame(new ReplyHeader(header.xid(), 0, 0), null);
-        } else {
-            server.stats().authFailed();
-            log.info("closing session 0x{}: authentication failed for scheme {}", Long.toHexString(sessionId), scheme);
-            sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
-            closeAfterFlush();
-        }
-    }
-
-    /**
-     * One step of a SASL exchange, answered at once (outside the pipeline) as in ZooKeeper. A
-     * failed step is answered AUTHFAILED (SESSIONCLOSEDREQUIRESASLAUTH where SASL is required)
-     * and the connection closed, unless allowSaslFailedClients lets it go on unauthenticated.
-     */
-    private void sasl(RequestHeader header, GetSASLRequest request) {
-        var security = server.config().security();
-        if (server.sasl() == null) {
-            log.warn("refusing SASL from {} (session 0x{}): SASL is not configured on this server (no JAAS file"
-                    + " with a {} section)", channel.remoteAddress(), Long.toHexString(sessionId),
-                    security.sasl().serverSection());
-            saslFailed(header, false);
-            return;
-        }
-        if (saslExchange == null) {
-            saslExchange = new SaslExchange(server.sasl());
-        }
-        byte[] answer;
-        try {
-            answer = saslExchange.step(request.token());
-        } catch (javax.security.sasl.SaslException failed) {
-            // the mechanism's reason names no secret: a wrong password reads "digest response format violation"
-            log.warn("SASL {} authentication failed for {} (session 0x{}): {}", saslExchange.mechanism(),
-                    channel.remoteAddress(), Long.toHexString(sessionId), failed.getMessage()
-                            + (failed.getCause() != null ? " (" + failed.getCause().getMessage() + ")" : ""));
-            saslFailed(header, security.sasl().allowFailedClients());
-            return;
-        }
-        if (saslExchange.complete()) {
-            String id = saslExchange.authorizedId();
-            identities.add(new Id("sasl", id));
-            if (id.equals(security.sasl().superUser())) {
-                identities.add(new Id(AuthIdentities.SUPER_SCHEME, id));
-            }
-            log.info("session 0x{} from {} authenticated with SASL {} as {}", Long.toHexString(sessionId),
-                    channel.remoteAddress(), saslExchange.mechanism(), id);
-            saslExchange.dispose();
-        }
-        sendFrame(new ReplyHeader(header.xid(), 0, 0), new SetSASLResponse(answer));
-    }
-
-    private void saslFailed(RequestHeader header, boolean mayGoOn) {
-        var enforcement = server.config().security().enforcement();
-        boolean required = enforcement.active() && enforcement.requiredSchemes().contains("sasl");
-        if (mayGoOn && !required) {
-            log.warn("keeping session 0x{} unauthenticated after its failed SASL exchange (allowSaslFailedClients)",
-                    Long.toHexString(sessionId));
-            sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.AUTH_FAILED.code()), null);
-            return;
-        }
-        ErrorCode error = required ? ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH : ErrorCode.AUTH_FAILED;
-        sendFrame(new ReplyHeader(header.xid(), 0, error.code()), null);
-        closeAfterFlush();
-    }
-
-    /**
-     * enforce.auth.enabled / sessionRequireClientSASLAuth: a request from a connection holding
-     * no identity of a required scheme is answered SESSIONCLOSEDREQUIRESASLAUTH and the
-     * connection closed.
-     */
-    private boolean authenticatedEnough(RequestHeader header) {
-        var enforcement = server.config().security().enforcement();
-        if (!enforcement.active()) {
-            return true;
-        }
-        for (Id id : identities.ids()) {
-            if (enforcement.requiredSchemes().contains(id.scheme())) {
-                return true;
-            }
-        }
-        log.warn("closing session 0x{} from {}: {} request before authenticating with one of {}",
-                Long.toHexString(sessionId), channel.remoteAddress(), OpCode.name(header.type()),
-                enforcement.requiredSchemes());
-        sendFrame(new ReplyHeader(header.xid(), 0, ErrorCode.SESSION_CLOSED_REQUIRE_SASL_AUTH.code()), null);
-        closeAfterFlush();
-        return false;
     }
 
     // ---- Origin: called from the applier thread -------------------------------------------
@@ -651,7 +415,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             lastReplyXid = header.xid();
             lastReplyError = header.err();
         }
-        sendFrame(header, body);
+        sendReply(header, body);
     }
 
     @Override
@@ -677,80 +441,25 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
             TraceMask.TRACE.trace("session 0x{}: {} on {} at zxid 0x{}", Long.toHexString(sessionId),
                     EventType.name(eventType), path, Long.toHexString(zxid));
         }
-        sendEncoded(NotificationFrames.frame(eventType, path, zxid), zxid);
+        outbound.sendEncoded(NotificationFrames.frame(eventType, path, zxid), zxid);
     }
 
     // ---- outbound ---------------------------------------------------------------------------
 
-    private void sendFrame(ReplyHeader header, Record body) {
-        if (closing) {
-            return;
-        }
-        // sized once: a growing writer copies a 1 KiB getData reply twice before it is sent
-        JuteWriter out = new JuteWriter(4 + ReplyHeader.BYTES + (body == null ? 0 : body.sizeHintBytes()));
-        out.writeInt(0);
-        if (header != null) {
-            header.writeTo(out);
-            if (header.zxid() > 0) {
-                lastZxidSent = header.zxid();
-            }
-        }
-        if (body != null) {
-            body.writeTo(out);
-        }
-        out.setInt(0, out.size() - 4);
-        server.stats().responseSize(out.size() - 4);
-        enqueue(Unpooled.wrappedBuffer(out.array(), 0, out.size()));
-    }
-
-    /** A frame encoded elsewhere (and possibly shared with other connections: only read from it). */
-    private void sendEncoded(byte[] frame, long zxid) {
-        if (closing) {
-            return;
-        }
-        if (zxid > 0) {
-            lastZxidSent = zxid;
-        }
-        server.stats().responseSize(frame.length - 4);
-        enqueue(Unpooled.wrappedBuffer(frame));
-    }
-
-    private void enqueue(ByteBuf frame) {
-        outbound.add(frame);
-        if (drainScheduled.compareAndSet(false, true)) {
-            channel.eventLoop().execute(this::drain);
-        }
-    }
-
-    private void drain() {
-        drainScheduled.set(false);
-        ByteBuf frame;
-        boolean wrote = false;
-        while ((frame = outbound.poll()) != null) {
-            if (frame == CLOSE_MARKER) {
-                closing = true;
-                channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> channel.close());
-                return;
-            }
-            channel.write(frame, channel.voidPromise());
-            server.stats().sent();
-            connectionStats.sent();
-            wrote = true;
-        }
-        if (wrote) {
-            channel.flush();
-        }
+    /** Queues a reply (a header, a body, or both) behind everything queued before. */
+    void sendReply(ReplyHeader header, Record body) {
+        outbound.send(header, body);
     }
 
     @Override
     public void closeAfterFlush() {
         if (channel != null) {
-            enqueue(CLOSE_MARKER);
+            outbound.closeAfterFlush();
         }
     }
 
     public void closeNow() {
-        closing = true;
+        outbound.markClosing();
         if (channel != null) {
             channel.close();
         }
@@ -777,7 +486,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    private JuteReader reader(byte[] frame, int length) {
+    JuteReader reader(byte[] frame, int length) {
         return new JuteReader(frame, 0, length, 2 * server.config().juteMaxBuffer());
     }
 }
