@@ -3,8 +3,6 @@ package dev.warden.server.pipeline;
 import dev.warden.server.threads.ServerThreads;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
-import dev.warden.protocol.Record;
-import dev.warden.protocol.Stat;
 import dev.warden.server.txn.TxnBody;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;
@@ -57,9 +55,9 @@ public final class Pipeline implements RequestPipeline {
     private final PendingState pending;
     private final TxnLog txnLog;
     private final StateMachine stateMachine;
-    private final ReadProcessor reads;
     private final PipelineListener listener;
     private final SnapshotSchedule snapshots;
+    private final RequestFinisher finisher;
 
     /** The least capacity of each queue, whatever {@code globalOutstandingLimit} is. */
     static final int MIN_QUEUE_CAPACITY = 65_536;
@@ -109,10 +107,10 @@ public final class Pipeline implements RequestPipeline {
         this.pending = pending;
         this.txnLog = txnLog;
         this.stateMachine = stateMachine;
-        this.reads = reads;
         this.listener = listener;
         this.outstanding = new OutstandingRequests(outstandingLimit, listener::belowOutstandingLimit);
         this.snapshots = new SnapshotSchedule(snapCount, random);
+        this.finisher = new RequestFinisher(stateMachine, pending, reads, listener);
     }
 
     /**
@@ -439,66 +437,11 @@ public final class Pipeline implements RequestPipeline {
 
     private void finishAndCount(Request request) {
         try {
-            finish(request);
+            finisher.finish(request);
         } catch (RuntimeException e) {
             log.error("applying {} failed", request, e);
         }
         outstanding.leave();
-    }
-
-    private void finish(Request request) {
-        Origin origin = request.origin;
-        if (request.txn != null) {
-            List<Stat> stats = stateMachine.apply(request.txn);
-            pending.applied(request.pendingRecords);
-            if (origin == null) {
-                if (request.txn.body() instanceof TxnBody.CloseSession) {
-                    listener.sessionClosed(request.sessionId);
-                }
-                return;
-            }
-            if (request.opcode == OpCode.CREATE_SESSION) {
-                TxnBody.CreateSession created = (TxnBody.CreateSession) request.txn.body();
-                origin.sessionCreated(request.txn.sessionId(), created.timeoutMs(), created.password());
-                origin.requestDone(request);
-                return;
-            }
-            reply(origin, request, ErrorCode.OK, WriteReplies.body(request, stats));
-            if (request.opcode == OpCode.CLOSE_SESSION) {
-                // After the reply is queued, so the client sees it before the socket closes.
-                listener.sessionClosed(request.sessionId);
-            }
-            return;
-        }
-        if (origin == null) {
-            return;
-        }
-        if (request.opcode == OpCode.CREATE_SESSION) {
-            // Could not persist the session: tell the client it has none, then hang up.
-            origin.send(null, ReplyHeaders.noSession(request.readOnlyPresent));
-            origin.closeAfterFlush();
-            origin.requestDone(request);
-            return;
-        }
-        if (request.multiErrors != null) {
-            reply(origin, request, ErrorCode.OK, WriteReplies.failedMulti(request.multiErrors));
-        } else if (request.error != null) {
-            reply(origin, request, request.error, null);
-            if (request.closeAfterReply) {
-                origin.closeAfterFlush();
-            }
-        } else if (!stateMachine.sessions().isActive(request.sessionId)) {
-            reply(origin, request, ErrorCode.SESSION_EXPIRED, null);
-        } else {
-            Reply result = reads.process(request);
-            reply(origin, request, result.error(), result.body());
-        }
-    }
-
-    private void reply(Origin origin, Request request, ErrorCode error, Record body) {
-        origin.send(ReplyHeaders.of(request, error, stateMachine.tree().lastAppliedZxid()),
-                error == ErrorCode.OK ? body : null);
-        origin.requestDone(request);
     }
 
     /** Lets queued work finish (including the final fsync), then stops the threads. */

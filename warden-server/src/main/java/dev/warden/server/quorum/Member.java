@@ -4,15 +4,10 @@ import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
-import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
-import dev.warden.consensus.ZabMessage;
-import dev.warden.protocol.OpCode;
 import dev.warden.server.common.Clock;
-import dev.warden.server.config.DynamicConfigWriter;
-import dev.warden.server.config.EnsembleConfig;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.ConnectionRegistry;
@@ -25,8 +20,6 @@ import dev.warden.server.pipeline.StateMachine;
 import dev.warden.server.pipeline.StateSnapshots;
 import dev.warden.server.session.SessionTracker;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import dev.warden.server.net.MemberStatus;
@@ -84,6 +77,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private final TxnLogView memberLog;
     private final Storage storage;
     private final ConsensusFactory consensus;
+    /** Late-bound: the transport needs the driver, and the driver sends through the transport. */
+    private final LateBoundPeerSender senderRef = new LateBoundPeerSender();
     private final MemberApplier applier;
     private final MemberDriver driver;
     private final MemberPipeline pipeline;
@@ -91,6 +86,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private final ReadOnlyMode readOnly;
     /** The run-time tree check with the other members; null with digest.enabled=false. */
     private final TreeCheck treeCheck;
+    private final MemberSessionChecks sessionChecks;
+    private final MemberConfigurations configurations;
+    private final MemberHistory history;
     /** Runs what the apply thread must not do itself (set in {@link #start}). */
     private volatile ScheduledExecutorService timers;
     private volatile boolean leading;
@@ -100,32 +98,11 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     /** The last role change acted on (driver thread). */
     private RoleChange lastChange;
     private final Clock clock;
-    /** Why the core was asked to abandon its history, for the resync marker (driver thread). */
-    private String abandonReason;
-    /** When the session check last ran (monotonic ms), -1 before the first; timer thread only. */
-    private long lastSessionTickMs = -1;
-    /**
-     * Set while this leader holds expiry back for want of word from a quorum (driver thread
-     * only). The check that finds it in touch again expires nothing either: the activity
-     * reports that came in with the renewed contact reach the session tracker only once the
-     * cycle's batch is performed, after this check.
-     */
-    private boolean expiryHeldOutOfTouch;
-    /** The leader's account of its learners, for the lines it logs as they come and go (driver thread). */
-    private final LearnerContact learners;
-    /** The newest configuration known committed, for the admin figures and JMX; any thread reads it. */
-    private volatile EnsembleConfig committedConfiguration;
-    /** The members of every configuration the core knows (driver thread). */
-    private Map<Long, QuorumMember> knownMembers;
-    /** Members a waiting reconfig adds, dialled by this leader before any configuration names them (driver thread). */
-    private Map<Long, QuorumMember> joiners = new HashMap<>();
     /**
      * False for an observer with syncEnabled=false: its history stays in memory (no log records,
      * no snapshots), and it takes the leader's at every start (see {@link #keepsHistoryOnDisk}).
      */
     private final boolean historyOnDisk;
-    /** Told after a configuration change commits (on the driver thread: it must only hand off). */
-    private volatile Runnable configurationListener = () -> { };
     /** Told after each change of role, leader or serving (on the driver thread: it must only hand off). */
     private volatile Runnable roleListener = () -> { };
 
@@ -141,7 +118,6 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         this.memberLog = memberLog;
         this.storage = storage;
         this.consensus = consensus;
-        this.knownMembers = new HashMap<>(config.members());
         String name = "warden-" + myId;
         OutstandingRequests outstanding = new OutstandingRequests(config.globalOutstandingLimit(),
                 this::belowOutstandingLimit);
@@ -149,12 +125,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 name + "-apply");
         ConsensusCore core = consensus.core(StateSnapshots.source(() -> storage.take(stateMachine), stateMachine),
                 clock.monotonicMs());
-        // the core starts from the files' configuration or a newer one its snapshot and log show
         Configuration startingCommitted = core.configurations().committed();
-        this.committedConfiguration = startingCommitted.data().length == 0 ? config.ensembleConfig()
-                : EnsembleConfig.fromConfiguration(startingCommitted);
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
-        // field initializers have run by now, so senderRef is set (it forwards batches whole)
+        // the late-bound sender forwards batches whole
         this.driver = new MemberDriver(myId, core, senderRef, this,
                 new MemberLoop.PrepState(preparer, pending, stateMachine.sessions(), stateMachine.tree(),
                         config.reconfigEnabled(), config.multiAddress().enabled(),
@@ -165,41 +138,24 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 this::afterDelay);
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
                 readOnly::active, config.localSessions());
-        this.learners = new LearnerContact(myId, config.voterIds(), config.observerIds(),
-                (long) config.syncLimitTicks() * config.tickTimeMs());
+        this.sessionChecks = new MemberSessionChecks(myId, config, clock, driver, stateMachine.sessions(), applier,
+                () -> leading, this::isLeading);
         this.treeCheck = !config.digestEnabled() ? null : new TreeCheck(myId, config.members().keySet(),
                 config.voterIds(), stateMachine, driver, this::isLeading, command -> timers.execute(command),
                 this::abandonHistoryBecause);
+        this.history = new MemberHistory(myId, historyOnDisk, memberLog, storage, stateMachine, applier, readOnly,
+                treeCheck, this::abandonHistoryBecause);
+        this.configurations = new MemberConfigurations(myId, config, consensus, treeCheck, startingCommitted);
     }
-
-    /** Late-bound: the transport needs the driver, and the driver sends through the transport. */
-    private volatile PeerSender sender;
-    private final PeerSender senderRef = new PeerSender() {
-        @Override
-        public void send(long to, ZabMessage message) {
-            PeerSender current = sender;
-            if (current != null) {
-                current.send(to, message);
-            }
-        }
-
-        @Override
-        public void sendAll(List<Outbound> messages) {
-            PeerSender current = sender;
-            if (current != null) {
-                current.sendAll(messages);
-            }
-        }
-    };
 
     /** Starts the threads and the peer links, and the role-dependent timers on {@code timers}. */
     public void start(ScheduledExecutorService timers) throws IOException {
         this.timers = timers;
         applier.start();
-        sender = consensus.connect(driver);
+        senderRef.bind(consensus.connect(driver));
         driver.start();
         long tickMs = config.tickTimeMs();
-        timers.scheduleAtFixedRate(this::sessionTick, tickMs / 2, Math.max(1, tickMs / 2), TimeUnit.MILLISECONDS);
+        timers.scheduleAtFixedRate(sessionChecks::tick, tickMs / 2, Math.max(1, tickMs / 2), TimeUnit.MILLISECONDS);
         if (treeCheck != null) {
             applier.run(treeCheck::noteState);
             timers.scheduleWithFixedDelay(() -> driver.runOnDriverThread(() -> treeCheck.publish(clock.monotonicMs())),
@@ -220,7 +176,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     public MemberStatus status() {
         return new MemberStatusView(config, driver, this::isLeading,
                 () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth,
-                readOnly::active, () -> committedConfiguration);
+                readOnly::active, configurations::committed);
     }
 
     public Role role() {
@@ -240,7 +196,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
      * must only hand the news on. {@link #status()} already shows the new configuration then.
      */
     public void onConfigurationCommitted(Runnable listener) {
-        configurationListener = listener;
+        configurations.onCommitted(listener);
     }
 
     public boolean isServing() {
@@ -252,96 +208,6 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     }
 
     /**
-     * Leader: expire sessions whose time is up (on the driver thread, while it hears a quorum).
-     * Others: tell the leader which sessions were active.
-     */
-    private void sessionTick() {
-        try {
-            long nowMs = clock.monotonicMs();
-            long sinceLastTickMs = lastSessionTickMs < 0 ? 0 : nowMs - lastSessionTickMs;
-            lastSessionTickMs = nowMs;
-            if (!driver.isServing()) {
-                return;
-            }
-            expireLocalSessions();
-            if (leading && sinceLastTickMs > (long) config.syncLimitTicks() * config.tickTimeMs()) {
-                // This process stood still longer than followers wait for their leader (SIGSTOP, a
-                // long GC pause): the clients' silence was partly its own, and it may no longer
-                // lead. Expiring now would tell reconnecting clients their session is gone though
-                // the ensemble never decided so. Start every session's timeout afresh instead.
-                log.warn("member {}: session checks stalled for {} ms; every session gets a fresh timeout",
-                        myId, sinceLastTickMs);
-                stateMachine.sessions().touchAllOpen();
-                return;
-            }
-            if (leading) {
-                driver.runOnDriverThread(this::expireSessionsWhileInTouch);
-            } else {
-                List<Long> active = stateMachine.sessions().drainActive();
-                if (!active.isEmpty()) {
-                    driver.sendToLeader(AppMessage.encode(new AppMessage.Activity(active)));
-                }
-            }
-        } catch (RuntimeException e) {
-            log.error("session tick failed", e);
-        }
-    }
-
-    /** Local sessions are this member's alone: it expires them itself, whatever its role. */
-    private void expireLocalSessions() {
-        for (long sessionId : stateMachine.sessions().takeExpiredLocal()) {
-            log.info("expiring local session 0x{}", Long.toHexString(sessionId));
-            applier.localSessionExpired(sessionId);
-        }
-    }
-
-    /**
-     * Driver thread: the leader expires sessions only while it hears from a quorum of voters.
-     * Its followers report their sessions' activity every tickTime/2; a leader that has not
-     * heard from them lacks what it needs to expire their sessions, and a closeSession it
-     * proposed could not commit while it is cut off. It runs after the cycle's tick, so a
-     * leader resumed after a pause longer than syncLimit has already stepped down here.
-     */
-    private void expireSessionsWhileInTouch() {
-        if (!isLeading()) {
-            return;
-        }
-        for (LearnerContact.Line line : learners.update(
-                driver.peersHeardWithin((long) config.syncLimitTicks() * config.tickTimeMs()))) {
-            if (line.warning()) {
-                log.warn(line.text());
-            } else {
-                log.info(line.text());
-            }
-        }
-        if (!driver.leaderHeardQuorumWithin(contactWindowMs())) {
-            if (!expiryHeldOutOfTouch) {
-                log.warn("member {}: no word from a quorum of voters within {} ms; no session is expired until "
-                        + "it hears one", myId, contactWindowMs());
-            }
-            expiryHeldOutOfTouch = true;
-            return;
-        }
-        if (expiryHeldOutOfTouch) {
-            expiryHeldOutOfTouch = false;
-            log.info("member {}: hears a quorum again; session expiry resumes at the next check", myId);
-            return;
-        }
-        for (long sessionId : stateMachine.sessions().takeExpired()) {
-            log.info("expiring session 0x{}", Long.toHexString(sessionId));
-            driver.prepareHousekeeping(new Request(null, sessionId, 0, OpCode.CLOSE_SESSION, null));
-        }
-    }
-
-    /**
-     * How recently a leader must have heard from a quorum to decide on its own authority: one
-     * tick, two of its followers' heartbeat answers and activity reports.
-     */
-    private long contactWindowMs() {
-        return config.tickTimeMs();
-    }
-
-    /**
      * Housekeeping requests (container and TTL reaping) run only on the serving leader, and only
      * while it hears from a quorum: cut off, it could not commit them. A node skipped now is
      * still due at the next pass.
@@ -349,7 +215,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     public void submitHousekeeping(Request request) {
         if (isLeading()) {
             driver.runOnDriverThread(() -> {
-                if (driver.leaderHeardQuorumWithin(contactWindowMs())) {
+                if (driver.leaderHeardQuorumWithin(sessionChecks.contactWindowMs())) {
                     driver.prepareHousekeeping(request);
                 }
             });
@@ -385,44 +251,17 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     @Override
     public void configurationCommitted(Configuration configuration) throws IOException {
-        EnsembleConfig committed = EnsembleConfig.fromConfiguration(configuration);
-        committedConfiguration = committed;
-        log.info("member {}: configuration 0x{} committed: {}", myId, Long.toHexString(committed.version()),
-                committed.memberText().strip().replace('\n', ' '));
-        if (config.configFile() != null) {
-            DynamicConfigWriter.write(config.configFile(), myId, committed);
-        }
-        if (treeCheck != null) {
-            treeCheck.configurationChanged(committed.members().keySet(), committed.voterIds());
-        }
-        configurationListener.run();
+        configurations.committed(configuration);
     }
 
     @Override
     public void configurationsChanged(Configurations configurations) {
-        Map<Long, QuorumMember> all = new HashMap<>();
-        all.put(myId, config.self());
-        List<Configuration> known = new ArrayList<>(configurations.logged());
-        known.add(0, configurations.committed());
-        for (Configuration configuration : known) {
-            all.putAll(EnsembleConfig.fromConfiguration(configuration).members());
-        }
-        // a joiner dialled for a reconfig is linked as a member once a configuration names it
-        joiners.keySet().removeAll(all.keySet());
-        knownMembers = all;
-        linkMembers();
+        this.configurations.changed(configurations);
     }
 
     @Override
     public void reachJoiners(Map<Long, QuorumMember> reached) {
-        joiners = new HashMap<>(reached);
-        linkMembers();
-    }
-
-    private void linkMembers() {
-        Map<Long, QuorumMember> all = new HashMap<>(joiners);
-        all.putAll(knownMembers);
-        consensus.membersChanged(all);
+        configurations.reachJoiners(reached);
     }
 
     @Override
@@ -447,7 +286,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         if (treeCheck != null) {
             treeCheck.newTerm();
         }
-        learners.reset();
+        sessionChecks.roleChanged();
         // the core starts out looking (counted at start); count each later return to looking
         Role previousRole = previous == null ? Role.LOOKING : previous.role();
         if (change.role() == Role.LOOKING && previousRole != Role.LOOKING) {
@@ -468,7 +307,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         }
         readOnly.serving();
         stateMachine.sessions().refreshAll();
-        expiryHeldOutOfTouch = false;
+        sessionChecks.serving();
         if (change.role() == Role.LEADING) {
             leading = true;
             stateMachine.sessions().recordActivity(false);
@@ -506,88 +345,27 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     @Override
     public void truncateAfter(long zxid) throws IOException {
-        if (!historyOnDisk) {
-            // The state cannot be rebuilt from a disk that holds no history: take the leader's
-            // snapshot instead. Until it arrives the state is a committed prefix (an observer
-            // applies only what the leader committed), so reads stay merely behind.
-            abandonHistoryBecause("a TRUNC to 0x" + Long.toHexString(zxid) + " reached an observer that keeps"
-                    + " no history on disk (syncEnabled=false)");
-            return;
-        }
-        memberLog.truncateAfter(zxid);
-        // The core counts everything up to zxid as applied after a TRUNC, so the state must end
-        // exactly there. It can be behind as well as ahead: a former leader logged its last
-        // proposals but never saw them committed, and the new leader kept them.
-        rebuild(zxid, () -> storage.rebuildState(stateMachine));
+        history.truncateAfter(zxid);
     }
 
     @Override
     public void abandonHistory() throws IOException {
-        String reason = abandonReason != null ? abandonReason : "its state could not be vouched for";
-        abandonReason = null;
-        log.warn("member {} gives up its history ({}): it sets its log and snapshots aside, takes a copy of the"
-                + " leader's, and counts toward no quorum until it has", myId, reason);
-        // the marker first: a crash after it leaves a member that knows it must resynchronize
-        storage.abandonHistory(reason);
-        rebuild(-1, () -> { });
+        history.abandon();
     }
 
     @Override
     public void resynced() throws IOException {
-        storage.resynced();
-        log.info("member {} holds the leader's history again and counts toward quorums", myId);
+        history.resynced();
     }
 
     @Override
     public void installSnapshot(SnapshotData snapshot) throws IOException {
-        rebuild(-1, () -> storage.loadSnapshot(stateMachine, snapshot));
-        if (historyOnDisk) {
-            storage.restartAfterSnapshot(snapshot.zxid(), stateMachine);
-        } else {
-            memberLog.restartAfter(snapshot.zxid()); // no snapshot file: the log view starts after it
-        }
-    }
-
-    private interface StateWork {
-        void run() throws IOException;
-    }
-
-    /**
-     * Clears and rebuilds the state on the apply thread, after every commit handed to it before,
-     * unless the state has applied exactly {@code unlessAtZxid} by then.
-     */
-    private void rebuild(long unlessAtZxid, StateWork work) throws IOException {
-        // before the apply thread touches the tree: no read-only read sees it half rebuilt
-        readOnly.treeRebuilt();
-        IOException[] failure = new IOException[1];
-        applier.runAndWait(() -> {
-            if (stateMachine.tree().lastAppliedZxid() == unlessAtZxid) {
-                return;
-            }
-            stateMachine.clear();
-            if (treeCheck != null) {
-                treeCheck.reset();
-            }
-            try {
-                work.run();
-                if (treeCheck != null) {
-                    treeCheck.noteState();
-                }
-            } catch (IOException e) {
-                failure[0] = e;
-            }
-        });
-        if (failure[0] != null) {
-            throw failure[0];
-        }
+        history.installSnapshot(snapshot);
     }
 
     @Override
     public void persist(List<Entry> entries) throws IOException {
-        if (historyOnDisk) {
-            memberLog.appendDurably(entries);
-        }
-        // else: published to the core (logged) from memory only; an observer acknowledges nothing
+        history.persist(entries);
     }
 
     /**
@@ -630,7 +408,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
 
     /** Driver thread: this member's state diverged; it gives up its history (see {@link #abandonHistory()}). */
     private void abandonHistoryBecause(String reason) {
-        abandonReason = reason;
+        history.abandonNext(reason);
         driver.abandonHistory();
     }
 

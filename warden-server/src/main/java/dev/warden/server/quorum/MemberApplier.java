@@ -25,9 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.locks.LockSupport;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,16 +86,9 @@ public final class MemberApplier implements AutoCloseable {
     private final ApplyHooks hooks;
     private final OutstandingRequests outstanding;
     private final SnapshotSchedule snapshots;
-    /** Events in arrival order; only this class's {@link #enqueue} adds and only the thread takes. */
-    private final ConcurrentLinkedQueue<Event> inbox = new ConcurrentLinkedQueue<>();
     /** Events the inbox holds at most, when no other number is given. */
     public static final int INBOX_CAPACITY = 65_536;
-    /** Room left in the inbox: taken by a producer before it adds, given back as the thread takes. */
-    private final Semaphore inboxRoom;
-    /** Events the apply thread queued to itself beyond the room left (it must not wait on itself); apply thread only. */
-    private int overdrawn;
-    /** Set while the thread is parked or about to park; an event that must be seen unparks it. */
-    private volatile boolean parked;
+    private final ApplyInbox<Event> inbox;
     private final Map<Long, ArrayDeque<LocalRequest>> bySession = new HashMap<>();
     private final Map<Long, LocalRequest> syncsByToken = new HashMap<>();
     private final PriorityQueue<AppMessage.Failed> deferred =
@@ -113,13 +103,13 @@ public final class MemberApplier implements AutoCloseable {
     /** As the public constructor, with the inbox holding at most {@code inboxCapacity} events. */
     MemberApplier(StateMachine stateMachine, ReadProcessor reads, ApplyHooks hooks, OutstandingRequests outstanding,
                   int snapCount, RandomGenerator random, String threadName, int inboxCapacity) {
-        this.inboxRoom = new Semaphore(inboxCapacity);
         this.stateMachine = stateMachine;
         this.reads = reads;
         this.hooks = hooks;
         this.outstanding = outstanding;
         this.snapshots = new SnapshotSchedule(snapCount, random);
         this.thread = ServerThreads.newThread(threadName, this::run);
+        this.inbox = new ApplyInbox<>(inboxCapacity, thread);
     }
 
     /** Events waiting for the apply thread (committed batches, local requests, syncs); any thread. */
@@ -209,62 +199,9 @@ public final class MemberApplier implements AutoCloseable {
         done.join();
     }
 
-    /**
-     * Adds the event and, if {@code wake}, unparks the thread should it be parked. The thread sets
-     * {@link #parked} before it looks at the queue a last time and the producer adds before it
-     * reads the flag, so one of the two always sees the other: an event that wakes is never left
-     * behind a parked thread.
-     */
+    /** Adds the event; only stopping takes no room, and only {@code wake} unparks a parked thread. */
     private void enqueue(Event event, boolean wake) {
-        if (event instanceof Stop) {
-            // takes no room: a member whose apply thread died must still close
-        } else if (Thread.currentThread() == thread) {
-            if (!inboxRoom.tryAcquire()) {
-                overdrawn++;
-            }
-        } else if (!inboxRoom.tryAcquire()) {
-            // the inbox may be full of quiet events behind a parked thread: wake it to take them
-            LockSupport.unpark(thread);
-            inboxRoom.acquireUninterruptibly();
-        }
-        inbox.add(event);
-        if (wake && parked) {
-            LockSupport.unpark(thread);
-        }
-    }
-
-    /** Takes every queued event, parking first while there is none. */
-    private void takeAll(List<Event> batch) throws InterruptedException {
-        while (true) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException("apply thread interrupted");
-            }
-            int taken = 0;
-            for (Event event; (event = inbox.poll()) != null; ) {
-                batch.add(event);
-                if (!(event instanceof Stop)) {
-                    taken++;
-                }
-            }
-            if (!batch.isEmpty()) {
-                giveBackRoom(taken);
-                return;
-            }
-            parked = true;
-            if (inbox.isEmpty()) {
-                LockSupport.park(this);
-            }
-            parked = false;
-        }
-    }
-
-    /** The thread took {@code events} that held room; what it overdrew is paid back first. */
-    private void giveBackRoom(int events) {
-        int repaid = Math.min(overdrawn, events);
-        overdrawn -= repaid;
-        if (events > repaid) {
-            inboxRoom.release(events - repaid);
-        }
+        inbox.add(event, !(event instanceof Stop), wake);
     }
 
     // ---- the apply thread ---------------------------------------------------------------------
@@ -273,7 +210,7 @@ public final class MemberApplier implements AutoCloseable {
         List<Event> batch = new ArrayList<>();
         try {
             while (true) {
-                takeAll(batch);
+                inbox.takeAll(batch, event -> !(event instanceof Stop));
                 for (Event event : batch) {
                     if (event instanceof Stop) {
                         return;

@@ -2,11 +2,9 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
-import dev.warden.consensus.Received;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabMessage;
-import dev.warden.protocol.ProtocolException;
 import dev.warden.server.common.Clock;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
@@ -120,10 +118,11 @@ public final class MemberLoop {
 
     private final long myId;
     private final ConsensusCore core;
-    private final PeerSender sender;
+    private final LoopPeerOutput peers;
     private final DriverEffects effects;
     private final LogDisk disk;
     private final LeaderPrep prep;
+    private final MemberTrafficRouter traffic;
     private final LeaderReconfig reconfig;
     /** The last zxid in this member's log view: where a new leader's tree must reach before prep validates. */
     private final LongSupplier logLastZxid;
@@ -138,20 +137,7 @@ public final class MemberLoop {
     private final List<Event> waitingEvents = new ArrayList<>();
     private final BatchesInFlight inFlight = new BatchesInFlight();
     private final PeersHeard peersHeard = new PeersHeard();
-    /** How often a leader publishes its followers' lag for readers on other threads (metrics). */
-    static final long FOLLOWER_LAG_PERIOD_MS = 100;
-    private volatile Map<Long, Long> followerLag = Map.of();
-    /** Batches at the log writer, published with the lag for readers on other threads. */
-    private volatile int logBatchesInFlight;
-    /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
-    private final java.util.concurrent.atomic.AtomicLong diffSyncs = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong snapSyncs = new java.util.concurrent.atomic.AtomicLong();
-    /** Transactions, as ZooKeeper counts them: proposed and committed as leader, received as learner. */
-    private final java.util.concurrent.atomic.AtomicLong proposals = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong commits = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong learnerProposals = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong learnerCommits = new java.util.concurrent.atomic.AtomicLong();
-    private long followerLagPublishedMs = Long.MIN_VALUE / 2;
+    private final MemberLoopFigures figures = new MemberLoopFigures();
     /** A Ready that resets state, taken from the core, waiting until no batch is in flight. */
     private Ready waitingReset;
     private volatile MemberStanding standing = MemberStanding.INITIAL;
@@ -178,7 +164,7 @@ public final class MemberLoop {
         this.myId = myId;
         this.clock = clock;
         this.core = core;
-        this.sender = sender;
+        this.peers = new LoopPeerOutput(myId, sender, figures);
         this.effects = effects;
         this.disk = disk;
         this.logLastZxid = logLastZxid;
@@ -189,26 +175,8 @@ public final class MemberLoop {
         JoinerReach joinerReach = new JoinerReach(core, reconfig, effects::reachJoiners, peersHeard::within,
                 prepState.joinerContactMs(), prepState.joinerSyncMs());
         this.prep = new LeaderPrep(prepState.preparer(), prepState.pending(), prepState.sessions(), prepState.tree(),
-                new LeaderPrep.Output() {
-                    @Override
-                    public void propose(long zxid, byte[] txn) {
-                        ownEvents.add(new Propose(zxid, txn));
-                    }
-
-                    @Override
-                    public void refuse(long memberId, AppMessage.Failed failure) {
-                        if (memberId == myId) {
-                            effects.memberMessage(myId, failure);
-                        } else if (memberId > 0) {
-                            ownEvents.add(new ToMember(memberId, AppMessage.encode(failure)));
-                        }
-                    }
-
-                    @Override
-                    public void onDriverThread(Runnable body) {
-                        toLoop.execute(body);
-                    }
-                }, joinerReach);
+                new LoopPrepOutput(myId, ownEvents::add, effects, toLoop), joinerReach);
+        this.traffic = new MemberTrafficRouter(myId, prep, effects);
     }
 
     // ---- on the loop's thread ---------------------------------------------------------------
@@ -260,11 +228,7 @@ public final class MemberLoop {
         waitingEvents.clear();
         core.tick(nowMs);
         prep.releaseWaiting(nowMs);
-        if (nowMs - followerLagPublishedMs >= FOLLOWER_LAG_PERIOD_MS) {
-            followerLagPublishedMs = nowMs;
-            followerLag = FollowerLag.of(core.lastLoggedZxid(), core.followerProgress());
-            logBatchesInFlight = inFlight.size();
-        }
+        figures.publishIfDue(nowMs, core, inFlight.size());
         for (Event event : now) {
             feed(event);
         }
@@ -307,14 +271,14 @@ public final class MemberLoop {
         if (event instanceof PeerMessage m) {
             peersHeard.heardFrom(m.from());
             if (m.message() instanceof ZabMessage.Propose propose && standing.role() != Role.LEADING) {
-                learnerProposals.addAndGet(propose.entries().size());
+                figures.learnerProposalsReceived(propose.entries().size());
             }
             core.receive(m.from(), m.message());
         } else if (event instanceof PeerDown d) {
             core.peerDisconnected(d.peerId());
         } else if (event instanceof Propose p) {
             if (core.propose(p.zxid(), p.payload())) {
-                proposals.incrementAndGet();
+                figures.proposed();
             } else {
                 log.debug("proposal {} refused: no longer a serving leader", Long.toHexString(p.zxid()));
             }
@@ -359,9 +323,9 @@ public final class MemberLoop {
             // acknowledgements come back (then its followers may commit on LeaderDurable).
             disk.submit(inFlight.add(ready.entriesToPersist()));
         }
-        send(sendNow);
+        peers.send(sendNow);
         if (acknowledgeBeforeFsync) {
-            send(inFlight.sendableNow(ready.sendAfterPersist()));
+            peers.send(inFlight.sendableNow(ready.sendAfterPersist()));
         } else {
             for (Outbound message : ready.sendAfterPersist()) {
                 inFlight.hold(message);
@@ -369,7 +333,7 @@ public final class MemberLoop {
         }
         // Delivered now: what members tell each other does not depend on local durability, and a
         // leader's forwarded requests are prepared while the log is written.
-        deliver(ready.received());
+        traffic.deliver(ready.received());
         inFlight.newest().settleWhenDurable.add(ready);
     }
 
@@ -382,10 +346,10 @@ public final class MemberLoop {
         LogBatch batch;
         while ((batch = inFlight.pollDurable()) != null) {
             effects.logged(batch.entries());
-            send(batch.sendsWhenDurable);
+            peers.send(batch.sendsWhenDurable);
             for (Ready ready : batch.settleWhenDurable) {
                 if (!ready.committed().isEmpty()) {
-                    countCommitted(ready.committed().size());
+                    figures.committed(standing.role() == Role.LEADING, ready.committed().size());
                     effects.committed(ready.committed());
                 }
                 if (!ready.syncsDone().isEmpty()) {
@@ -409,9 +373,9 @@ public final class MemberLoop {
         if (ready.roleChange() != null) {
             changeRole(ready.roleChange());
         }
-        send(ready.sendImmediately());
+        peers.send(ready.sendImmediately());
         if (acknowledgeBeforeFsync) {
-            send(ready.sendAfterPersist());
+            peers.send(ready.sendAfterPersist());
         }
         if (ready.abandonHistory()) {
             effects.abandonHistory();
@@ -430,13 +394,13 @@ public final class MemberLoop {
             effects.logged(ready.entriesToPersist());
         }
         if (!acknowledgeBeforeFsync) {
-            send(ready.sendAfterPersist());
+            peers.send(ready.sendAfterPersist());
         }
         if (!ready.committed().isEmpty()) {
-            countCommitted(ready.committed().size());
+            figures.committed(standing.role() == Role.LEADING, ready.committed().size());
             effects.committed(ready.committed());
         }
-        deliver(ready.received());
+        traffic.deliver(ready.received());
         if (!ready.syncsDone().isEmpty()) {
             effects.syncsDone(ready.syncsDone());
         }
@@ -449,18 +413,12 @@ public final class MemberLoop {
         core.advance(ready);
     }
 
-    /** Committed as leader, or (follower, observer) as the leader told. */
-    private void countCommitted(int transactions) {
-        (standing.role() == Role.LEADING ? commits : learnerCommits).addAndGet(transactions);
-    }
-
     /**
      * ZooKeeper's proposal_count, commit_count, learner_proposal_received_count and
      * learner_commit_received_count, in transactions; any thread.
      */
     public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
-        return new dev.warden.server.net.MemberStatus.TransactionCounts(proposals.get(), commits.get(),
-                learnerProposals.get(), learnerCommits.get());
+        return figures.transactionCounts();
     }
 
     private void changeRole(RoleChange change) {
@@ -484,41 +442,6 @@ public final class MemberLoop {
         }
     }
 
-    /** Member traffic: forwarded requests and session moves to the leader's prep, the rest to the member. */
-    private void deliver(List<Received> received) {
-        for (Received message : received) {
-            AppMessage decoded;
-            try {
-                decoded = AppMessage.decode(message.payload());
-            } catch (ProtocolException e) {
-                log.warn("member {}: undecodable message from member {}: {}", myId, message.from(), e.getMessage());
-                continue;
-            }
-            if (decoded instanceof AppMessage.Forward forward) {
-                prep.forwarded(forward);
-            } else if (decoded instanceof AppMessage.Attach attach) {
-                prep.attached(attach);
-            } else {
-                effects.memberMessage(message.from(), decoded);
-            }
-        }
-    }
-
-    private void send(List<Outbound> messages) {
-        if (!messages.isEmpty()) {
-            for (Outbound message : messages) {
-                // the start of bringing a member up to date: rare, and what an operator asks about
-                MemberLogLines.syncSent(myId, message).ifPresent(log::info);
-                if (message.message() instanceof ZabMessage.Snap) {
-                    snapSyncs.incrementAndGet();
-                } else if (message.message() instanceof ZabMessage.Diff || message.message() instanceof ZabMessage.Trunc) {
-                    diffSyncs.incrementAndGet(); // a truncation is followed by a diff
-                }
-            }
-            sender.sendAll(messages);
-        }
-    }
-
     // ---- any thread ---------------------------------------------------------------------------
 
     /** Apply thread: {@code zxid} is applied (the leader's prep may forget what it kept pending for it). */
@@ -538,25 +461,25 @@ public final class MemberLoop {
 
     /**
      * A serving leader's followers and how many transactions each is behind, as of at most
-     * {@link #FOLLOWER_LAG_PERIOD_MS} ago; empty on other members. Any thread.
+     * {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} ago; empty on other members. Any thread.
      */
     public Map<Long, Long> followerLag() {
-        return followerLag;
+        return figures.followerLag();
     }
 
-    /** Batches at the log writer as of at most {@link #FOLLOWER_LAG_PERIOD_MS} ago; any thread. */
+    /** Batches at the log writer as of at most {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} ago; any thread. */
     public int logBatchesInFlight() {
-        return logBatchesInFlight;
+        return figures.logBatchesInFlight();
     }
 
     /** Members brought up to date with a diff (after a truncation or not) while this one led; any thread. */
     public long diffSyncs() {
-        return diffSyncs.get();
+        return figures.diffSyncs();
     }
 
     /** Members brought up to date with a snapshot while this one led; any thread. */
     public long snapSyncs() {
-        return snapSyncs.get();
+        return figures.snapSyncs();
     }
 
     /** Peers heard from within the last {@code windowMs}, for the leader's admin figures; any thread. */

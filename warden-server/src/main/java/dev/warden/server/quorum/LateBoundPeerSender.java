@@ -1,0 +1,31 @@
+package dev.warden.server.quorum;
+
+import dev.warden.consensus.Outbound;
+import dev.warden.consensus.ZabMessage;
+import java.util.List;
+
+/** A peer sender bound after it is handed out (the transport needs the driver, and the driver sends through the transport); drops what is sent before. */
+final class LateBoundPeerSender implements PeerSender {
+    private volatile PeerSender sender;
+
+    /** From now on, messages go to {@code sender}. */
+    void bind(PeerSender sender) {
+        this.sender = sender;
+    }
+
+    @Override
+    public void send(long to, ZabMessage message) {
+        PeerSender current = sender;
+        if (current != null) {
+            current.send(to, message);
+        }
+    }
+
+    @Override
+    public void sendAll(List<Outbound> messages) {
+        PeerSender current = sender;
+        if (current != null) {
+            current.sendAll(messages);
+        }
+    }
+}
