@@ -2,7 +2,6 @@ package dev.warden.client;
 
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.AddWatchRequest;
-import dev.warden.protocol.CheckWatchesRequest;
 import dev.warden.protocol.ClientInfo;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.DeleteRequest;
@@ -24,7 +23,6 @@ import dev.warden.protocol.MultiRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Perms;
 import dev.warden.protocol.Record;
-import dev.warden.protocol.RemoveWatchesRequest;
 import dev.warden.protocol.SetACLRequest;
 import dev.warden.protocol.SetACLResponse;
 import dev.warden.protocol.SetDataRequest;
@@ -68,6 +66,7 @@ public final class WardenClient implements AutoCloseable {
     private final WatchTables watches;
     private final SessionDriver driver;
     private final ClientMetrics metrics;
+    private final WatchRemovals removals;
 
     WardenClient(ClientConfig config, Paths paths, WatchTables watches, SessionDriver driver, ClientMetrics metrics) {
         this.config = config;
@@ -75,6 +74,7 @@ public final class WardenClient implements AutoCloseable {
         this.watches = watches;
         this.driver = driver;
         this.metrics = metrics;
+        this.removals = new WatchRemovals(this, paths, watches);
     }
 
     /** Starts configuring a client; see {@link WardenClientBuilder}. */
@@ -377,23 +377,8 @@ public final class WardenClient implements AutoCloseable {
         return call(OpCode.ADD_WATCH, new AddWatchRequest(paths.toServer(path), wireMode), path, true,
                 Replies.ok(path, in -> {
                     watches.add(table, path, watcher);
-                    return new WatchHandle(path, mode, () -> dropPersistent(table, path, watcher, mode));
+                    return new WatchHandle(path, mode, () -> removals.dropPersistent(table, path, watcher, mode));
                 }));
-    }
-
-    private CompletableFuture<Void> dropPersistent(WatchTables.Table table, String path, Watcher watcher, WatchMode mode) {
-        if (!watches.removeOne(table, path, watcher)) {
-            return CompletableFuture.completedFuture(null);
-        }
-        WatchKind kind = mode == WatchMode.PERSISTENT ? WatchKind.PERSISTENT : WatchKind.PERSISTENT_RECURSIVE;
-        return call(OpCode.REMOVE_WATCHES, new RemoveWatchesRequest(paths.toServer(path), kind.wireType()), path, false,
-                (err, in) -> {
-                    // The server may have lost it already (e.g. a reconnect raced the close); fine.
-                    if (err != ErrorCode.NO_WATCHER.code()) {
-                        Replies.check(err, path);
-                    }
-                    return null;
-                });
     }
 
     /**
@@ -414,15 +399,7 @@ public final class WardenClient implements AutoCloseable {
      * place. Each removed watcher hears a *_WATCH_REMOVED event.
      */
     public CompletableFuture<Void> removeAllWatches(String path, WatchKind kind, boolean local) {
-        Paths.validate(path);
-        if (!watches.has(path, null, kind)) {
-            return CompletableFuture.failedFuture(WardenException.of(ErrorCode.NO_WATCHER.code(), path));
-        }
-        if (local) {
-            return deliverRemoved(CompletableFuture.completedFuture(watches.removeAll(path, kind)));
-        }
-        return deliverRemoved(call(OpCode.REMOVE_WATCHES, new RemoveWatchesRequest(paths.toServer(path), kind.wireType()),
-                path, false, Replies.ok(path, in -> watches.removeAll(path, kind))));
+        return removals.removeAll(path, kind, local);
     }
 
     /**
@@ -435,32 +412,7 @@ public final class WardenClient implements AutoCloseable {
      * *_WATCH_REMOVED event.
      */
     public CompletableFuture<Void> removeWatcher(String path, Watcher watcher, WatchKind kind, boolean local) {
-        Paths.validate(path);
-        if (watcher == null) {
-            throw new IllegalArgumentException("watcher must not be null; use removeAllWatches");
-        }
-        if (!watches.has(path, watcher, kind)) {
-            return CompletableFuture.failedFuture(WardenException.of(ErrorCode.NO_WATCHER.code(), path));
-        }
-        if (local) {
-            return deliverRemoved(CompletableFuture.completedFuture(watches.removeWatcher(path, watcher, kind)));
-        }
-        int opCode = watches.othersRemain(path, watcher, kind) ? OpCode.CHECK_WATCHES : OpCode.REMOVE_WATCHES;
-        Record request = opCode == OpCode.CHECK_WATCHES
-                ? new CheckWatchesRequest(paths.toServer(path), kind.wireType())
-                : new RemoveWatchesRequest(paths.toServer(path), kind.wireType());
-        return deliverRemoved(call(opCode, request, path, false,
-                Replies.ok(path, in -> watches.removeWatcher(path, watcher, kind))));
-    }
-
-    /** Calls each removed watcher with its event, on the completion executor and in order. */
-    private static CompletableFuture<Void> deliverRemoved(CompletableFuture<List<WatchTables.Delivery>> removed) {
-        return removed.thenApply(deliveries -> {
-            for (WatchTables.Delivery delivery : deliveries) {
-                delivery.watcher().process(delivery.event());
-            }
-            return null;
-        });
+        return removals.removeOne(path, watcher, kind, local);
     }
 
     private void registerIfSet(WatchTables.Table table, String path, Watcher watcher) {

@@ -55,12 +55,11 @@ public final class TxnLog implements AutoCloseable {
     private boolean closed;
     /** True while the directory holds a {@link LogBase} file, which the next new segment makes stale. */
     private boolean baseFilePresent;
-    private final FsyncStats fsyncStats = new FsyncStats();
-    private final ValueSummary batchRecords = new ValueSummary();
+    private final FlushMonitor flushMonitor;
 
     private TxnLog(Path dir, TxnLogOptions options, List<Segment> segments, long emptyStartZxid,
                    boolean baseFilePresent) throws IOException {
-        ProcessPauses.get(); // watching for pauses from before the first fsync, to tell them from a slow disk
+        this.flushMonitor = new FlushMonitor(dir, options);
         this.dir = dir;
         this.options = options;
         this.segments = segments;
@@ -144,7 +143,7 @@ public final class TxnLog implements AutoCloseable {
             created = true;
         }
         long batchBytes = pending.sizeBytes();
-        batchRecords.record(pending.records());
+        flushMonitor.batchWritten(pending);
         long dataEnd = active.write(pending.contents());
         if (options.forceSync()) {
             long startNs = System.nanoTime();
@@ -152,7 +151,7 @@ public final class TxnLog implements AutoCloseable {
             if (created) {
                 Directories.fsync(dir, options.channels());
             }
-            noteFsync(startNs, System.nanoTime());
+            flushMonitor.fsyncDone(startNs, System.nanoTime(), pending);
         }
         active.commit(dataEnd, pending.lastZxid());
         lastDurableZxid = pending.lastZxid();
@@ -181,7 +180,7 @@ public final class TxnLog implements AutoCloseable {
 
     /** How long this log's flushes spent in fsync; see {@link TxnLogOptions#slowFsyncWarningMs()}. */
     public FsyncStats fsyncStats() {
-        return fsyncStats;
+        return flushMonitor.fsyncStats();
     }
 
     /**
@@ -189,29 +188,7 @@ public final class TxnLog implements AutoCloseable {
      * sync_processor_batch_size), counted for every flush that wrote something.
      */
     public ValueSummary batchRecords() {
-        return batchRecords;
-    }
-
-    private void noteFsync(long startNs, long endNs) {
-        long nanos = endNs - startNs;
-        long thresholdMs = options.slowFsyncWarningMs();
-        boolean slow = thresholdMs > 0 && nanos >= thresholdMs * 1_000_000;
-        fsyncStats.record(nanos, slow);
-        long pausedMs = slow ? ProcessPauses.get().pausedMillisDuring(startNs, endNs) : 0;
-        if (slow && pausedMs * 2 >= nanos / 1_000_000) {
-            // most of it the process was not running at all: the disk did not make it slow
-            LOG.warn("fsync of the transaction log in {} took {} ms, at or above the warning threshold of {} ms"
-                    + " (fsync.warningthresholdms), but the whole process was paused for about {} ms of it (SIGSTOP,"
-                    + " garbage collection, a stalled host): not the disk's doing. Every write in the batch waited.",
-                    dir, nanos / 1_000_000, thresholdMs, pausedMs);
-        } else if (slow) {
-            // Every write waits for this fsync before it is acknowledged, so clients saw it too.
-            LOG.warn("fsync of the transaction log in {} took {} ms ({} bytes, zxids 0x{} to 0x{}), at or above the"
-                    + " warning threshold of {} ms (fsync.warningthresholdms); every write in the batch waited"
-                    + " for it. A disk shared with other I/O is the usual cause: give the log a disk of its own"
-                    + " (dataLogDir).", dir, nanos / 1_000_000, pending.sizeBytes(),
-                    Long.toHexString(pending.firstZxid()), Long.toHexString(pending.lastZxid()), thresholdMs);
-        }
+        return flushMonitor.batchRecords();
     }
 
     public long lastAppendedZxid() {
@@ -344,26 +321,7 @@ public final class TxnLog implements AutoCloseable {
         // Recorded before the segments go: an empty log must be told apart from a lost one.
         LogBase.write(dir, snapshotZxid, options.channels());
         baseFilePresent = true;
-        if (setAsideInto != null && !segments.isEmpty()) {
-            Files.createDirectories(setAsideInto);
-        }
-        boolean deleted = false;
-        while (!segments.isEmpty()) {
-            Segment doomed = segments.remove(segments.size() - 1);
-            if (setAsideInto != null) {
-                Files.move(doomed.path, setAsideInto.resolve(doomed.path.getFileName()),
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            } else {
-                Files.deleteIfExists(doomed.path);
-            }
-            deleted = true;
-        }
-        if (deleted) {
-            if (setAsideInto != null) {
-                Directories.fsync(setAsideInto, options.channels());
-            }
-            Directories.fsync(dir, options.channels());
-        }
+        SegmentSetAside.removeAll(segments, dir, setAsideInto, options.channels());
         lastDurableZxid = snapshotZxid;
         lastAppendedZxid = snapshotZxid;
         failed = false;

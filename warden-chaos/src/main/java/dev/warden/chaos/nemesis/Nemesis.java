@@ -2,7 +2,6 @@ package dev.warden.chaos.nemesis;
 
 import dev.warden.chaos.history.History;
 import dev.warden.chaos.net.LinkState;
-import dev.warden.chaos.net.LinkTable;
 import dev.warden.chaos.run.ChaosEnsemble;
 import dev.warden.chaos.run.DataFiles;
 import dev.warden.cli.cluster.Flavour;
@@ -37,6 +36,7 @@ public final class Nemesis {
     private final long holdMinMs;
     private final long holdMaxMs;
     private final List<FaultWindow> windows = Collections.synchronizedList(new ArrayList<>());
+    private final NetworkFaults network;
 
     /**
      * @param kinds the faults to draw from; those this ensemble cannot take (Warden storage faults on
@@ -47,6 +47,7 @@ public final class Nemesis {
         this.ensemble = ensemble;
         this.history = history;
         this.random = new Random(seed);
+        this.network = new NetworkFaults(ensemble, random);
         this.log = log;
         this.cutoff = cutoff;
         this.holdMinMs = holdMinMs;
@@ -161,18 +162,18 @@ public final class Nemesis {
 
     private Fault create(FaultKind kind) {
         return switch (kind) {
-            case PARTITION_LEADER -> partition(() -> {
+            case PARTITION_LEADER -> network.partition(() -> {
                 int leader = ensemble.leader().orElse(ensemble.ids().get(0));
                 List<Integer> rest = new ArrayList<>(ensemble.ids());
                 rest.remove(Integer.valueOf(leader));
                 return List.of(List.of(leader), rest);
             });
-            case PARTITION_HALVES -> partition(this::randomHalves);
-            case PARTITION_BRIDGE -> bridge();
-            case PARTITION_ONE_WAY -> oneWay();
-            case PARTITION_FLAPPING -> flapping();
-            case NET_SLOW -> links(new LinkState(false, 20 + random.nextInt(130), 50, 0));
-            case NET_LOSSY -> links(new LinkState(false, 0, 0, 0.2));
+            case PARTITION_HALVES -> network.partition(network::randomHalves);
+            case PARTITION_BRIDGE -> network.bridge();
+            case PARTITION_ONE_WAY -> network.oneWay();
+            case PARTITION_FLAPPING -> network.flapping();
+            case NET_SLOW -> network.links(new LinkState(false, 20 + random.nextInt(130), 50, 0));
+            case NET_LOSSY -> network.links(new LinkState(false, 0, 0, 0.2));
             case KILL -> restartAfter(leaderOrRandom(), member -> "kill -9");
             case PAUSE -> pause(leaderOrRandom());
             case CLOCK -> clock(leaderOrRandom());
@@ -190,166 +191,6 @@ public final class Nemesis {
             case DISK_FULL -> disk(leaderOrRandom(), "full");
             case FSYNC_FAIL -> disk(leaderOrRandom(), "fsync-fail");
             case CRASH_LOSE_UNSYNCED -> crashLosingUnsynced(leaderOrRandom());
-        };
-    }
-
-    private List<List<Integer>> randomHalves() {
-        List<Integer> ids = new ArrayList<>(ensemble.ids());
-        Collections.shuffle(ids, random);
-        int minority = 1 + random.nextInt(Math.max(1, (ids.size() - 1) / 2));
-        return List.of(List.copyOf(ids.subList(0, minority)), List.copyOf(ids.subList(minority, ids.size())));
-    }
-
-    private interface Groups {
-        List<List<Integer>> pick() throws Exception;
-    }
-
-    /** Blocks every link, both ways, between members of different groups. */
-    private void cut(List<List<Integer>> groups) {
-        LinkTable links = ensemble.network().links();
-        for (List<Integer> a : groups) {
-            for (List<Integer> b : groups) {
-                if (a == b) {
-                    continue;
-                }
-                for (int from : a) {
-                    for (int to : b) {
-                        links.set(from, to, new LinkState(true, 0, 0, 0));
-                    }
-                }
-            }
-        }
-    }
-
-    private void healLinks() {
-        // only member-to-member links: a client cut-off is not ours to heal
-        LinkTable links = ensemble.network().links();
-        for (int from : ensemble.ids()) {
-            for (int to : ensemble.ids()) {
-                links.set(from, to, dev.warden.chaos.net.LinkState.CLEAN);
-            }
-        }
-    }
-
-    private Fault partition(Groups groups) {
-        return new Fault() {
-            @Override
-            public String apply() throws Exception {
-                List<List<Integer>> picked = groups.pick();
-                cut(picked);
-                return "groups " + picked;
-            }
-
-            @Override
-            public List<String> heal() {
-                healLinks();
-                return List.of();
-            }
-        };
-    }
-
-    private Fault bridge() {
-        return new Fault() {
-            @Override
-            public String apply() {
-                List<Integer> ids = new ArrayList<>(ensemble.ids());
-                Collections.shuffle(ids, random);
-                int bridge = ids.remove(0);
-                List<Integer> left = ids.subList(0, ids.size() / 2);
-                List<Integer> right = ids.subList(ids.size() / 2, ids.size());
-                cut(List.of(List.copyOf(left), List.copyOf(right)));
-                return "bridge member " + bridge + " between " + left + " and " + right;
-            }
-
-            @Override
-            public List<String> heal() {
-                healLinks();
-                return List.of();
-            }
-        };
-    }
-
-    private Fault oneWay() {
-        return new Fault() {
-            @Override
-            public String apply() {
-                int from = ensemble.leader().orElse(ensemble.ids().get(0));
-                LinkTable links = ensemble.network().links();
-                for (int to : ensemble.ids()) {
-                    if (to != from) {
-                        links.set(from, to, new LinkState(true, 0, 0, 0));
-                    }
-                }
-                return "member " + from + " (leader) cannot send to the others; they can send to it";
-            }
-
-            @Override
-            public List<String> heal() {
-                healLinks();
-                return List.of();
-            }
-        };
-    }
-
-    private Fault flapping() {
-        return new Fault() {
-            private Thread flapper;
-
-            @Override
-            public String apply() {
-                long seed = random.nextLong();
-                flapper = new Thread(() -> {
-                    Random flaps = new Random(seed);
-                    try {
-                        while (!Thread.currentThread().isInterrupted()) {
-                            healLinks();
-                            if (flaps.nextBoolean()) {
-                                List<Integer> ids = new ArrayList<>(ensemble.ids());
-                                Collections.shuffle(ids, flaps);
-                                int minority = 1 + flaps.nextInt(Math.max(1, (ids.size() - 1) / 2));
-                                cut(List.of(List.copyOf(ids.subList(0, minority)),
-                                        List.copyOf(ids.subList(minority, ids.size()))));
-                            }
-                            Thread.sleep(500 + flaps.nextInt(1_500));
-                        }
-                    } catch (InterruptedException e) {
-                        // healed
-                    }
-                }, "nemesis-flapping");
-                flapper.setDaemon(true);
-                flapper.start();
-                return "random partitions every 0.5-2 s (seed " + seed + ")";
-            }
-
-            @Override
-            public List<String> heal() throws InterruptedException {
-                flapper.interrupt();
-                flapper.join();
-                healLinks();
-                return List.of();
-            }
-        };
-    }
-
-    private Fault links(LinkState state) {
-        return new Fault() {
-            @Override
-            public String apply() {
-                for (int from : ensemble.ids()) {
-                    for (int to : ensemble.ids()) {
-                        if (from != to) {
-                            ensemble.network().links().set(from, to, state);
-                        }
-                    }
-                }
-                return "every peer link " + state;
-            }
-
-            @Override
-            public List<String> heal() {
-                healLinks();
-                return List.of();
-            }
         };
     }
 
