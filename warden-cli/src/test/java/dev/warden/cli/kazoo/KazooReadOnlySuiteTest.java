@@ -1,21 +1,12 @@
 package dev.warden.cli.kazoo;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,22 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the members' logs. Skipped, saying so, where python3-kazoo or python3-pytest is missing.
  */
 class KazooReadOnlySuiteTest {
-    private static final String PYTHON = "/usr/bin/python3";
     private static final Path SUITE = Path.of("/usr/lib/python3/dist-packages/kazoo/tests/test_connection.py");
-    private static final long TIMEOUT_S = 240;
-
-    private static final String LAUNCHER = """
-            package org.apache.zookeeper.server.quorum;
-
-            /** Stands in for ZooKeeper's main class in kazoo's test harness: runs Warden on the same zoo.cfg. */
-            public final class QuorumPeerMain {
-                public static void main(String[] args) throws Exception {
-                    java.nio.file.Files.writeString(java.nio.file.Path.of(args[0]), "\\n4lw.commands.whitelist=*\\n",
-                            java.nio.file.StandardOpenOption.APPEND);
-                    dev.warden.cli.Main.main(new String[] {"server", "--config", args[0]});
-                }
-            }
-            """;
 
     /**
      * A pytest plugin that starts kazoo's global cluster before the tests and waits until every
@@ -92,47 +68,15 @@ class KazooReadOnlySuiteTest {
     @Test
     void kazoosOwnReadOnlyModeTestPassesAgainstAWardenEnsemble() throws Exception {
         assumeInstalled();
-        Path launcherDir = compileLauncher();
-        String classPath = launcherDir + File.pathSeparator + Arrays.stream(
-                        System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> !entry.contains("org/apache/zookeeper/zookeeper/"))
-                .collect(Collectors.joining(File.pathSeparator));
-        ProcessBuilder pytest = new ProcessBuilder(PYTHON, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                "-p", "warden_ensemble_ready", SUITE.toString(), "-k", "TestReadOnlyMode")
-                .directory(Files.createDirectories(dir.resolve("run")).toFile())
-                .redirectErrorStream(true);
-        pytest.environment().put("PYTHONPATH", mockShim().toString());
-        pytest.environment().put("ZOOKEEPER_CLASSPATH", classPath);
-        pytest.environment().put("ZOOKEEPER_VERSION", "3.4.14");
-        pytest.environment().put("ZOOKEEPER_CLUSTER_SIZE", "3");
-        pytest.environment().put("ZOOKEEPER_PORT_OFFSET", Integer.toString(30_000 + new Random().nextInt(20_000)));
-        Process process = pytest.start();
-        Path output = dir.resolve("pytest.log");
-        Thread copier = new Thread(() -> {
-            try {
-                Files.copy(process.getInputStream(), output);
-            } catch (IOException ignored) {
-                // the output is only for the failure message
-            }
-        });
-        copier.start();
-        boolean finished = process.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
-        if (!finished) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
-        copier.join(5_000);
-        String log = Files.exists(output) ? Files.readString(output, StandardCharsets.UTF_8) : "";
-        assertTrue(finished, "kazoo's test did not finish within " + TIMEOUT_S + " s:\n" + log);
-        assertEquals(0, process.exitValue(), log);
+        String log = KazooHarness.runPytest(dir, "test_connection.py-TestReadOnlyMode", 3,
+                List.of("-s", "-p", "warden_ensemble_ready", SUITE.toString(), "-k", "TestReadOnlyMode"),
+                Map.of("PYTHONPATH", mockShim().toString()));
         assertTrue(log.contains("1 passed"), "the read-only test runs and passes (not skipped):\n" + log);
-        System.out.println("kazoo test_connection.py -k TestReadOnlyMode: "
-                + log.lines().filter(line -> line.contains(" passed")).findFirst().orElse(""));
     }
 
     private static void assumeInstalled() throws Exception {
-        boolean present = Files.isExecutable(Path.of(PYTHON)) && Files.isReadable(SUITE)
-                && new ProcessBuilder(PYTHON, "-c", "import kazoo, pytest").start().waitFor() == 0;
+        boolean present = Files.isExecutable(Path.of(KazooHarness.PYTHON)) && Files.isReadable(SUITE)
+                && new ProcessBuilder(KazooHarness.PYTHON, "-c", "import kazoo, pytest").start().waitFor() == 0;
         Assumptions.assumeTrue(present, "kazoo's read-only test needs python3-kazoo and python3-pytest"
                 + " (apt-get install, as root); skipped");
     }
@@ -146,17 +90,5 @@ class KazooReadOnlySuiteTest {
         Files.writeString(shim.resolve("mock.py"), "from unittest.mock import *  # noqa: F401,F403\n");
         Files.writeString(shim.resolve("warden_ensemble_ready.py"), ENSEMBLE_READY);
         return shim;
-    }
-
-    private Path compileLauncher() throws IOException {
-        Path source = dir.resolve("src/org/apache/zookeeper/server/quorum/QuorumPeerMain.java");
-        Files.createDirectories(source.getParent());
-        Files.writeString(source, LAUNCHER);
-        Path classes = Files.createDirectories(dir.resolve("launcher"));
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-cp",
-                System.getProperty("java.class.path"), source.toString()));
-        assertEquals(0, javac.run(null, null, null, args.toArray(String[]::new)), "the launcher compiles");
-        return classes;
     }
 }

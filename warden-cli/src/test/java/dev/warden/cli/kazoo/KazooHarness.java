@@ -1,0 +1,107 @@
+package dev.warden.cli.kazoo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+/**
+ * Runs kazoo's own tests (Debian's python3-kazoo, by pytest) with kazoo's test harness starting
+ * Warden instead of ZooKeeper. The harness starts its servers as {@code java -cp
+ * $ZOOKEEPER_CLASSPATH ... org.apache.zookeeper.server.quorum.QuorumPeerMain zoo.cfg}; here that
+ * class, compiled at test time, starts {@code warden server --config zoo.cfg}, on a class path
+ * without ZooKeeper's jar. The harness is told ZooKeeper 3.4.14, so it writes no 3.5+ keys; 3.4
+ * answered every four-letter word, and the launcher allows them because kazoo asks {@code envi}
+ * for the version.
+ */
+final class KazooHarness {
+    static final String PYTHON = "/usr/bin/python3";
+    private static final long TIMEOUT_S = 240;
+
+    private static final String LAUNCHER = """
+            package org.apache.zookeeper.server.quorum;
+
+            /** Stands in for ZooKeeper's main class in kazoo's test harness: runs Warden on the same zoo.cfg. */
+            public final class QuorumPeerMain {
+                public static void main(String[] args) throws Exception {
+                    java.nio.file.Files.writeString(java.nio.file.Path.of(args[0]), "\\n4lw.commands.whitelist=*\\n",
+                            java.nio.file.StandardOpenOption.APPEND);
+                    dev.warden.cli.Main.main(new String[] {"server", "--config", args[0]});
+                }
+            }
+            """;
+
+    private KazooHarness() {
+    }
+
+    /**
+     * Runs {@code python3 -m pytest -q -p no:cacheprovider <pytestArgs>} in a directory of its own
+     * under {@code dir}, with the harness's variables for {@code members} servers and
+     * {@code environment} added; asserts it finished in time and passed, and returns its output.
+     */
+    static String runPytest(Path dir, String name, int members, List<String> pytestArgs,
+                            Map<String, String> environment) throws Exception {
+        List<String> command = new ArrayList<>(List.of(PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider"));
+        command.addAll(pytestArgs);
+        ProcessBuilder pytest = new ProcessBuilder(command)
+                .directory(Files.createDirectories(dir.resolve("run-" + name)).toFile())
+                .redirectErrorStream(true);
+        pytest.environment().put("ZOOKEEPER_CLASSPATH", harnessClassPath(dir));
+        pytest.environment().put("ZOOKEEPER_VERSION", "3.4.14");
+        pytest.environment().put("ZOOKEEPER_CLUSTER_SIZE", Integer.toString(members));
+        pytest.environment().put("ZOOKEEPER_PORT_OFFSET", Integer.toString(30_000 + new Random().nextInt(20_000)));
+        pytest.environment().putAll(environment);
+        Process process = pytest.start();
+        Path output = dir.resolve("pytest-" + name + ".log");
+        Thread copier = new Thread(() -> {
+            try {
+                Files.copy(process.getInputStream(), output);
+            } catch (IOException ignored) {
+                // the output is only for the failure message
+            }
+        });
+        copier.start();
+        boolean finished = process.waitFor(TIMEOUT_S, TimeUnit.SECONDS);
+        if (!finished) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        copier.join(5_000);
+        String log = Files.exists(output) ? Files.readString(output, StandardCharsets.UTF_8) : "";
+        assertTrue(finished, "kazoo's tests did not finish within " + TIMEOUT_S + " s:\n" + log);
+        assertEquals(0, process.exitValue(), log);
+        System.out.println("kazoo " + name + ": "
+                + log.lines().filter(line -> line.contains(" passed")).findFirst().orElse(""));
+        return log;
+    }
+
+    /** The launcher, compiled into {@code dir}, before this JVM's class path without ZooKeeper's jar. */
+    private static String harnessClassPath(Path dir) throws IOException {
+        Path source = dir.resolve("launcher-src/org/apache/zookeeper/server/quorum/QuorumPeerMain.java");
+        Path classes = dir.resolve("launcher");
+        if (!Files.isDirectory(classes)) {
+            Files.createDirectories(source.getParent());
+            Files.writeString(source, LAUNCHER);
+            Files.createDirectories(classes);
+            JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+            assertEquals(0, javac.run(null, null, null, "-d", classes.toString(), "-cp",
+                    System.getProperty("java.class.path"), source.toString()), "the launcher compiles");
+        }
+        return classes + File.pathSeparator + Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !entry.contains("org/apache/zookeeper/zookeeper/"))
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+}
