@@ -23,9 +23,9 @@ import javax.tools.ToolProvider;
  * Warden instead of ZooKeeper. The harness starts its servers as {@code java -cp
  * $ZOOKEEPER_CLASSPATH ... org.apache.zookeeper.server.quorum.QuorumPeerMain zoo.cfg}; here that
  * class, compiled at test time, starts {@code warden server --config zoo.cfg}, on a class path
- * without ZooKeeper's jar. The harness is told ZooKeeper 3.4.14, so it writes no 3.5+ keys; 3.4
- * answered every four-letter word, and the launcher allows them because kazoo asks {@code envi}
- * for the version.
+ * without ZooKeeper's jar. The harness is told ZooKeeper 3.4.14 unless a suite says otherwise, so
+ * it writes no 3.5+ keys; 3.4 answered every four-letter word, and the launcher allows them where
+ * the harness did not (kazoo asks {@code envi} for the version).
  */
 final class KazooHarness {
     static final String PYTHON = "/usr/bin/python3";
@@ -37,11 +37,48 @@ final class KazooHarness {
             /** Stands in for ZooKeeper's main class in kazoo's test harness: runs Warden on the same zoo.cfg. */
             public final class QuorumPeerMain {
                 public static void main(String[] args) throws Exception {
-                    java.nio.file.Files.writeString(java.nio.file.Path.of(args[0]), "\\n4lw.commands.whitelist=*\\n",
-                            java.nio.file.StandardOpenOption.APPEND);
+                    java.nio.file.Path config = java.nio.file.Path.of(args[0]);
+                    if (!java.nio.file.Files.readString(config).contains("4lw.commands.whitelist")) {
+                        java.nio.file.Files.writeString(config, "\\n4lw.commands.whitelist=*\\n",
+                                java.nio.file.StandardOpenOption.APPEND);
+                    }
                     dev.warden.cli.Main.main(new String[] {"server", "--config", args[0]});
                 }
             }
+            """;
+
+    /**
+     * A pytest plugin that starts kazoo's global cluster before the tests and waits until every
+     * member answers srvr with its mode: three JVMs starting at once on a loaded machine take
+     * longer than the harness's fixed two seconds and its client's fifteen. The harness then
+     * finds the cluster running and starts nothing again.
+     */
+    private static final String ENSEMBLE_READY = """
+            import socket
+            import time
+
+            from kazoo.testing.harness import get_global_cluster
+
+
+            def srvr(address):
+                host, port = address.rsplit(":", 1)
+                try:
+                    with socket.create_connection((host, int(port)), timeout=5) as sock:
+                        sock.sendall(b"srvr")
+                        return sock.makefile().read()
+                except OSError:
+                    return ""
+
+
+            def pytest_sessionstart(session):
+                cluster = get_global_cluster()
+                cluster.start()
+                deadline = time.time() + 120
+                while time.time() < deadline:
+                    if all("Mode: " in srvr(member.address) for member in cluster):
+                        return
+                    time.sleep(0.2)
+                raise RuntimeError("the Warden members did not all serve within 120 s")
             """;
 
     private KazooHarness() {
@@ -62,7 +99,7 @@ final class KazooHarness {
         pytest.environment().put("ZOOKEEPER_CLASSPATH", harnessClassPath(dir));
         pytest.environment().put("ZOOKEEPER_VERSION", "3.4.14");
         pytest.environment().put("ZOOKEEPER_CLUSTER_SIZE", Integer.toString(members));
-        pytest.environment().put("ZOOKEEPER_PORT_OFFSET", Integer.toString(30_000 + new Random().nextInt(20_000)));
+        pytest.environment().put("ZOOKEEPER_PORT_OFFSET", Integer.toString(portOffset()));
         pytest.environment().putAll(environment);
         Process process = pytest.start();
         Path output = dir.resolve("pytest-" + name + ".log");
@@ -88,6 +125,25 @@ final class KazooHarness {
         return log;
     }
 
+    /**
+     * The harness's first port: its members listen on the 10 * members ports from there. They are
+     * taken below the kernel's ephemeral range (ip_local_port_range), where no outgoing connection
+     * of this machine can hold one: a busy machine with thousands of connections open would
+     * otherwise, now and then, hold a port the harness wants, and the member would not start.
+     */
+    private static int portOffset() {
+        int ephemeralFirst = 32_768;
+        try {
+            String range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim();
+            ephemeralFirst = Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException unreadable) {
+            // Linux's default range starts at 32768
+        }
+        int lowest = 10_000;
+        int highest = Math.max(lowest + 1_000, ephemeralFirst - 100);
+        return lowest + new Random().nextInt(highest - lowest);
+    }
+
     /** The launcher, compiled into {@code dir}, before this JVM's class path without ZooKeeper's jar. */
     private static String harnessClassPath(Path dir) throws IOException {
         Path source = dir.resolve("launcher-src/org/apache/zookeeper/server/quorum/QuorumPeerMain.java");
@@ -103,5 +159,19 @@ final class KazooHarness {
         return classes + File.pathSeparator + Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .filter(entry -> !entry.contains("org/apache/zookeeper/zookeeper/"))
                 .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /**
+     * A PYTHONPATH directory under {@code dir} with two modules: {@code warden_ensemble_ready}
+     * (load it with {@code -p warden_ensemble_ready}; see {@link #ENSEMBLE_READY}), and
+     * {@code mock}: kazoo's test_connection.py and test_client.py import the old {@code mock}
+     * package (python3-mock), which is only the standard library's unittest.mock under another
+     * name, so a one-line module stands in for it where python3-mock is not installed.
+     */
+    static Path pythonPath(Path dir) throws IOException {
+        Path shim = Files.createDirectories(dir.resolve("pythonpath"));
+        Files.writeString(shim.resolve("mock.py"), "from unittest.mock import *  # noqa: F401,F403\n");
+        Files.writeString(shim.resolve("warden_ensemble_ready.py"), ENSEMBLE_READY);
+        return shim;
     }
 }

@@ -79,9 +79,12 @@ final class JoinerReach implements LeaderPrep.ReconfigGate {
     public boolean mustWait(ReconfigRequest request, AuthIdentities who, long maxWaitMs) {
         EnsembleConfig next;
         try {
-            next = reconfig.validate(request, who);
+            next = reconfig.validate(request);
         } catch (PrepException refused) {
             return false; // prepare gives the same answer
+        }
+        if (!reconfig.permits(who)) {
+            return false; // nobody is dialled for a request its sender may not make; prepare answers it
         }
         Configuration proposed = next.toConfiguration();
         if (core.checkReconfig(proposed) != ReconfigCheck.NO_QUORUM) {

@@ -22,10 +22,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leader's side of a {@code reconfig} request, in ZooKeeper 3.9's order of checks:
- * reconfigEnabled (RECONFIGDISABLED), WRITE on /zookeeper/config's ACL or the super user (NOAUTH),
- * no change in progress (RECONFIGINPROGRESS), {@code fromConfig} the current version when given
- * (BADVERSION), the request well formed and its result a valid configuration (BADARGUMENTS),
- * and the new configuration's voters connected and synchronized with the leader (NEWCONFIGNOQUORUM).
+ * reconfigEnabled (RECONFIGDISABLED), no change in progress (RECONFIGINPROGRESS), {@code fromConfig}
+ * the current version when given (BADVERSION), the request well formed and its result a valid
+ * configuration (BADARGUMENTS), the new configuration's voters connected and synchronized with the
+ * leader (NEWCONFIGNOQUORUM), and last WRITE on /zookeeper/config's ACL or the super user (NOAUTH).
+ * Clients rely on that order: kazoo's tests expect BADVERSION, not NOAUTH, for a stale
+ * {@code fromConfig} sent without credentials.
  * Runs on the driver thread, in the leader's prep, where it may ask the consensus core.
  */
 final class LeaderReconfig implements Reconfigurer {
@@ -58,10 +60,13 @@ final class LeaderReconfig implements Reconfigurer {
 
     @Override
     public TxnBody.Reconfig prepare(ReconfigRequest request, AuthIdentities who) throws PrepException {
-        EnsembleConfig next = validate(request, who);
+        EnsembleConfig next = validate(request);
         ReconfigCheck check = core.checkReconfig(next.toConfiguration());
         switch (check) {
             case OK -> {
+                if (!permits(who)) {
+                    throw new PrepException(ErrorCode.NO_AUTH);
+                }
                 return new TxnBody.Reconfig(next.memberText().getBytes(StandardCharsets.UTF_8));
             }
             case IN_PROGRESS -> throw new PrepException(ErrorCode.RECONFIG_IN_PROGRESS);
@@ -76,14 +81,11 @@ final class LeaderReconfig implements Reconfigurer {
 
     /**
      * The configuration {@code request} asks for, once every check before the quorum check passed
-     * (the order and errors of {@link #prepare}); the quorum check is the caller's.
+     * (the order and errors of {@link #prepare}); the quorum and permission checks are the caller's.
      */
-    EnsembleConfig validate(ReconfigRequest request, AuthIdentities who) throws PrepException {
+    EnsembleConfig validate(ReconfigRequest request) throws PrepException {
         if (!enabled) {
             throw new PrepException(ErrorCode.RECONFIG_DISABLED);
-        }
-        if (who != null && !AclChecker.permits(configAcl(), Perms.WRITE, who)) {
-            throw new PrepException(ErrorCode.NO_AUTH);
         }
         Configurations known = core.configurations();
         if (!known.logged().isEmpty() || preparedZxid > known.committed().version()) {
@@ -99,6 +101,11 @@ final class LeaderReconfig implements Reconfigurer {
             log.info("reconfig refused: {}", bad.getMessage());
             throw new PrepException(ErrorCode.BAD_ARGUMENTS);
         }
+    }
+
+    /** True if {@code who} may change the configuration: WRITE on /zookeeper/config, or no identities to check. */
+    boolean permits(AuthIdentities who) {
+        return who == null || AclChecker.permits(configAcl(), Perms.WRITE, who);
     }
 
     /** True while a change this leader prepared has not committed yet (logged or on its way to the log). */

@@ -234,6 +234,8 @@ class ReconfigEnsembleTest {
                 spec(stranger), null, null, -1, new Stat())));
         assertEquals(KeeperException.Code.BADVERSION, codeOf(() -> admin.reconfigure(null, "3", null, version + 1,
                 new Stat())));
+        assertEquals(KeeperException.Code.BADVERSION, codeOf(() -> admin(2, false).reconfigure(spec(stranger), null,
+                null, version + 1, new Stat())), "the version is checked before the permission, as ZooKeeper does");
         assertEquals(KeeperException.Code.BADVERSION, codeOf(() -> admin.reconfigure("server.6=nonsense", null,
                 null, version + 1, new Stat())), "the version is checked first, as ZooKeeper does");
         assertEquals(KeeperException.Code.BADARGUMENTS, codeOf(() -> admin.reconfigure("server.6=nonsense", null,
