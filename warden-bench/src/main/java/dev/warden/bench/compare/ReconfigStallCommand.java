@@ -89,8 +89,9 @@ public final class ReconfigStallCommand implements Callable<Integer> {
                     Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
                     ReconfigStallRun.Stalls stalls = run.measure(flavour, roundDir);
                     (flavour == Flavour.WARDEN ? warden : apache).add(stalls);
-                    out.printf(Locale.ROOT, "round %d %-16s add: longest stall %5d ms   remove: %5d ms   (%d failed"
-                            + " writes)%n", round, flavour.title(), stalls.addMs(), stalls.removeMs(),
+                    out.printf(Locale.ROOT, "round %d %-16s add: longest stall %5d ms (from +%d ms)   remove: %5d ms"
+                            + " (from +%d ms)   (%d failed writes)%n", round, flavour.title(), stalls.addMs(),
+                            stalls.addStartsAfterMs(), stalls.removeMs(), stalls.removeStartsAfterMs(),
                             stalls.failedWrites());
                     out.flush();
                 }

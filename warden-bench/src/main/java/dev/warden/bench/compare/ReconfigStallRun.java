@@ -31,8 +31,11 @@ final class ReconfigStallRun {
     private static final int JOINER = 4;
     private static final int SESSION_TIMEOUT_MS = 30_000;
 
-    /** The longest write stall while adding and while removing the fourth member, in ms. */
-    record Stalls(long addMs, long removeMs, long failedWrites) {
+    /**
+     * The longest write stall while adding and while removing the fourth member, in ms, and when
+     * each began, in ms after its reconfig request was sent.
+     */
+    record Stalls(long addMs, long addStartsAfterMs, long removeMs, long removeStartsAfterMs, long failedWrites) {
     }
 
     private final JvmSettings jvm;
@@ -70,13 +73,13 @@ final class ReconfigStallRun {
                 admin.reconfigure(joinerLine, null, null, -1, new Stat());
                 cluster.awaitServing(JOINER, Duration.ofMillis(readyTimeoutMs));
                 Thread.sleep(AFTER_CHANGE_MS);
-                long addStall = load.longestStallMs(addFrom, System.nanoTime());
+                WriteStalls.Stall addStall = load.longestStall(addFrom, System.nanoTime());
 
                 Thread.sleep(settleMs);
                 long removeFrom = System.nanoTime();
                 admin.reconfigure(null, Integer.toString(JOINER), null, -1, new Stat());
                 Thread.sleep(AFTER_CHANGE_MS);
-                long removeStall = load.longestStallMs(removeFrom, System.nanoTime());
+                WriteStalls.Stall removeStall = load.longestStall(removeFrom, System.nanoTime());
                 List<String> dead = new ArrayList<>();
                 for (int id = 1; id < JOINER; id++) {
                     if (!cluster.mode(id).servesInEnsemble()) {
@@ -87,7 +90,8 @@ final class ReconfigStallRun {
                     throw new IllegalStateException(flavour.title() + ": members not serving after the removal: " + dead
                             + " (logs under " + cluster.spec().baseDir() + ")");
                 }
-                return new Stalls(addStall, removeStall, load.failures());
+                return new Stalls(addStall.lengthMs(), addStall.startsAfterMs(), removeStall.lengthMs(),
+                        removeStall.startsAfterMs(), load.failures());
             }
         } finally {
             cluster.close();

@@ -110,9 +110,15 @@ final class WriteStalls implements AutoCloseable {
      * The longest time in [{@code fromNs}, {@code toNs}] with no write completing: between two
      * completions, or from the window's start to the first, or from the last to its end.
      */
-    long longestStallMs(long fromNs, long toNs) {
+    /** A stretch without a successful write: how long, and how long after the window opened it began. */
+    record Stall(long lengthMs, long startsAfterMs) {
+    }
+
+    /** The longest stretch without a successful write between {@code fromNs} and {@code toNs}. */
+    Stall longestStall(long fromNs, long toNs) {
         long previous = fromNs;
         long longest = 0;
+        long longestFrom = fromNs;
         synchronized (completions) {
             for (long at : completions) {
                 if (at < fromNs) {
@@ -121,12 +127,18 @@ final class WriteStalls implements AutoCloseable {
                 if (at > toNs) {
                     break;
                 }
-                longest = Math.max(longest, at - previous);
+                if (at - previous > longest) {
+                    longest = at - previous;
+                    longestFrom = previous;
+                }
                 previous = at;
             }
         }
-        longest = Math.max(longest, toNs - previous);
-        return TimeUnit.NANOSECONDS.toMillis(longest);
+        if (toNs - previous > longest) {
+            longest = toNs - previous;
+            longestFrom = previous;
+        }
+        return new Stall(TimeUnit.NANOSECONDS.toMillis(longest), TimeUnit.NANOSECONDS.toMillis(longestFrom - fromNs));
     }
 
     @Override

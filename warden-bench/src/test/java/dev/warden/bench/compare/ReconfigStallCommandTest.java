@@ -32,17 +32,17 @@ class ReconfigStallCommandTest {
                 "--writers", "2", "--heap-mb", "256", "--work-dir", dir.resolve("work").toString());
 
         assertEquals(0, status, () -> out + "\n" + err);
-        assertTrue(out.toString().matches("(?s)round 1 Warden +add: longest stall +\\d+ ms +remove: +\\d+ ms.*"),
+        assertTrue(out.toString().matches("(?s)round 1 Warden +add: longest stall +\\d+ ms \\(from \\+\\d+ ms\\) +remove: +\\d+ ms \\(from \\+\\d+ ms\\).*"),
                 out::toString);
         assertTrue(out.toString().contains("| add a 4th member | "), out::toString);
     }
 
     @Test
     void theSummaryGivesMediansAndTheRatio() {
-        List<ReconfigStallRun.Stalls> warden = List.of(new ReconfigStallRun.Stalls(100, 40, 0),
-                new ReconfigStallRun.Stalls(300, 20, 0), new ReconfigStallRun.Stalls(200, 30, 0));
-        List<ReconfigStallRun.Stalls> apache = List.of(new ReconfigStallRun.Stalls(400, 60, 0),
-                new ReconfigStallRun.Stalls(500, 80, 0), new ReconfigStallRun.Stalls(450, 70, 0));
+        List<ReconfigStallRun.Stalls> warden = List.of(new ReconfigStallRun.Stalls(100, 5, 40, 5, 0),
+                new ReconfigStallRun.Stalls(300, 5, 20, 5, 0), new ReconfigStallRun.Stalls(200, 5, 30, 5, 0));
+        List<ReconfigStallRun.Stalls> apache = List.of(new ReconfigStallRun.Stalls(400, 5, 60, 5, 0),
+                new ReconfigStallRun.Stalls(500, 5, 80, 5, 0), new ReconfigStallRun.Stalls(450, 5, 70, 5, 0));
         String table = ReconfigStallCommand.summary(warden, apache);
         assertTrue(table.contains("| add a 4th member | 200 ms [100, 300, 200] | 450 ms [400, 500, 450] | 0.44× |"),
                 table);

@@ -4,7 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /** The ip scheme: an ACL id is an address or address/bits, matched by prefix. */
-public final class IpMatcher {
+final class IpMatcher {
     private IpMatcher() {
     }
 

@@ -6,7 +6,7 @@ import dev.warden.server.pipeline.PipelineListener;
  * What the {@link MemberApplier} tells the rest of the member, on the apply thread: what the
  * standalone pipeline tells its server, and two things only a member needs.
  */
-public interface ApplyHooks extends PipelineListener {
+interface ApplyHooks extends PipelineListener {
     /** A transaction is in the tree: the leader's prep may forget what it kept pending for it. */
     void applied(long zxid);
 

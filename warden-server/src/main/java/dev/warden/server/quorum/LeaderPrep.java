@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * write two thread hand-offs (driver → prep → driver), about 40 µs each on the development VM
  * (docs/PERFORMANCE.md). Only {@link #applied} is called from another thread (the apply thread).
  */
-public final class LeaderPrep {
+final class LeaderPrep {
     private static final Logger log = LoggerFactory.getLogger(LeaderPrep.class);
     private static final int MAX_JUTE_FIELD_BYTES = Integer.MAX_VALUE;
 

@@ -54,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * threads, so they always get their room back. Only stopping takes no room, so a member whose
  * apply thread died still closes.
  */
-public final class MemberApplier implements AutoCloseable {
+final class MemberApplier implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MemberApplier.class);
 
     private sealed interface Event permits Local, Committed, Refused, SyncDone, Task, Reset, Stop {

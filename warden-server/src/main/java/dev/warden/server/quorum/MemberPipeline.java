@@ -23,7 +23,7 @@ import java.util.random.RandomGenerator;
  * session's createSession (its upgrade to a global session) when upgrading is enabled, and is
  * refused EPHEMERALONLOCALSESSION when it is not.
  */
-public final class MemberPipeline implements RequestPipeline {
+final class MemberPipeline implements RequestPipeline {
     private static final int PASSWORD_BYTES = 16;
     private static final byte[] NO_PASSWORD = new byte[0];
 

@@ -6,7 +6,7 @@ import dev.warden.consensus.ZabMessage;
  * Receives what {@link PeerTransport} delivers. Called on the transport's single I/O thread, in
  * order, so implementations should only queue the event for the driver and return.
  */
-public interface PeerHandler {
+interface PeerHandler {
     /** A message from member {@code from}; messages from one member on one connection arrive in send order. */
     void onMessage(long from, ZabMessage message);
 

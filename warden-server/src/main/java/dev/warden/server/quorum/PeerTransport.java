@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * {@link PeerHandler} come on the single I/O thread, so they are ordered; none come after
  * {@link #close}.
  */
-public final class PeerTransport implements PeerSender, AutoCloseable {
+final class PeerTransport implements PeerSender, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerTransport.class);
     static final String PEER_PORT = "peer port";
     static final String ELECTION_PORT = "election port";

@@ -12,7 +12,7 @@ import dev.warden.server.watch.Watcher;
  * identities matter there (ACL checks). Its answer travels back through the log or as an
  * {@link AppMessage.Failed}, never through this object.
  */
-public final class RemoteOrigin implements Origin {
+final class RemoteOrigin implements Origin {
     private final AuthIdentities identities;
 
     public RemoteOrigin(AuthIdentities identities) {

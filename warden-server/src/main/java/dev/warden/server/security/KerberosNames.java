@@ -5,7 +5,7 @@ package dev.warden.server.security;
  * {@code kerberos.removeHostFromPrincipal} and {@code kerberos.removeRealmFromPrincipal} make
  * of it for the {@code sasl} identity.
  */
-public record KerberosNames(String service, String host, String realm) {
+record KerberosNames(String service, String host, String realm) {
     public static KerberosNames parse(String principal) {
         String rest = principal;
         String realm = null;
