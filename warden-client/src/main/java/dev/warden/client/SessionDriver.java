@@ -4,12 +4,10 @@ import dev.warden.protocol.AuthPacket;
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.ErrorCode;
-import dev.warden.protocol.GetSASLRequest;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.ReplyHeader;
-import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.SetWatches2;
 import dev.warden.protocol.WatcherEvent;
 import io.netty.bootstrap.Bootstrap;
@@ -18,8 +16,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -39,10 +35,6 @@ final class SessionDriver {
     private static final Logger LOG = LoggerFactory.getLogger(SessionDriver.class);
     private static final int SET_WATCHES_CHUNK_BYTES = 128 * 1024;
     private static final long MAX_RECONNECT_BACKOFF_MS = 1000;
-    /** A read-only client first asks for a read-write server after this, then at doubling intervals. */
-    private static final long FIRST_RW_PROBE_DELAY_MS = 100;
-    /** The longest interval between asks for a read-write server (ZooKeeper's client waits up to a minute). */
-    private static final long MAX_RW_PROBE_DELAY_MS = 60_000;
 
     /** AUTHENTICATING: the session is granted, its SASL exchange (if any) is under way; nothing else is sent. */
     private enum Phase { CONNECTING, HANDSHAKING, AUTHENTICATING, CONNECTED, TERMINATED }
@@ -52,9 +44,6 @@ final class SessionDriver {
      * the numbered requests, and the server answers them with the xid they came with.
      */
     static final int XID_SASL = -10;
-
-    private record Credential(AuthPacket packet, CompletableFuture<Void> result) {
-    }
 
     private final ClientConfig config;
     private final EventLoop loop;
@@ -72,8 +61,9 @@ final class SessionDriver {
     private volatile long sessionIdSnapshot;
 
     // Confined to the event loop.
-    private final ArrayDeque<Credential> authPending = new ArrayDeque<>();
-    private final List<Credential> credentials = new ArrayList<>();
+    private final AuthCredentials credentials;
+    private final NotificationRouter notifications;
+    private final ReadWriteSearch readWriteSearch;
     private final HostProvider hosts;
     private final ClientMetrics metrics;
     private volatile InetSocketAddress connectedServer;
@@ -94,7 +84,7 @@ final class SessionDriver {
     private ScheduledFuture<?> tick;
     private ScheduledFuture<?> handshakeTimer;
     /** The SASL exchange of the current connection, while phase is AUTHENTICATING. */
-    private ClientSaslExchange sasl;
+    private SaslLogin sasl;
     /**
      * True once a read-write server granted a session: until then every attempt asks for a new
      * session (id 0), as a read-only member's session is known to it alone, as in ZooKeeper's client.
@@ -102,9 +92,6 @@ final class SessionDriver {
     private boolean seenReadWrite;
     /** The current session is read-only (canBeReadOnly, a member cut off from its quorum). */
     private boolean readOnlySession;
-    private long rwProbeDelayMs = FIRST_RW_PROBE_DELAY_MS;
-    /** A server that answered it serves read-write: the next attempt goes there. */
-    private InetSocketAddress readWriteServer;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
                   WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
@@ -119,6 +106,10 @@ final class SessionDriver {
         this.metrics = metrics;
         this.negotiatedTimeoutMs = config.sessionTimeoutMs();
         this.outbox = new Outbox(config.maxOutstandingRequests(), config.maxQueuedRequests());
+        this.credentials = new AuthCredentials(completions);
+        this.notifications = new NotificationRouter(watches, paths, completions);
+        this.readWriteSearch = new ReadWriteSearch(loop, hosts, config.connectTimeoutMs(),
+                connection -> channel == connection && phase == Phase.CONNECTED && readOnlySession);
     }
 
     // ---- called from any thread ----
@@ -212,7 +203,8 @@ final class SessionDriver {
     }
 
     CompletableFuture<Void> addAuth(String scheme, byte[] auth) {
-        Credential credential = new Credential(new AuthPacket(0, scheme, auth), new CompletableFuture<>());
+        AuthCredentials.Credential credential = new AuthCredentials.Credential(new AuthPacket(0, scheme, auth),
+                new CompletableFuture<>());
         runOnLoop(() -> {
             if (phase == Phase.TERMINATED) {
                 credential.result().completeExceptionally(terminalError());
@@ -220,7 +212,7 @@ final class SessionDriver {
             }
             credentials.add(credential);
             if (phase == Phase.CONNECTED) {
-                sendAuth(credential);
+                credentials.send(credential, this::write);
                 flush();
             }
         }, credential.result());
@@ -309,8 +301,8 @@ final class SessionDriver {
             return;
         }
         phase = Phase.CONNECTING;
+        InetSocketAddress readWriteServer = readWriteSearch.takeFound();
         InetSocketAddress address = readWriteServer != null ? readWriteServer : hosts.next();
-        readWriteServer = null;
         attemptServer = address;
         ChannelFuture connecting = bootstrap.attr(ClientTls.PEER, address).connect(address);
         Channel attempt = connecting.channel();
@@ -386,11 +378,8 @@ final class SessionDriver {
         outbox.requeueAfterDisconnect(config.retryPolicy(), System.nanoTime(), packet ->
                 completions.execute(packet.failure(new WardenException.ConnectionLossException(
                         packet.path, "connection lost before the reply to " + OpCode.name(packet.opCode)))));
-        for (Credential credential : authPending) {
-            completions.execute(() -> credential.result().completeExceptionally(
-                    new WardenException.ConnectionLossException(null, "connection lost before the auth reply")));
-        }
-        authPending.clear();
+        credentials.failAwaitingReply(
+                () -> new WardenException.ConnectionLossException(null, "connection lost before the auth reply"));
     }
 
     void onFrame(Channel from, byte[] frame) {
@@ -424,9 +413,9 @@ final class SessionDriver {
         if (config.sasl() != null) {
             // the connect timeout (handshakeTimer) still runs: it covers the exchange too
             phase = Phase.AUTHENTICATING;
-            sasl = new ClientSaslExchange(config.sasl(), attemptServer.getHostString(), loop);
-            Channel attempt = channel;
-            sasl.start((token, failure) -> onSaslStep(attempt, token, failure));
+            sasl = new SaslLogin(this, new ClientSaslExchange(config.sasl(), attemptServer.getHostString(), loop),
+                    channel, sessionId);
+            sasl.start();
             return;
         }
         sessionReady();
@@ -447,8 +436,7 @@ final class SessionDriver {
             LOG.info("read-only session 0x{} on {}: looking for a read-write server", Long.toHexString(sessionId),
                     attemptServer);
             publish(ConnectionState.CONNECTED_READ_ONLY);
-            rwProbeDelayMs = FIRST_RW_PROBE_DELAY_MS;
-            scheduleReadWriteProbe(channel);
+            readWriteSearch.start(channel, attemptServer);
         } else {
             seenReadWrite = true;
             publish(reattached ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
@@ -456,65 +444,12 @@ final class SessionDriver {
         if (first) {
             completions.execute(() -> firstConnect.complete(null));
         }
-        for (Credential credential : credentials) {
-            sendAuth(credential);
-        }
+        credentials.sendAll(this::write);
         for (SetWatches2 chunk : watches.setWatchesChunks(lastZxid, paths::toServer,
                 Math.min(SET_WATCHES_CHUNK_BYTES, config.maxFrameBytes() / 2))) {
             write(Frames.request(OpCode.XID_SET_WATCHES, OpCode.SET_WATCHES2, chunk));
         }
         drainWaiting();
-        flush();
-    }
-
-    /** While the session is read-only, asks the next server whether it serves read-write, after a growing delay. */
-    private void scheduleReadWriteProbe(Channel connection) {
-        long delayMs = rwProbeDelayMs;
-        rwProbeDelayMs = Math.min(MAX_RW_PROBE_DELAY_MS, rwProbeDelayMs * 2);
-        loop.schedule(() -> probeForReadWrite(connection), delayMs, TimeUnit.MILLISECONDS);
-    }
-
-    private void probeForReadWrite(Channel connection) {
-        if (channel != connection || phase != Phase.CONNECTED || !readOnlySession) {
-            return;
-        }
-        InetSocketAddress candidate = hosts.next();
-        if (candidate.equals(attemptServer)) {
-            scheduleReadWriteProbe(connection);
-            return;
-        }
-        ReadWriteProbe.servesReadWrite(candidate, config.connectTimeoutMs()).thenAccept(readWrite -> loop.execute(() -> {
-            if (channel != connection || phase != Phase.CONNECTED || !readOnlySession) {
-                return;
-            }
-            if (readWrite) {
-                LOG.info("{} serves read-write: leaving the read-only session on {}", candidate, attemptServer);
-                readWriteServer = candidate;
-                connection.close();
-            } else {
-                scheduleReadWriteProbe(connection);
-            }
-        }));
-    }
-
-    /** A mechanism step finished (on the loop): send its token, or end the exchange. */
-    private void onSaslStep(Channel attempt, byte[] token, String failure) {
-        if (channel != attempt || phase != Phase.AUTHENTICATING) {
-            return; // that connection is gone; the next one authenticates anew
-        }
-        if (failure != null) {
-            saslFailed("SASL " + sasl.mechanism() + " failed in this client: " + failure);
-            return;
-        }
-        if (token == null) {
-            if (sasl.complete()) {
-                saslDone();
-            } else {
-                saslFailed("SASL " + sasl.mechanism() + " stopped before it completed");
-            }
-            return;
-        }
-        write(Frames.request(XID_SASL, OpCode.SASL, new GetSASLRequest(token)));
         flush();
     }
 
@@ -524,35 +459,27 @@ final class SessionDriver {
             channel.close();
             return;
         }
-        if (err != 0) {
-            saslFailed("the server refused the SASL " + sasl.mechanism() + " authentication (" + ErrorCode.of(err) + ")");
-            return;
-        }
-        byte[] serverToken = SetSASLResponse.read(body).token();
-        if (sasl.complete()) {
-            saslDone();
-            return;
-        }
-        Channel attempt = channel;
-        sasl.answer(serverToken, (token, failure) -> onSaslStep(attempt, token, failure));
+        sasl.onReply(err, body);
     }
 
-    private void saslDone() {
-        LOG.debug("session 0x{} authenticated with SASL {}", Long.toHexString(sessionId), sasl.mechanism());
-        sasl.dispose();
+    /** Whether {@code attempt} is still the connection whose SASL exchange is under way. */
+    boolean authenticating(Channel attempt) {
+        return channel == attempt && phase == Phase.AUTHENTICATING;
+    }
+
+    /** Writes a frame of the SASL exchange and flushes it. */
+    void sendNow(byte[] frame) {
+        write(frame);
+        flush();
+    }
+
+    void saslAuthenticated() {
         sasl = null;
         sessionReady();
     }
 
-    /** As in ZooKeeper, a refused SASL exchange ends the client: retrying the same credentials cannot help. */
-    private void saslFailed(String reason) {
-        LOG.warn("{}: the client stops (AUTH_FAILED)", reason);
-        terminate(ConnectionState.AUTH_FAILED, new WardenException(ErrorCode.AUTH_FAILED, null, reason));
-    }
-
-    private void sendAuth(Credential credential) {
-        authPending.add(credential);
-        write(Frames.request(OpCode.XID_AUTH, OpCode.AUTH, credential.packet()));
+    void saslRefused(WardenException failure) {
+        terminate(ConnectionState.AUTH_FAILED, failure);
     }
 
     private void onReply(ReplyHeader header, JuteReader body) {
@@ -560,9 +487,9 @@ final class SessionDriver {
             lastZxid = header.zxid();
         }
         switch (header.xid()) {
-            case OpCode.XID_NOTIFICATION -> onNotification(WatcherEvent.read(body), header.zxid());
+            case OpCode.XID_NOTIFICATION -> notifications.route(WatcherEvent.read(body), header.zxid());
             case OpCode.XID_PING -> { }
-            case OpCode.XID_AUTH -> onAuthReply(header.err());
+            case OpCode.XID_AUTH -> credentials.onReply(header.err());
             case XID_SASL -> onSaslReply(header.err(), body);
             case OpCode.XID_SET_WATCHES -> {
                 if (header.err() != 0) {
@@ -582,41 +509,6 @@ final class SessionDriver {
                 completions.execute(packet.onReply(header.err(), body));
                 drainWaiting();
             }
-        }
-    }
-
-    private void onNotification(WatcherEvent event, long zxid) {
-        WatchEvent.Kind kind = WatchEvent.Kind.ofWire(event.type());
-        if (kind == null) {
-            return;
-        }
-        if (WatchTables.CONFIG_NODE.equals(event.path())) {
-            // getConfig watches live outside the chroot; they see the server path.
-            for (WatchTables.Delivery delivery : watches.triggerConfig(new WatchEvent(kind, event.path(), zxid))) {
-                completions.execute(() -> delivery.watcher().process(delivery.event()));
-            }
-        }
-        String path = paths.toClient(event.path());
-        if (path == null) {
-            return;
-        }
-        for (WatchTables.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
-            completions.execute(() -> delivery.watcher().process(delivery.event()));
-        }
-    }
-
-    private void onAuthReply(int err) {
-        Credential credential = authPending.poll();
-        if (credential == null) {
-            return;
-        }
-        if (err == 0) {
-            completions.execute(() -> credential.result().complete(null));
-        } else {
-            // The server closes the connection after a failed auth; do not offer it again.
-            credentials.remove(credential);
-            WardenException failure = WardenException.of(err, null);
-            completions.execute(() -> credential.result().completeExceptionally(failure));
         }
     }
 
@@ -670,10 +562,7 @@ final class SessionDriver {
         for (Packet<?> packet : outbox.drainAll()) {
             completions.execute(packet.failure(cause));
         }
-        for (Credential credential : authPending) {
-            completions.execute(() -> credential.result().completeExceptionally(cause));
-        }
-        authPending.clear();
+        credentials.failAwaitingReply(() -> cause);
         publish(finalState);
         completions.execute(() -> {
             firstConnect.completeExceptionally(cause);
