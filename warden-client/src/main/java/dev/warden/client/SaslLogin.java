@@ -57,7 +57,8 @@ final class SaslLogin {
     /** The server's reply to the last token sent. */
     void onReply(int err, JuteReader body) {
         if (err != 0) {
-            failed("the server refused the SASL " + exchange.mechanism() + " authentication (" + ErrorCode.of(err) + ")");
+            failed("the server refused the SASL " + exchange.mechanism() + " authentication ("
+                    + ErrorCode.of(err) + ")");
             return;
         }
         byte[] serverToken = SetSASLResponse.read(body).token();

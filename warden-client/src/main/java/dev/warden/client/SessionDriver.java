@@ -1,25 +1,20 @@
 package dev.warden.client;
 
 import dev.warden.protocol.AuthPacket;
-import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
-import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.SetWatches2;
-import dev.warden.protocol.WatcherEvent;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import java.net.InetSocketAddress;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -51,47 +46,29 @@ final class SessionDriver {
     private final SerialExecutor completions;
     private final WatchTables watches;
     private final Paths paths;
-    private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
     private final Outbox outbox;
-    private final CompletableFuture<Void> firstConnect = new CompletableFuture<>();
-    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
-    private final Runnable onTerminated;
-    private volatile boolean terminal;
-    private volatile ConnectionState finalState;
-    private volatile long sessionIdSnapshot;
+    private final SessionOutcome outcome;
+    private final SessionGrant grant;
+    private final SessionTimeouts timeouts;
 
     // Confined to the event loop.
     private final AuthCredentials credentials;
-    private final NotificationRouter notifications;
+    private final ReplyRouter replies;
     private final ReadWriteSearch readWriteSearch;
     private final HostProvider hosts;
-    private final ClientMetrics metrics;
     private volatile InetSocketAddress connectedServer;
     private Phase phase = Phase.CONNECTING;
     private Channel channel;
     private boolean everConnected;
     private boolean needsFlush;
     private boolean closing;
-    private long sessionId;
-    private byte[] password = new byte[16];
-    private int negotiatedTimeoutMs;
     private long lastZxid;
-    private long startNanos;
-    private long lastReceivedNanos;
-    private long lastSentNanos;
     private InetSocketAddress attemptServer;
     private int failedAttemptsInRow;
     private ScheduledFuture<?> tick;
     private ScheduledFuture<?> handshakeTimer;
     /** The SASL exchange of the current connection, while phase is AUTHENTICATING. */
     private SaslLogin sasl;
-    /**
-     * True once a read-write server granted a session: until then every attempt asks for a new
-     * session (id 0), as a read-only member's session is known to it alone, as in ZooKeeper's client.
-     */
-    private boolean seenReadWrite;
-    /** The current session is read-only (canBeReadOnly, a member cut off from its quorum). */
-    private boolean readOnlySession;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
                   WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
@@ -101,33 +78,34 @@ final class SessionDriver {
         this.completions = completions;
         this.watches = watches;
         this.paths = paths;
-        this.onTerminated = onTerminated;
+        this.outcome = new SessionOutcome(completions, metrics, onTerminated);
         this.hosts = hosts;
-        this.metrics = metrics;
-        this.negotiatedTimeoutMs = config.sessionTimeoutMs();
+        this.grant = new SessionGrant(config);
+        this.timeouts = new SessionTimeouts(config, grant);
         this.outbox = new Outbox(config.maxOutstandingRequests(), config.maxQueuedRequests());
         this.credentials = new AuthCredentials(completions);
-        this.notifications = new NotificationRouter(watches, paths, completions);
+        this.replies = new ReplyRouter(this, outbox, metrics, completions,
+                new NotificationRouter(watches, paths, completions), credentials);
         this.readWriteSearch = new ReadWriteSearch(loop, hosts, config.connectTimeoutMs(),
-                connection -> channel == connection && phase == Phase.CONNECTED && readOnlySession);
+                connection -> channel == connection && phase == Phase.CONNECTED && grant.readOnly());
     }
 
     // ---- called from any thread ----
 
     void addListener(StateListener listener) {
-        listeners.add(listener);
+        outcome.addListener(listener);
     }
 
     CompletableFuture<Void> firstConnect() {
-        return firstConnect;
+        return outcome.firstConnect();
     }
 
     CompletableFuture<Void> terminated() {
-        return terminated;
+        return outcome.terminated();
     }
 
     long sessionId() {
-        return sessionIdSnapshot;
+        return grant.sessionIdSnapshot();
     }
 
     /** The server this client has its session through now, if it is connected. */
@@ -149,7 +127,7 @@ final class SessionDriver {
         CompletableFuture<Boolean> moving = new CompletableFuture<>();
         runOnLoop(() -> {
             if (phase == Phase.TERMINATED) {
-                moving.completeExceptionally(terminalError());
+                moving.completeExceptionally(outcome.terminalError());
                 return;
             }
             InetSocketAddress current = phase == Phase.CONNECTED ? attemptServer : null;
@@ -171,7 +149,7 @@ final class SessionDriver {
 
     void start() {
         loop.execute(() -> {
-            startNanos = System.nanoTime();
+            timeouts.started(System.nanoTime());
             long tickMs = Math.max(10, Math.min(1000, config.sessionTimeoutMs() / 10));
             tick = loop.scheduleAtFixedRate(this::onTick, tickMs, tickMs, TimeUnit.MILLISECONDS);
             connectNext();
@@ -180,8 +158,8 @@ final class SessionDriver {
 
     /** Queues a request; it is written in submission order once a connection and a slot are free. */
     <T> CompletableFuture<T> submit(Packet<T> packet) {
-        if (terminal) {
-            packet.future.completeExceptionally(terminalError());
+        if (outcome.terminal()) {
+            packet.future.completeExceptionally(outcome.terminalError());
             return packet.future;
         }
         if (!outbox.offer(packet)) {
@@ -196,7 +174,7 @@ final class SessionDriver {
                 failInbox();
             }
         }
-        if (terminal) {
+        if (outcome.terminal()) {
             failInbox();
         }
         return packet.future;
@@ -207,7 +185,7 @@ final class SessionDriver {
                 new CompletableFuture<>());
         runOnLoop(() -> {
             if (phase == Phase.TERMINATED) {
-                credential.result().completeExceptionally(terminalError());
+                credential.result().completeExceptionally(outcome.terminalError());
                 return;
             }
             credentials.add(credential);
@@ -237,30 +215,21 @@ final class SessionDriver {
                     () -> terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException())));
             loop.schedule(() -> terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException()),
                     config.connectTimeoutMs(), TimeUnit.MILLISECONDS);
-        }, terminated);
-        return terminated;
+        }, outcome.terminated());
+        return outcome.terminated();
     }
 
     private void runOnLoop(Runnable task, CompletableFuture<?> failOnReject) {
         try {
             loop.execute(task);
         } catch (RejectedExecutionException e) {
-            failOnReject.completeExceptionally(terminalError());
+            failOnReject.completeExceptionally(outcome.terminalError());
         }
-    }
-
-    private WardenException terminalError() {
-        return switch (finalState) {
-            case LOST -> new WardenException.SessionExpiredException("session lost");
-            case AUTH_FAILED -> new WardenException(ErrorCode.AUTH_FAILED, null,
-                    "the server refused this client's SASL authentication");
-            default -> new WardenException.ClientClosedException();
-        };
     }
 
     private void failInbox() {
         for (Packet<?> packet : outbox.pollInbox()) {
-            completions.execute(packet.failure(terminalError()));
+            completions.execute(packet.failure(outcome.terminalError()));
         }
     }
 
@@ -276,7 +245,8 @@ final class SessionDriver {
         flush();
     }
 
-    private void drainWaiting() {
+    /** Writes the requests waiting for a slot, once the session is connected. */
+    void drainWaiting() {
         if (phase == Phase.CONNECTED) {
             outbox.sendReady(this::write);
         }
@@ -284,7 +254,7 @@ final class SessionDriver {
 
     private void write(byte[] frame) {
         channel.write(Unpooled.wrappedBuffer(frame), channel.voidPromise());
-        lastSentNanos = System.nanoTime();
+        timeouts.sent(System.nanoTime());
         needsFlush = true;
     }
 
@@ -325,11 +295,7 @@ final class SessionDriver {
 
     private void sendConnectRequest() {
         phase = Phase.HANDSHAKING;
-        ConnectRequest request = seenReadWrite || !config.canBeReadOnly()
-                ? new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), sessionId, password,
-                        config.canBeReadOnly(), true)
-                : new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), 0, new byte[16], true, true);
-        write(Frames.handshake(request));
+        write(Frames.handshake(grant.connectRequest(lastZxid)));
         flush();
     }
 
@@ -386,7 +352,7 @@ final class SessionDriver {
         if (from != channel) {
             return;
         }
-        lastReceivedNanos = System.nanoTime();
+        timeouts.received(System.nanoTime());
         try {
             JuteReader in = new JuteReader(frame, 0, frame.length, config.maxFrameBytes() * 2);
             if (phase == Phase.HANDSHAKING) {
@@ -401,20 +367,15 @@ final class SessionDriver {
     }
 
     private void onConnectResponse(ConnectResponse response) {
-        if (response.timeOutMs() <= 0) {
+        if (!grant.accept(response)) {
             terminate(ConnectionState.LOST, new WardenException.SessionExpiredException("the server reports the session expired"));
             return;
         }
-        readOnlySession = config.canBeReadOnly() && response.readOnly();
-        sessionId = response.sessionId();
-        sessionIdSnapshot = sessionId;
-        password = response.passwd();
-        negotiatedTimeoutMs = response.timeOutMs();
         if (config.sasl() != null) {
             // the connect timeout (handshakeTimer) still runs: it covers the exchange too
             phase = Phase.AUTHENTICATING;
             sasl = new SaslLogin(this, new ClientSaslExchange(config.sasl(), attemptServer.getHostString(), loop),
-                    channel, sessionId);
+                    channel, grant.sessionId());
             sasl.start();
             return;
         }
@@ -426,23 +387,23 @@ final class SessionDriver {
         handshakeTimer.cancel(false);
         boolean first = !everConnected;
         // a read-write session after read-only ones is a new session, not the same one re-attached
-        boolean reattached = seenReadWrite && !readOnlySession;
+        boolean reattached = grant.seenReadWrite() && !grant.readOnly();
         phase = Phase.CONNECTED;
         everConnected = true;
         failedAttemptsInRow = 0;
         hosts.onConnected(attemptServer);
         connectedServer = attemptServer;
-        if (readOnlySession) {
-            LOG.info("read-only session 0x{} on {}: looking for a read-write server", Long.toHexString(sessionId),
-                    attemptServer);
+        if (grant.readOnly()) {
+            LOG.info("read-only session 0x{} on {}: looking for a read-write server",
+                    Long.toHexString(grant.sessionId()), attemptServer);
             publish(ConnectionState.CONNECTED_READ_ONLY);
             readWriteSearch.start(channel, attemptServer);
         } else {
-            seenReadWrite = true;
+            grant.readWriteGranted();
             publish(reattached ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
         }
         if (first) {
-            completions.execute(() -> firstConnect.complete(null));
+            outcome.firstConnected();
         }
         credentials.sendAll(this::write);
         for (SetWatches2 chunk : watches.setWatchesChunks(lastZxid, paths::toServer,
@@ -453,7 +414,8 @@ final class SessionDriver {
         flush();
     }
 
-    private void onSaslReply(int err, JuteReader body) {
+    /** A SASL reply: the exchange under way takes it; outside one it breaks the connection. */
+    void onSaslReply(int err, JuteReader body) {
         if (phase != Phase.AUTHENTICATING || sasl == null) {
             LOG.warn("a SASL reply outside an exchange; dropping the connection");
             channel.close();
@@ -486,30 +448,7 @@ final class SessionDriver {
         if (header.zxid() > 0) {
             lastZxid = header.zxid();
         }
-        switch (header.xid()) {
-            case OpCode.XID_NOTIFICATION -> notifications.route(WatcherEvent.read(body), header.zxid());
-            case OpCode.XID_PING -> { }
-            case OpCode.XID_AUTH -> credentials.onReply(header.err());
-            case XID_SASL -> onSaslReply(header.err(), body);
-            case OpCode.XID_SET_WATCHES -> {
-                if (header.err() != 0) {
-                    LOG.warn("setWatches2 after reconnect failed with {}", ErrorCode.of(header.err()));
-                }
-            }
-            default -> {
-                int expectedXid = outbox.oldestPendingXid();
-                Packet<?> packet = outbox.matchReply(header.xid());
-                if (packet == null) {
-                    LOG.warn("reply xid {} does not match the oldest request ({}); dropping the connection",
-                            header.xid(), expectedXid);
-                    channel.close();
-                    return;
-                }
-                metrics.requestCompleted(System.nanoTime() - packet.submittedNanos);
-                completions.execute(packet.onReply(header.err(), body));
-                drainWaiting();
-            }
-        }
+        replies.route(header, body, channel);
     }
 
     private void onTick() {
@@ -517,31 +456,17 @@ final class SessionDriver {
         if (phase == Phase.TERMINATED) {
             return;
         }
-        if (phase == Phase.CONNECTED) {
-            long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastReceivedNanos);
-            if (silentMs > negotiatedTimeoutMs * 2L / 3) {
-                LOG.debug("nothing received for {} ms, dropping the connection", silentMs);
-                channel.close();
-                return;
-            }
-            if (TimeUnit.NANOSECONDS.toMillis(now - lastSentNanos) >= negotiatedTimeoutMs / 3) {
+        switch (timeouts.due(now, phase == Phase.CONNECTED, everConnected)) {
+            case DROP_CONNECTION -> channel.close();
+            case PING -> {
                 write(Frames.PING.clone());
                 flush();
             }
-        } else if (everConnected && !seenReadWrite) {
-            // only read-only sessions so far, each known to its member alone: the ensemble holds
-            // no session of this client to expire, so it keeps trying
-            return;
-        } else if (everConnected) {
-            // No server has heard from us for a whole session timeout: the ensemble has expired
-            // the session by now, so say so instead of waiting for a reconnect to learn it.
-            if (TimeUnit.NANOSECONDS.toMillis(now - lastReceivedNanos) >= negotiatedTimeoutMs) {
-                terminate(ConnectionState.LOST, new WardenException.SessionExpiredException(
-                        "no server reachable for the session timeout of " + negotiatedTimeoutMs + " ms"));
-            }
-        } else if (TimeUnit.NANOSECONDS.toMillis(now - startNanos) >= config.sessionTimeoutMs()) {
-            terminate(ConnectionState.LOST, new WardenException.ConnectionLossException(null,
+            case SESSION_EXPIRED -> terminate(ConnectionState.LOST, new WardenException.SessionExpiredException(
+                    "no server reachable for the session timeout of " + grant.negotiatedTimeoutMs() + " ms"));
+            case NO_SESSION -> terminate(ConnectionState.LOST, new WardenException.ConnectionLossException(null,
                     "could not establish a session within " + config.sessionTimeoutMs() + " ms"));
+            case NOTHING -> { }
         }
     }
 
@@ -550,8 +475,7 @@ final class SessionDriver {
             return;
         }
         phase = Phase.TERMINATED;
-        this.finalState = finalState;
-        terminal = true;
+        outcome.ending(finalState);
         if (tick != null) {
             tick.cancel(false);
         }
@@ -563,23 +487,10 @@ final class SessionDriver {
             completions.execute(packet.failure(cause));
         }
         credentials.failAwaitingReply(() -> cause);
-        publish(finalState);
-        completions.execute(() -> {
-            firstConnect.completeExceptionally(cause);
-            if (finalState == ConnectionState.CLOSED) {
-                terminated.complete(null);
-            } else {
-                terminated.completeExceptionally(cause);
-            }
-        });
-        completions.execute(onTerminated);
+        outcome.ended(finalState, cause, grant.sessionId());
     }
 
     private void publish(ConnectionState state) {
-        LOG.debug("session 0x{} is {}", Long.toHexString(sessionId), state);
-        metrics.stateChanged(state);
-        for (StateListener listener : listeners) {
-            completions.execute(() -> listener.stateChanged(state));
-        }
+        outcome.publish(state, grant.sessionId());
     }
 }
