@@ -1,29 +1,20 @@
 package dev.warden.client;
 
 import dev.warden.protocol.AuthPacket;
-import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
-import dev.warden.protocol.ErrorCode;
-import dev.warden.protocol.GetSASLRequest;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.ReplyHeader;
-import dev.warden.protocol.SetSASLResponse;
 import dev.warden.protocol.SetWatches2;
-import dev.warden.protocol.WatcherEvent;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,10 +30,6 @@ final class SessionDriver {
     private static final Logger LOG = LoggerFactory.getLogger(SessionDriver.class);
     private static final int SET_WATCHES_CHUNK_BYTES = 128 * 1024;
     private static final long MAX_RECONNECT_BACKOFF_MS = 1000;
-    /** A read-only client first asks for a read-write server after this, then at doubling intervals. */
-    private static final long FIRST_RW_PROBE_DELAY_MS = 100;
-    /** The longest interval between asks for a read-write server (ZooKeeper's client waits up to a minute). */
-    private static final long MAX_RW_PROBE_DELAY_MS = 60_000;
 
     /** AUTHENTICATING: the session is granted, its SASL exchange (if any) is under way; nothing else is sent. */
     private enum Phase { CONNECTING, HANDSHAKING, AUTHENTICATING, CONNECTED, TERMINATED }
@@ -53,58 +40,35 @@ final class SessionDriver {
      */
     static final int XID_SASL = -10;
 
-    private record Credential(AuthPacket packet, CompletableFuture<Void> result) {
-    }
-
     private final ClientConfig config;
     private final EventLoop loop;
     private final Bootstrap bootstrap;
     private final SerialExecutor completions;
     private final WatchTables watches;
     private final Paths paths;
-    private final List<StateListener> listeners = new CopyOnWriteArrayList<>();
     private final Outbox outbox;
-    private final CompletableFuture<Void> firstConnect = new CompletableFuture<>();
-    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
-    private final Runnable onTerminated;
-    private volatile boolean terminal;
-    private volatile ConnectionState finalState;
-    private volatile long sessionIdSnapshot;
+    private final SessionOutcome outcome;
+    private final SessionGrant grant;
+    private final SessionTimeouts timeouts;
 
     // Confined to the event loop.
-    private final ArrayDeque<Credential> authPending = new ArrayDeque<>();
-    private final List<Credential> credentials = new ArrayList<>();
+    private final AuthCredentials credentials;
+    private final ReplyRouter replies;
+    private final ReadWriteSearch readWriteSearch;
     private final HostProvider hosts;
-    private final ClientMetrics metrics;
     private volatile InetSocketAddress connectedServer;
     private Phase phase = Phase.CONNECTING;
     private Channel channel;
     private boolean everConnected;
     private boolean needsFlush;
     private boolean closing;
-    private long sessionId;
-    private byte[] password = new byte[16];
-    private int negotiatedTimeoutMs;
     private long lastZxid;
-    private long startNanos;
-    private long lastReceivedNanos;
-    private long lastSentNanos;
     private InetSocketAddress attemptServer;
     private int failedAttemptsInRow;
     private ScheduledFuture<?> tick;
     private ScheduledFuture<?> handshakeTimer;
     /** The SASL exchange of the current connection, while phase is AUTHENTICATING. */
-    private ClientSaslExchange sasl;
-    /**
-     * True once a read-write server granted a session: until then every attempt asks for a new
-     * session (id 0), as a read-only member's session is known to it alone, as in ZooKeeper's client.
-     */
-    private boolean seenReadWrite;
-    /** The current session is read-only (canBeReadOnly, a member cut off from its quorum). */
-    private boolean readOnlySession;
-    private long rwProbeDelayMs = FIRST_RW_PROBE_DELAY_MS;
-    /** A server that answered it serves read-write: the next attempt goes there. */
-    private InetSocketAddress readWriteServer;
+    private SaslLogin sasl;
 
     SessionDriver(ClientConfig config, EventLoop loop, Bootstrap bootstrap, SerialExecutor completions,
                   WatchTables watches, Paths paths, HostProvider hosts, ClientMetrics metrics, Runnable onTerminated) {
@@ -114,29 +78,34 @@ final class SessionDriver {
         this.completions = completions;
         this.watches = watches;
         this.paths = paths;
-        this.onTerminated = onTerminated;
+        this.outcome = new SessionOutcome(completions, metrics, onTerminated);
         this.hosts = hosts;
-        this.metrics = metrics;
-        this.negotiatedTimeoutMs = config.sessionTimeoutMs();
+        this.grant = new SessionGrant(config);
+        this.timeouts = new SessionTimeouts(config, grant);
         this.outbox = new Outbox(config.maxOutstandingRequests(), config.maxQueuedRequests());
+        this.credentials = new AuthCredentials(completions);
+        this.replies = new ReplyRouter(this, outbox, metrics, completions,
+                new NotificationRouter(watches, paths, completions), credentials);
+        this.readWriteSearch = new ReadWriteSearch(loop, hosts, config.connectTimeoutMs(),
+                connection -> channel == connection && phase == Phase.CONNECTED && grant.readOnly());
     }
 
     // ---- called from any thread ----
 
     void addListener(StateListener listener) {
-        listeners.add(listener);
+        outcome.addListener(listener);
     }
 
     CompletableFuture<Void> firstConnect() {
-        return firstConnect;
+        return outcome.firstConnect();
     }
 
     CompletableFuture<Void> terminated() {
-        return terminated;
+        return outcome.terminated();
     }
 
     long sessionId() {
-        return sessionIdSnapshot;
+        return grant.sessionIdSnapshot();
     }
 
     /** The server this client has its session through now, if it is connected. */
@@ -158,7 +127,7 @@ final class SessionDriver {
         CompletableFuture<Boolean> moving = new CompletableFuture<>();
         runOnLoop(() -> {
             if (phase == Phase.TERMINATED) {
-                moving.completeExceptionally(terminalError());
+                moving.completeExceptionally(outcome.terminalError());
                 return;
             }
             InetSocketAddress current = phase == Phase.CONNECTED ? attemptServer : null;
@@ -180,7 +149,7 @@ final class SessionDriver {
 
     void start() {
         loop.execute(() -> {
-            startNanos = System.nanoTime();
+            timeouts.started(System.nanoTime());
             long tickMs = Math.max(10, Math.min(1000, config.sessionTimeoutMs() / 10));
             tick = loop.scheduleAtFixedRate(this::onTick, tickMs, tickMs, TimeUnit.MILLISECONDS);
             connectNext();
@@ -189,8 +158,8 @@ final class SessionDriver {
 
     /** Queues a request; it is written in submission order once a connection and a slot are free. */
     <T> CompletableFuture<T> submit(Packet<T> packet) {
-        if (terminal) {
-            packet.future.completeExceptionally(terminalError());
+        if (outcome.terminal()) {
+            packet.future.completeExceptionally(outcome.terminalError());
             return packet.future;
         }
         if (!outbox.offer(packet)) {
@@ -205,22 +174,23 @@ final class SessionDriver {
                 failInbox();
             }
         }
-        if (terminal) {
+        if (outcome.terminal()) {
             failInbox();
         }
         return packet.future;
     }
 
     CompletableFuture<Void> addAuth(String scheme, byte[] auth) {
-        Credential credential = new Credential(new AuthPacket(0, scheme, auth), new CompletableFuture<>());
+        AuthCredentials.Credential credential = new AuthCredentials.Credential(new AuthPacket(0, scheme, auth),
+                new CompletableFuture<>());
         runOnLoop(() -> {
             if (phase == Phase.TERMINATED) {
-                credential.result().completeExceptionally(terminalError());
+                credential.result().completeExceptionally(outcome.terminalError());
                 return;
             }
             credentials.add(credential);
             if (phase == Phase.CONNECTED) {
-                sendAuth(credential);
+                credentials.send(credential, this::write);
                 flush();
             }
         }, credential.result());
@@ -245,30 +215,21 @@ final class SessionDriver {
                     () -> terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException())));
             loop.schedule(() -> terminate(ConnectionState.CLOSED, new WardenException.ClientClosedException()),
                     config.connectTimeoutMs(), TimeUnit.MILLISECONDS);
-        }, terminated);
-        return terminated;
+        }, outcome.terminated());
+        return outcome.terminated();
     }
 
     private void runOnLoop(Runnable task, CompletableFuture<?> failOnReject) {
         try {
             loop.execute(task);
         } catch (RejectedExecutionException e) {
-            failOnReject.completeExceptionally(terminalError());
+            failOnReject.completeExceptionally(outcome.terminalError());
         }
-    }
-
-    private WardenException terminalError() {
-        return switch (finalState) {
-            case LOST -> new WardenException.SessionExpiredException("session lost");
-            case AUTH_FAILED -> new WardenException(ErrorCode.AUTH_FAILED, null,
-                    "the server refused this client's SASL authentication");
-            default -> new WardenException.ClientClosedException();
-        };
     }
 
     private void failInbox() {
         for (Packet<?> packet : outbox.pollInbox()) {
-            completions.execute(packet.failure(terminalError()));
+            completions.execute(packet.failure(outcome.terminalError()));
         }
     }
 
@@ -284,7 +245,8 @@ final class SessionDriver {
         flush();
     }
 
-    private void drainWaiting() {
+    /** Writes the requests waiting for a slot, once the session is connected. */
+    void drainWaiting() {
         if (phase == Phase.CONNECTED) {
             outbox.sendReady(this::write);
         }
@@ -292,7 +254,7 @@ final class SessionDriver {
 
     private void write(byte[] frame) {
         channel.write(Unpooled.wrappedBuffer(frame), channel.voidPromise());
-        lastSentNanos = System.nanoTime();
+        timeouts.sent(System.nanoTime());
         needsFlush = true;
     }
 
@@ -309,8 +271,8 @@ final class SessionDriver {
             return;
         }
         phase = Phase.CONNECTING;
+        InetSocketAddress readWriteServer = readWriteSearch.takeFound();
         InetSocketAddress address = readWriteServer != null ? readWriteServer : hosts.next();
-        readWriteServer = null;
         attemptServer = address;
         ChannelFuture connecting = bootstrap.attr(ClientTls.PEER, address).connect(address);
         Channel attempt = connecting.channel();
@@ -333,11 +295,7 @@ final class SessionDriver {
 
     private void sendConnectRequest() {
         phase = Phase.HANDSHAKING;
-        ConnectRequest request = seenReadWrite || !config.canBeReadOnly()
-                ? new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), sessionId, password,
-                        config.canBeReadOnly(), true)
-                : new ConnectRequest(0, lastZxid, config.sessionTimeoutMs(), 0, new byte[16], true, true);
-        write(Frames.handshake(request));
+        write(Frames.handshake(grant.connectRequest(lastZxid)));
         flush();
     }
 
@@ -386,18 +344,15 @@ final class SessionDriver {
         outbox.requeueAfterDisconnect(config.retryPolicy(), System.nanoTime(), packet ->
                 completions.execute(packet.failure(new WardenException.ConnectionLossException(
                         packet.path, "connection lost before the reply to " + OpCode.name(packet.opCode)))));
-        for (Credential credential : authPending) {
-            completions.execute(() -> credential.result().completeExceptionally(
-                    new WardenException.ConnectionLossException(null, "connection lost before the auth reply")));
-        }
-        authPending.clear();
+        credentials.failAwaitingReply(
+                () -> new WardenException.ConnectionLossException(null, "connection lost before the auth reply"));
     }
 
     void onFrame(Channel from, byte[] frame) {
         if (from != channel) {
             return;
         }
-        lastReceivedNanos = System.nanoTime();
+        timeouts.received(System.nanoTime());
         try {
             JuteReader in = new JuteReader(frame, 0, frame.length, config.maxFrameBytes() * 2);
             if (phase == Phase.HANDSHAKING) {
@@ -412,21 +367,16 @@ final class SessionDriver {
     }
 
     private void onConnectResponse(ConnectResponse response) {
-        if (response.timeOutMs() <= 0) {
+        if (!grant.accept(response)) {
             terminate(ConnectionState.LOST, new WardenException.SessionExpiredException("the server reports the session expired"));
             return;
         }
-        readOnlySession = config.canBeReadOnly() && response.readOnly();
-        sessionId = response.sessionId();
-        sessionIdSnapshot = sessionId;
-        password = response.passwd();
-        negotiatedTimeoutMs = response.timeOutMs();
         if (config.sasl() != null) {
             // the connect timeout (handshakeTimer) still runs: it covers the exchange too
             phase = Phase.AUTHENTICATING;
-            sasl = new ClientSaslExchange(config.sasl(), attemptServer.getHostString(), loop);
-            Channel attempt = channel;
-            sasl.start((token, failure) -> onSaslStep(attempt, token, failure));
+            sasl = new SaslLogin(this, new ClientSaslExchange(config.sasl(), attemptServer.getHostString(), loop),
+                    channel, grant.sessionId());
+            sasl.start();
             return;
         }
         sessionReady();
@@ -437,28 +387,25 @@ final class SessionDriver {
         handshakeTimer.cancel(false);
         boolean first = !everConnected;
         // a read-write session after read-only ones is a new session, not the same one re-attached
-        boolean reattached = seenReadWrite && !readOnlySession;
+        boolean reattached = grant.seenReadWrite() && !grant.readOnly();
         phase = Phase.CONNECTED;
         everConnected = true;
         failedAttemptsInRow = 0;
         hosts.onConnected(attemptServer);
         connectedServer = attemptServer;
-        if (readOnlySession) {
-            LOG.info("read-only session 0x{} on {}: looking for a read-write server", Long.toHexString(sessionId),
-                    attemptServer);
+        if (grant.readOnly()) {
+            LOG.info("read-only session 0x{} on {}: looking for a read-write server",
+                    Long.toHexString(grant.sessionId()), attemptServer);
             publish(ConnectionState.CONNECTED_READ_ONLY);
-            rwProbeDelayMs = FIRST_RW_PROBE_DELAY_MS;
-            scheduleReadWriteProbe(channel);
+            readWriteSearch.start(channel, attemptServer);
         } else {
-            seenReadWrite = true;
+            grant.readWriteGranted();
             publish(reattached ? ConnectionState.RECONNECTED : ConnectionState.CONNECTED);
         }
         if (first) {
-            completions.execute(() -> firstConnect.complete(null));
+            outcome.firstConnected();
         }
-        for (Credential credential : credentials) {
-            sendAuth(credential);
-        }
+        credentials.sendAll(this::write);
         for (SetWatches2 chunk : watches.setWatchesChunks(lastZxid, paths::toServer,
                 Math.min(SET_WATCHES_CHUNK_BYTES, config.maxFrameBytes() / 2))) {
             write(Frames.request(OpCode.XID_SET_WATCHES, OpCode.SET_WATCHES2, chunk));
@@ -467,157 +414,41 @@ final class SessionDriver {
         flush();
     }
 
-    /** While the session is read-only, asks the next server whether it serves read-write, after a growing delay. */
-    private void scheduleReadWriteProbe(Channel connection) {
-        long delayMs = rwProbeDelayMs;
-        rwProbeDelayMs = Math.min(MAX_RW_PROBE_DELAY_MS, rwProbeDelayMs * 2);
-        loop.schedule(() -> probeForReadWrite(connection), delayMs, TimeUnit.MILLISECONDS);
-    }
-
-    private void probeForReadWrite(Channel connection) {
-        if (channel != connection || phase != Phase.CONNECTED || !readOnlySession) {
-            return;
-        }
-        InetSocketAddress candidate = hosts.next();
-        if (candidate.equals(attemptServer)) {
-            scheduleReadWriteProbe(connection);
-            return;
-        }
-        ReadWriteProbe.servesReadWrite(candidate, config.connectTimeoutMs()).thenAccept(readWrite -> loop.execute(() -> {
-            if (channel != connection || phase != Phase.CONNECTED || !readOnlySession) {
-                return;
-            }
-            if (readWrite) {
-                LOG.info("{} serves read-write: leaving the read-only session on {}", candidate, attemptServer);
-                readWriteServer = candidate;
-                connection.close();
-            } else {
-                scheduleReadWriteProbe(connection);
-            }
-        }));
-    }
-
-    /** A mechanism step finished (on the loop): send its token, or end the exchange. */
-    private void onSaslStep(Channel attempt, byte[] token, String failure) {
-        if (channel != attempt || phase != Phase.AUTHENTICATING) {
-            return; // that connection is gone; the next one authenticates anew
-        }
-        if (failure != null) {
-            saslFailed("SASL " + sasl.mechanism() + " failed in this client: " + failure);
-            return;
-        }
-        if (token == null) {
-            if (sasl.complete()) {
-                saslDone();
-            } else {
-                saslFailed("SASL " + sasl.mechanism() + " stopped before it completed");
-            }
-            return;
-        }
-        write(Frames.request(XID_SASL, OpCode.SASL, new GetSASLRequest(token)));
-        flush();
-    }
-
-    private void onSaslReply(int err, JuteReader body) {
+    /** A SASL reply: the exchange under way takes it; outside one it breaks the connection. */
+    void onSaslReply(int err, JuteReader body) {
         if (phase != Phase.AUTHENTICATING || sasl == null) {
             LOG.warn("a SASL reply outside an exchange; dropping the connection");
             channel.close();
             return;
         }
-        if (err != 0) {
-            saslFailed("the server refused the SASL " + sasl.mechanism() + " authentication (" + ErrorCode.of(err) + ")");
-            return;
-        }
-        byte[] serverToken = SetSASLResponse.read(body).token();
-        if (sasl.complete()) {
-            saslDone();
-            return;
-        }
-        Channel attempt = channel;
-        sasl.answer(serverToken, (token, failure) -> onSaslStep(attempt, token, failure));
+        sasl.onReply(err, body);
     }
 
-    private void saslDone() {
-        LOG.debug("session 0x{} authenticated with SASL {}", Long.toHexString(sessionId), sasl.mechanism());
-        sasl.dispose();
+    /** Whether {@code attempt} is still the connection whose SASL exchange is under way. */
+    boolean authenticating(Channel attempt) {
+        return channel == attempt && phase == Phase.AUTHENTICATING;
+    }
+
+    /** Writes a frame of the SASL exchange and flushes it. */
+    void sendNow(byte[] frame) {
+        write(frame);
+        flush();
+    }
+
+    void saslAuthenticated() {
         sasl = null;
         sessionReady();
     }
 
-    /** As in ZooKeeper, a refused SASL exchange ends the client: retrying the same credentials cannot help. */
-    private void saslFailed(String reason) {
-        LOG.warn("{}: the client stops (AUTH_FAILED)", reason);
-        terminate(ConnectionState.AUTH_FAILED, new WardenException(ErrorCode.AUTH_FAILED, null, reason));
-    }
-
-    private void sendAuth(Credential credential) {
-        authPending.add(credential);
-        write(Frames.request(OpCode.XID_AUTH, OpCode.AUTH, credential.packet()));
+    void saslRefused(WardenException failure) {
+        terminate(ConnectionState.AUTH_FAILED, failure);
     }
 
     private void onReply(ReplyHeader header, JuteReader body) {
         if (header.zxid() > 0) {
             lastZxid = header.zxid();
         }
-        switch (header.xid()) {
-            case OpCode.XID_NOTIFICATION -> onNotification(WatcherEvent.read(body), header.zxid());
-            case OpCode.XID_PING -> { }
-            case OpCode.XID_AUTH -> onAuthReply(header.err());
-            case XID_SASL -> onSaslReply(header.err(), body);
-            case OpCode.XID_SET_WATCHES -> {
-                if (header.err() != 0) {
-                    LOG.warn("setWatches2 after reconnect failed with {}", ErrorCode.of(header.err()));
-                }
-            }
-            default -> {
-                int expectedXid = outbox.oldestPendingXid();
-                Packet<?> packet = outbox.matchReply(header.xid());
-                if (packet == null) {
-                    LOG.warn("reply xid {} does not match the oldest request ({}); dropping the connection",
-                            header.xid(), expectedXid);
-                    channel.close();
-                    return;
-                }
-                metrics.requestCompleted(System.nanoTime() - packet.submittedNanos);
-                completions.execute(packet.onReply(header.err(), body));
-                drainWaiting();
-            }
-        }
-    }
-
-    private void onNotification(WatcherEvent event, long zxid) {
-        WatchEvent.Kind kind = WatchEvent.Kind.ofWire(event.type());
-        if (kind == null) {
-            return;
-        }
-        if (WatchTables.CONFIG_NODE.equals(event.path())) {
-            // getConfig watches live outside the chroot; they see the server path.
-            for (WatchTables.Delivery delivery : watches.triggerConfig(new WatchEvent(kind, event.path(), zxid))) {
-                completions.execute(() -> delivery.watcher().process(delivery.event()));
-            }
-        }
-        String path = paths.toClient(event.path());
-        if (path == null) {
-            return;
-        }
-        for (WatchTables.Delivery delivery : watches.trigger(new WatchEvent(kind, path, zxid))) {
-            completions.execute(() -> delivery.watcher().process(delivery.event()));
-        }
-    }
-
-    private void onAuthReply(int err) {
-        Credential credential = authPending.poll();
-        if (credential == null) {
-            return;
-        }
-        if (err == 0) {
-            completions.execute(() -> credential.result().complete(null));
-        } else {
-            // The server closes the connection after a failed auth; do not offer it again.
-            credentials.remove(credential);
-            WardenException failure = WardenException.of(err, null);
-            completions.execute(() -> credential.result().completeExceptionally(failure));
-        }
+        replies.route(header, body, channel);
     }
 
     private void onTick() {
@@ -625,31 +456,17 @@ final class SessionDriver {
         if (phase == Phase.TERMINATED) {
             return;
         }
-        if (phase == Phase.CONNECTED) {
-            long silentMs = TimeUnit.NANOSECONDS.toMillis(now - lastReceivedNanos);
-            if (silentMs > negotiatedTimeoutMs * 2L / 3) {
-                LOG.debug("nothing received for {} ms, dropping the connection", silentMs);
-                channel.close();
-                return;
-            }
-            if (TimeUnit.NANOSECONDS.toMillis(now - lastSentNanos) >= negotiatedTimeoutMs / 3) {
+        switch (timeouts.due(now, phase == Phase.CONNECTED, everConnected)) {
+            case DROP_CONNECTION -> channel.close();
+            case PING -> {
                 write(Frames.PING.clone());
                 flush();
             }
-        } else if (everConnected && !seenReadWrite) {
-            // only read-only sessions so far, each known to its member alone: the ensemble holds
-            // no session of this client to expire, so it keeps trying
-            return;
-        } else if (everConnected) {
-            // No server has heard from us for a whole session timeout: the ensemble has expired
-            // the session by now, so say so instead of waiting for a reconnect to learn it.
-            if (TimeUnit.NANOSECONDS.toMillis(now - lastReceivedNanos) >= negotiatedTimeoutMs) {
-                terminate(ConnectionState.LOST, new WardenException.SessionExpiredException(
-                        "no server reachable for the session timeout of " + negotiatedTimeoutMs + " ms"));
-            }
-        } else if (TimeUnit.NANOSECONDS.toMillis(now - startNanos) >= config.sessionTimeoutMs()) {
-            terminate(ConnectionState.LOST, new WardenException.ConnectionLossException(null,
+            case SESSION_EXPIRED -> terminate(ConnectionState.LOST, new WardenException.SessionExpiredException(
+                    "no server reachable for the session timeout of " + grant.negotiatedTimeoutMs() + " ms"));
+            case NO_SESSION -> terminate(ConnectionState.LOST, new WardenException.ConnectionLossException(null,
                     "could not establish a session within " + config.sessionTimeoutMs() + " ms"));
+            case NOTHING -> { }
         }
     }
 
@@ -658,8 +475,7 @@ final class SessionDriver {
             return;
         }
         phase = Phase.TERMINATED;
-        this.finalState = finalState;
-        terminal = true;
+        outcome.ending(finalState);
         if (tick != null) {
             tick.cancel(false);
         }
@@ -670,27 +486,11 @@ final class SessionDriver {
         for (Packet<?> packet : outbox.drainAll()) {
             completions.execute(packet.failure(cause));
         }
-        for (Credential credential : authPending) {
-            completions.execute(() -> credential.result().completeExceptionally(cause));
-        }
-        authPending.clear();
-        publish(finalState);
-        completions.execute(() -> {
-            firstConnect.completeExceptionally(cause);
-            if (finalState == ConnectionState.CLOSED) {
-                terminated.complete(null);
-            } else {
-                terminated.completeExceptionally(cause);
-            }
-        });
-        completions.execute(onTerminated);
+        credentials.failAwaitingReply(() -> cause);
+        outcome.ended(finalState, cause, grant.sessionId());
     }
 
     private void publish(ConnectionState state) {
-        LOG.debug("session 0x{} is {}", Long.toHexString(sessionId), state);
-        metrics.stateChanged(state);
-        for (StateListener listener : listeners) {
-            completions.execute(() -> listener.stateChanged(state));
-        }
+        outcome.publish(state, grant.sessionId());
     }
 }

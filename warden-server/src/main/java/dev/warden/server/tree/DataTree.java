@@ -1,12 +1,9 @@
 package dev.warden.server.tree;
 
 import dev.warden.protocol.Acl;
-import dev.warden.protocol.EventType;
 import dev.warden.protocol.Perms;
-import dev.warden.protocol.QuotaText;
 import dev.warden.protocol.Stat;
 import dev.warden.server.txn.Txn;
-import dev.warden.server.txn.TxnBody;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,16 +27,18 @@ public final class DataTree {
     public static final String CONFIG = "/zookeeper/config";
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final OwnerIndex owners = new OwnerIndex();
+    // The owner index, events and running figures below are also kept by TxnApplier (the write
+    // side), on the applier's thread under the write lock.
+    final OwnerIndex owners = new OwnerIndex();
     /** Most nodes share a handful of ACL lists; keeping one instance of each saves memory. */
     private final Map<List<Acl>, List<Acl>> internedAcls = new ConcurrentHashMap<>();
-    private volatile TreeEvents events = TreeEvents.NONE;
+    volatile TreeEvents events = TreeEvents.NONE;
     private volatile long lastAppliedZxid;
-    private volatile int nodeCount;
-    private volatile long digest;
-    private long approximateDataBytes;
+    volatile int nodeCount;
+    volatile long digest;
+    long approximateDataBytes;
     /** Path hash of the node the applier's last {@link #walkHashing} reached. */
-    private long walkedPathHash;
+    long walkedPathHash;
     private DataNode root;
     /** The data of /zookeeper/config: the ensemble's members, or empty for a standalone server. */
     private byte[] configData = new byte[0];
@@ -48,9 +47,10 @@ public final class DataTree {
      * from its own configuration rather than through the log, so {@link #replicatedDigest()}
      * leaves it out. Kept up to date wherever the node changes, so reading costs nothing.
      */
-    private volatile long configContentTerm;
+    volatile long configContentTerm;
     private final DigestHistory digestHistory = new DigestHistory();
-    private final QuotaStats quotas = new QuotaStats();
+    private final QuotaUpkeep quotas = new QuotaUpkeep(this);
+    private final TxnApplier applier = new TxnApplier(this, quotas);
 
     public DataTree() {
         reset();
@@ -96,94 +96,14 @@ public final class DataTree {
     /** A snapshot was loaded into the tree (its /zookeeper/config is the snapshot writer's). */
     void restored() {
         noteConfigContentTerm();
-        setUpQuotas();
-    }
-
-    /**
-     * After a snapshot load: the paths with a quota, and each stats node recomputed from the
-     * subtree it counts (a fuzzy snapshot may hold a stats node older than the nodes beside it).
-     */
-    private void setUpQuotas() {
-        quotas.clear();
-        DataNode quotaRoot = node(QuotaStats.QUOTA_ROOT);
-        if (quotaRoot == null) {
-            return;
-        }
-        List<String> limits = new ArrayList<>();
-        TreeWalk.preOrder(quotaRoot, (relative, node) -> {
-            String path = QuotaStats.QUOTA_ROOT + (relative.equals("/") ? "" : relative);
-            if (QuotaStats.quotaPathOf(path, QuotaStats.LIMITS) != null) {
-                limits.add(QuotaStats.quotaPathOf(path, QuotaStats.LIMITS));
-            }
-        });
-        quotas.roots().addAll(limits);
-        for (String quotaPath : limits) {
-            recountQuota(quotaPath);
-        }
-    }
-
-    /** Sets the stats node of {@code quotaPath} to the subtree's exact count and bytes, as ZooKeeper does. */
-    private void recountQuota(String quotaPath) {
-        String statsPath = QuotaStats.statsPath(quotaPath);
-        DataNode statsNode = node(statsPath);
-        DataNode top = node(quotaPath);
-        if (statsNode == null) {
-            return;
-        }
-        long[] countAndBytes = {0, 0};
-        if (top != null) {
-            TreeWalk.preOrder(top, (relative, node) -> {
-                countAndBytes[0]++;
-                countAndBytes[1] += dataLength(node);
-            });
-        }
-        Map<String, Long> stats = QuotaText.parse(statsNode.data());
-        stats.put("count", countAndBytes[0]);
-        stats.put("bytes", countAndBytes[1]);
-        rewriteData(statsPath, statsNode, QuotaText.format(stats));
-    }
-
-    /** Adds to the figures of the quota {@code path} falls under, if any. */
-    private void countInQuota(String path, long bytesDiff, long countDiff) {
-        String quotaPath = quotas.quotaFor(path);
-        if (quotaPath == null || bytesDiff == 0 && countDiff == 0) {
-            return;
-        }
-        String statsPath = QuotaStats.statsPath(quotaPath);
-        DataNode statsNode = node(statsPath);
-        if (statsNode == null) {
-            return; // ZooKeeper logs this too: a limits node without its stats node
-        }
-        Map<String, Long> stats = QuotaText.parse(statsNode.data());
-        stats.put("count", QuotaText.get(stats, "count") + countDiff);
-        stats.put("bytes", QuotaText.get(stats, "bytes") + bytesDiff);
-        rewriteData(statsPath, statsNode, QuotaText.format(stats));
-    }
-
-    /** A node that was just created or deleted under /zookeeper/quota may start or end a quota. */
-    private void noteQuotaNode(String path, boolean created) {
-        if (!path.startsWith(QuotaStats.QUOTA_ROOT + "/")) {
-            return;
-        }
-        String limitsOf = QuotaStats.quotaPathOf(path, QuotaStats.LIMITS);
-        if (limitsOf != null) {
-            if (created) {
-                quotas.roots().add(limitsOf);
-            } else {
-                quotas.roots().remove(limitsOf);
-            }
-        }
-        String statsOf = QuotaStats.quotaPathOf(path, QuotaStats.STATS);
-        if (statsOf != null && created) {
-            recountQuota(statsOf);
-        }
+        quotas.setUp();
     }
 
     /**
      * Replaces a node's data outside any transaction of its own (no version or zxid change, no
      * event), keeping the digest and size figures right: how quota stats are kept.
      */
-    private void rewriteData(String path, DataNode node, byte[] data) {
+    void rewriteData(String path, DataNode node, byte[] data) {
         nodeHashing(path);
         long pathHash = walkedPathHash;
         long termBefore = TreeDigest.content(pathHash, node);
@@ -202,24 +122,7 @@ public final class DataTree {
                                     java.util.function.Consumer<String> softExceeded) {
         lock.readLock().lock();
         try {
-            String quotaPath = quotas.quotaFor(path);
-            if (quotaPath == null) {
-                return null;
-            }
-            DataNode limitsNode = node(QuotaStats.limitsPath(quotaPath));
-            DataNode statsNode = node(QuotaStats.statsPath(quotaPath));
-            if (limitsNode == null || statsNode == null) {
-                return null;
-            }
-            Map<String, Long> limits = QuotaText.parse(limitsNode.data());
-            Map<String, Long> stats = QuotaText.parse(statsNode.data());
-            String count = QuotaCheck.check(quotaPath, "count", "Count", countDiff, QuotaText.get(stats, "count"),
-                    QuotaText.get(limits, "count"), QuotaText.get(limits, "countHardLimit"), softExceeded);
-            if (count != null) {
-                return count;
-            }
-            return QuotaCheck.check(quotaPath, "bytes", "Byte", bytesDiff, QuotaText.get(stats, "bytes"),
-                    QuotaText.get(limits, "bytes"), QuotaText.get(limits, "byteHardLimit"), softExceeded);
+            return quotas.hardLimitExceeded(path, bytesDiff, countDiff, softExceeded);
         } finally {
             lock.readLock().unlock();
         }
@@ -337,7 +240,7 @@ public final class DataTree {
      * does not walk the path a second time for its digest. Only the applier calls it, under the
      * write lock, so no reader ever sees the field change.
      */
-    private DataNode walkHashing(String path, int end) {
+    DataNode walkHashing(String path, int end) {
         return walk(path, end, true);
     }
 
@@ -372,7 +275,7 @@ public final class DataTree {
     }
 
     /** The applier's lookup of a whole path; see {@link #walkHashing}. */
-    private DataNode nodeHashing(String path) {
+    DataNode nodeHashing(String path) {
         if (path == null || path.isEmpty() || path.charAt(0) != '/') {
             return null;
         }
@@ -475,7 +378,7 @@ public final class DataTree {
         lock.writeLock().lock();
         try {
             List<Stat> stats = new ArrayList<>(1);
-            applyBody(txn, txn.body(), stats);
+            applier.applyBody(txn, txn.body(), stats);
             if (txn.zxid() > lastAppliedZxid) {
                 lastAppliedZxid = txn.zxid();
                 digestHistory.maybeRecord(txn.zxid(), replicatedDigest());
@@ -486,178 +389,8 @@ public final class DataTree {
         }
     }
 
-    private void applyBody(Txn txn, TxnBody body, List<Stat> stats) {
-        if (body instanceof TxnBody.Create c) {
-            stats.add(create(c, txn.zxid(), txn.timeMs()));
-        } else if (body instanceof TxnBody.Delete d) {
-            delete(d.path(), txn.zxid());
-            stats.add(null);
-        } else if (body instanceof TxnBody.SetData s) {
-            stats.add(setData(s, txn.zxid(), txn.timeMs()));
-        } else if (body instanceof TxnBody.SetAcl s) {
-            stats.add(setAcl(s));
-        } else if (body instanceof TxnBody.CloseSession c) {
-            closeSession(txn.sessionId(), c.ephemeralPaths(), txn.zxid());
-            stats.add(null);
-        } else if (body instanceof TxnBody.Multi m) {
-            for (TxnBody op : m.ops()) {
-                applyBody(txn, op, stats);
-            }
-        } else if (body instanceof TxnBody.Reconfig r) {
-            stats.add(reconfigure(r, txn.zxid(), txn.timeMs()));
-        } else {
-            // CreateSession and Check change nothing in the tree.
-            stats.add(null);
-        }
-    }
-
-    private Stat create(TxnBody.Create c, long zxid, long timeMs) {
-        String path = c.path();
-        int slash = path.lastIndexOf('/');
-        if (slash < 0 || slash == path.length() - 1) {
-            return null; // not a creatable path; the preparer never lets one through
-        }
-        DataNode parent = walkHashing(path, slash);
-        if (parent == null) {
-            // Only possible while replaying over a fuzzy snapshot that saw a later delete.
-            return null;
-        }
-        long parentPathHash = walkedPathHash;
-        long nameHash = NodeNames.hash(path, slash + 1, path.length());
-        DataNode existing = parent.children == null ? null
-                : parent.children.get(path, slash + 1, path.length(), nameHash);
-        long parentTermBefore = TreeDigest.children(parentPathHash, parent);
-        if (c.parentCversion() > parent.cversionCounter()) {
-            parent.childTable().cversionCounter = c.parentCversion();
-        }
-        if (existing != null) {
-            digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore;
-            return existing.stat();
-        }
-        ChildTable siblings = parent.childTable();
-        if (zxid > siblings.pzxid) {
-            siblings.pzxid = zxid;
-        }
-        DataNode node = DataNode.create(NodeNames.encode(path, slash + 1, path.length()), nameHash, c.data(),
-                intern(c.acl()), zxid, timeMs, c.owner());
-        siblings.add(node);
-        nodeCount++;
-        owners.add(path, node.owner());
-        approximateDataBytes += path.length() + dataLength(node);
-        digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore
-                + TreeDigest.of(TreeDigest.childPathHash(parentPathHash, nameHash), node);
-        noteQuotaNode(path, true);
-        countInQuota(path, dataLength(node), 1);
-        events.fire(path, EventType.NODE_CREATED, zxid, node.acl);
-        events.fire(path.substring(0, Math.max(slash, 1)), EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
-        return node.stat();
-    }
-
-    private static int dataLength(DataNode node) {
+    static int dataLength(DataNode node) {
         return node.data == null ? 0 : node.data.length;
-    }
-
-    private void delete(String path, long zxid) {
-        int slash = path.lastIndexOf('/');
-        DataNode parent = slash < 0 ? null : walkHashing(path, slash);
-        if (parent == null || parent.children == null || slash + 1 >= path.length()) {
-            return;
-        }
-        long parentPathHash = walkedPathHash;
-        long nameHash = NodeNames.hash(path, slash + 1, path.length());
-        DataNode node = parent.children.get(path, slash + 1, path.length(), nameHash);
-        if (node == null) {
-            return;
-        }
-        long parentTermBefore = TreeDigest.children(parentPathHash, parent);
-        if (quotas.quotaFor(path) != null) {
-            // the whole subtree: it has children only when replaying over a fuzzy snapshot
-            long[] countAndBytes = {0, 0};
-            TreeWalk.preOrder(node, (relative, gone) -> {
-                countAndBytes[0]++;
-                countAndBytes[1] += dataLength(gone);
-            });
-            countInQuota(path, -countAndBytes[1], -countAndBytes[0]);
-        }
-        parent.children.remove(node);
-        if (zxid > parent.children.pzxid) {
-            parent.children.pzxid = zxid;
-        }
-        digest += TreeDigest.children(parentPathHash, parent) - parentTermBefore;
-        forgetSubtree(path, node, TreeDigest.childPathHash(parentPathHash, nameHash));
-        noteQuotaNode(path, false);
-        events.fire(path, EventType.NODE_DELETED, zxid, node.acl);
-        events.fire(path.substring(0, Math.max(slash, 1)), EventType.NODE_CHILDREN_CHANGED, zxid, parent.acl);
-    }
-
-    /**
-     * Takes a detached node out of the counts, the digest and the owner index. It has children
-     * only when replaying over a fuzzy snapshot that holds nodes created after this delete;
-     * those go with it, and the replay re-creates them.
-     */
-    private void forgetSubtree(String path, DataNode node, long pathHash) {
-        if (node.children == null || node.children.size() == 0) {
-            forgetNode(path, node, pathHash);
-            return;
-        }
-        TreeWalk.preOrder(node, path, pathHash, (childPath, child, childPathHash) ->
-                forgetNode(childPath, child, childPathHash));
-    }
-
-    private void forgetNode(String path, DataNode node, long pathHash) {
-        nodeCount--;
-        owners.remove(path, node.owner());
-        approximateDataBytes -= path.length() + dataLength(node);
-        digest -= TreeDigest.of(pathHash, node);
-    }
-
-    private Stat setData(TxnBody.SetData s, long zxid, long timeMs) {
-        DataNode found = nodeHashing(s.path());
-        if (found == null) {
-            return null;
-        }
-        long pathHash = walkedPathHash;
-        long termBefore = TreeDigest.content(pathHash, found);
-        ModifiedNode node = modifiable(s.path(), found);
-        long bytesDiff = (s.data() == null ? 0 : s.data().length) - dataLength(node);
-        approximateDataBytes += bytesDiff;
-        node.replaceData(s.data());
-        node.version = s.version();
-        node.mzxid = zxid;
-        node.mtime = timeMs;
-        digest += TreeDigest.content(pathHash, node) - termBefore;
-        countInQuota(s.path(), bytesDiff, 0);
-        events.fire(s.path(), EventType.NODE_DATA_CHANGED, zxid, node.acl);
-        return node.stat();
-    }
-
-    /**
-     * A configuration change: /zookeeper/config holds the new member text and its version (the
-     * change's zxid), as ZooKeeper writes it; its version, mzxid and mtime move as a setData's
-     * would, and its data watches fire. Replayed over a state that already holds it (a fuzzy
-     * snapshot), it changes nothing.
-     */
-    private Stat reconfigure(TxnBody.Reconfig r, long zxid, long timeMs) {
-        DataNode found = nodeHashing(CONFIG);
-        if (found.mzxid() >= zxid) {
-            return found.stat();
-        }
-        long pathHash = walkedPathHash;
-        long termBefore = TreeDigest.content(pathHash, found);
-        byte[] text = (new String(r.memberText(), java.nio.charset.StandardCharsets.UTF_8) + "version="
-                + Long.toHexString(zxid)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        // the replicated value: a rebuild (clear, then replay) brings it back from the log, while
-        // the member's own value from its files (configData) is what an empty tree starts with
-        ModifiedNode node = modifiable(CONFIG, found);
-        approximateDataBytes += text.length - dataLength(node);
-        node.replaceData(text);
-        node.version = node.version + 1;
-        node.mzxid = zxid;
-        node.mtime = timeMs;
-        digest += TreeDigest.content(pathHash, node) - termBefore;
-        configContentTerm = TreeDigest.content(pathHash, node);
-        events.fire(CONFIG, EventType.NODE_DATA_CHANGED, zxid, node.acl);
-        return node.stat();
     }
 
     /** The zxid of the configuration change /zookeeper/config shows, or 0 if it shows the member's files. */
@@ -682,25 +415,11 @@ public final class DataTree {
         }
     }
 
-    private Stat setAcl(TxnBody.SetAcl s) {
-        DataNode found = nodeHashing(s.path());
-        if (found == null) {
-            return null;
-        }
-        long pathHash = walkedPathHash;
-        long termBefore = TreeDigest.access(pathHash, found);
-        ModifiedNode node = modifiable(s.path(), found);
-        node.acl = intern(s.acl());
-        node.aversion = s.aversion();
-        digest += TreeDigest.access(pathHash, node) - termBefore;
-        return node.stat();
-    }
-
     /**
      * The node at path as a {@link ModifiedNode}, ready for a change: a pristine node is
      * replaced in its parent's table (or as the root) by a copy that can hold the change.
      */
-    private ModifiedNode modifiable(String path, DataNode node) {
+    ModifiedNode modifiable(String path, DataNode node) {
         ModifiedNode modified = node.toModified();
         if (modified != node) {
             if (node == root) {
@@ -710,19 +429,6 @@ public final class DataTree {
             }
         }
         return modified;
-    }
-
-    private void closeSession(long sessionId, List<String> orderedPaths, long zxid) {
-        for (String path : orderedPaths) {
-            DataNode node = node(path);
-            if (node != null && node.owner() == sessionId) {
-                delete(path, zxid);
-            }
-        }
-        // Left-overs occur only when replaying over a fuzzy snapshot.
-        for (String path : owners.removeSession(sessionId)) {
-            delete(path, zxid);
-        }
     }
 
     List<Acl> intern(List<Acl> acl) {
