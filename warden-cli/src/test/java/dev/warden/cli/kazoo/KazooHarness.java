@@ -16,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.tools.JavaCompiler;
+import org.junit.jupiter.api.Assumptions;
 import javax.tools.ToolProvider;
 
 /**
@@ -82,6 +83,18 @@ final class KazooHarness {
             """;
 
     private KazooHarness() {
+    }
+
+    /**
+     * Skips the calling test, saying why, unless {@code suite} is readable and Debian's python3 can
+     * import every one of {@code modules} (comma separated, as in an import line); {@code packages}
+     * names the Debian packages that bring them.
+     */
+    static void assumeInstalled(Path suite, String modules, String packages) throws Exception {
+        boolean present = Files.isExecutable(Path.of(PYTHON)) && Files.isReadable(suite)
+                && new ProcessBuilder(PYTHON, "-c", "import " + modules).start().waitFor() == 0;
+        Assumptions.assumeTrue(present, suite.getFileName() + " needs " + packages
+                + " (apt-get install, as root); skipped");
     }
 
     /**

@@ -2,11 +2,9 @@ package dev.warden.cli.kazoo;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,17 +29,10 @@ class KazooReadOnlySuiteTest {
 
     @Test
     void kazoosOwnReadOnlyModeTestPassesAgainstAWardenEnsemble() throws Exception {
-        assumeInstalled();
+        KazooHarness.assumeInstalled(SUITE, "kazoo, pytest", "python3-kazoo and python3-pytest");
         String log = KazooHarness.runPytest(dir, "test_connection.py-TestReadOnlyMode", 3,
                 List.of("-s", "-p", "warden_ensemble_ready", SUITE.toString(), "-k", "TestReadOnlyMode"),
                 Map.of("PYTHONPATH", KazooHarness.pythonPath(dir).toString()));
         assertTrue(log.contains("1 passed"), "the read-only test runs and passes (not skipped):\n" + log);
-    }
-
-    private static void assumeInstalled() throws Exception {
-        boolean present = Files.isExecutable(Path.of(KazooHarness.PYTHON)) && Files.isReadable(SUITE)
-                && new ProcessBuilder(KazooHarness.PYTHON, "-c", "import kazoo, pytest").start().waitFor() == 0;
-        Assumptions.assumeTrue(present, "kazoo's read-only test needs python3-kazoo and python3-pytest"
-                + " (apt-get install, as root); skipped");
     }
 }

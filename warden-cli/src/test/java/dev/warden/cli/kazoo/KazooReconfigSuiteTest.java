@@ -2,11 +2,9 @@ package dev.warden.cli.kazoo;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,17 +28,10 @@ class KazooReconfigSuiteTest {
 
     @Test
     void kazoosOwnReconfigTestsPassAgainstAWardenEnsemble() throws Exception {
-        assumeInstalled();
+        KazooHarness.assumeInstalled(SUITE, "kazoo, pytest", "python3-kazoo and python3-pytest");
         String log = KazooHarness.runPytest(dir, "test_client.py-TestReconfig", 3,
                 List.of("-s", "-p", "warden_ensemble_ready", SUITE.toString(), "-k", "TestReconfig"),
                 Map.of("PYTHONPATH", KazooHarness.pythonPath(dir).toString(), "ZOOKEEPER_VERSION", "3.5.10"));
         assertTrue(log.contains("3 passed"), "kazoo's three reconfig tests run and pass (none skipped):\n" + log);
-    }
-
-    private static void assumeInstalled() throws Exception {
-        boolean present = Files.isExecutable(Path.of(KazooHarness.PYTHON)) && Files.isReadable(SUITE)
-                && new ProcessBuilder(KazooHarness.PYTHON, "-c", "import kazoo, pytest").start().waitFor() == 0;
-        Assumptions.assumeTrue(present, "kazoo's reconfig tests need python3-kazoo and python3-pytest"
-                + " (apt-get install, as root); skipped");
     }
 }

@@ -27,7 +27,7 @@ class KazooSaslSuiteTest {
 
     @Test
     void kazoosOwnDigestMd5SaslTestsPassAgainstWarden() throws Exception {
-        assumeInstalled();
+        KazooHarness.assumeInstalled(SUITE, "kazoo, puresasl, pytest", "python3-kazoo, python3-pure-sasl and python3-pytest");
         String log = runKazoo("Digest", Map.of());
         assertTrue(log.contains("4 passed"), "all four Digest tests run and pass (none skipped):\n" + log);
     }
@@ -41,7 +41,7 @@ class KazooSaslSuiteTest {
      */
     @Test
     void kazoosOwnGssapiSaslTestsPassAgainstWarden() throws Exception {
-        assumeInstalled();
+        KazooHarness.assumeInstalled(SUITE, "kazoo, puresasl, pytest", "python3-kazoo, python3-pure-sasl and python3-pytest");
         boolean kerberos = Files.isExecutable(Path.of("/usr/bin/kinit"))
                 && new ProcessBuilder(KazooHarness.PYTHON, "-c", "import kerberos").start().waitFor() == 0;
         Assumptions.assumeTrue(kerberos, "kazoo's GSSAPI tests need krb5-user (kinit) and python3-kerberos"
@@ -93,12 +93,5 @@ class KazooSaslSuiteTest {
     private String runKazoo(String selection, Map<String, String> environment) throws Exception {
         return KazooHarness.runPytest(dir, "test_sasl.py-" + selection, 1, List.of(SUITE.toString(), "-k", selection),
                 environment);
-    }
-
-    private static void assumeInstalled() throws Exception {
-        boolean present = Files.isExecutable(Path.of(KazooHarness.PYTHON)) && Files.isReadable(SUITE)
-                && new ProcessBuilder(KazooHarness.PYTHON, "-c", "import kazoo, puresasl, pytest").start().waitFor() == 0;
-        Assumptions.assumeTrue(present, "kazoo's SASL tests need python3-kazoo, python3-pure-sasl and python3-pytest"
-                + " (apt-get install, as root); skipped");
     }
 }
