@@ -4,7 +4,7 @@ import dev.warden.bench.compare.CompareCommand;
 import dev.warden.bench.jmh.MicroCommand;
 import dev.warden.bench.load.LoadCommand;
 import dev.warden.bench.resources.ResourcesCommand;
-import dev.warden.cli.WardenVersion;
+import dev.warden.cli.VersionLine;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
  * {@code warden bench}: the load generator, the side-by-side comparison with Apache ZooKeeper (and
  * etcd), the scale curves, the resource figures of both servers and the JMH microbenchmarks.
  */
-@Command(name = "warden bench", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
+@Command(name = "warden bench", mixinStandardHelpOptions = true, versionProvider = VersionLine.class,
         synopsisSubcommandLabel = "COMMAND",
         description = "Benchmarks for any ZooKeeper-protocol server, and Warden against Apache ZooKeeper.")
 public final class BenchMain implements Callable<Integer> {

@@ -7,7 +7,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The {@code warden} command. */
-@Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
+@Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = VersionLine.class,
         synopsisSubcommandLabel = "COMMAND",
         description = "Warden, a coordination service that speaks the ZooKeeper protocol.",
         footer = {"", "The warden script also runs:",
@@ -22,7 +22,7 @@ public final class Main implements Callable<Integer> {
             // Answered before the command tree is built: picocli and the classes of every
             // command would otherwise be loaded and reflected on for one line, most of the
             // command's start-up time. The line is the one the version command prints.
-            System.out.println(WardenVersion.describe());
+            System.out.println(VersionLine.describe());
             System.exit(0);
         }
         LogSetup.prepare(System.getProperties(), System.getenv());

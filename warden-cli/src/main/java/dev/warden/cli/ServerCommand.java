@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code warden server}: runs a standalone server or an ensemble member until SIGTERM or SIGINT. */
-@Command(name = "server", mixinStandardHelpOptions = true, versionProvider = WardenVersion.class,
+@Command(name = "server", mixinStandardHelpOptions = true, versionProvider = VersionLine.class,
         description = {"Run a Warden server: standalone, or an ensemble member when the config has server.N lines",
                 "or a dynamicConfigFile (this member is the one named by the myid file in dataDir).",
                 "Without --config it serves on 127.0.0.1:2181 with its data in ./data."})

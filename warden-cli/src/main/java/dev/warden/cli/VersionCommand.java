@@ -13,7 +13,7 @@ final class VersionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getOut().println(WardenVersion.describe());
+        spec.commandLine().getOut().println(VersionLine.describe());
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -79,7 +79,7 @@ public final class Shell {
         var data = s.client().getData("/zookeeper/config", args.has('w') ? s.printingWatcher() : null);
         String text = new String(data.data(), java.nio.charset.StandardCharsets.UTF_8);
         if (args.has('c')) {
-            s.out().println(ConfigText.connectString(text));
+            s.out().println(ConfigMemberLines.connectString(text));
         } else {
             s.out().println(text);
         }

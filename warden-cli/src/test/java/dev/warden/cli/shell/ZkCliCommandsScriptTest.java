@@ -19,7 +19,7 @@ class ZkCliCommandsScriptTest extends ScriptTestBase {
         // a standalone server's /zookeeper/config is empty, as ZooKeeper's is
         ShellRun run = ok("config -s\n");
         assertTrue(run.out().startsWith("\ncZxid = 0x0\n"), run.toString());
-        assertEquals("127.0.0.1:2181,b:2182", ConfigText.connectString(
+        assertEquals("127.0.0.1:2181,b:2182", ConfigMemberLines.connectString(
                 "server.1=a:2888:3888:participant;127.0.0.1:2181\nserver.2=b:2888:3888;2182\nserver.3=c:1:2\nversion=0"));
     }
 

@@ -25,15 +25,15 @@ final class InvariantCheck {
             int[] seen = {0};
             entry.forEach((w, mode) -> {
                 seen[0]++;
-                require(mode != WatchMode.NONE && (mode & ~WatchMode.ALL) == 0, "bad mode " + mode);
+                require(mode != WatchKinds.NONE && (mode & ~WatchKinds.ALL) == 0, "bad mode " + mode);
                 WatchManager.WatcherPaths own = byWatcher.get(w);
                 require(own != null && own.paths.get(entry.path) == entry,
                         "reverse index misses " + entry.path);
-                totals[0] += WatchMode.registrations(mode);
-                totals[1] += WatchMode.inDataTable(mode) ? 1 : 0;
-                totals[2] += (mode & WatchMode.RECURSIVE) != 0 ? 1 : 0;
+                totals[0] += WatchKinds.registrations(mode);
+                totals[1] += WatchKinds.inDataTable(mode) ? 1 : 0;
+                totals[2] += (mode & WatchKinds.RECURSIVE) != 0 ? 1 : 0;
                 int[] counts = perWatcher.computeIfAbsent(w, k -> new int[2]);
-                counts[0] += WatchMode.registrations(mode);
+                counts[0] += WatchKinds.registrations(mode);
                 counts[1]++;
             });
             require(seen[0] == entry.size(), "size " + entry.size() + " but " + seen[0] + " stored");

@@ -3,7 +3,7 @@ package dev.warden.server.watch;
 import java.util.List;
 
 /**
- * The watchers of one path, each with its {@link WatchMode} bits. Three layouts, chosen by size,
+ * The watchers of one path, each with its {@link WatchKinds} bits. Three layouts, chosen by size,
  * because most paths carry one watcher while a few popular ones carry thousands:
  * <ul>
  *   <li>one watcher: stored inline, no array at all;</li>
@@ -36,29 +36,29 @@ final class PathWatchers {
     int modeOf(Watcher w) {
         if (watchers instanceof Watcher[] array) {
             int slot = slotOf(array, w);
-            return slot < 0 ? WatchMode.NONE : modes[slot];
+            return slot < 0 ? WatchKinds.NONE : modes[slot];
         }
-        return watchers == w ? singleMode : WatchMode.NONE;
+        return watchers == w ? singleMode : WatchKinds.NONE;
     }
 
     /** Sets this watcher's mode bits; 0 removes the watcher. */
     void setMode(Watcher w, int mode) {
         if (watchers instanceof Watcher[] array) {
             int slot = slotOf(array, w);
-            if (slot >= 0 && mode != WatchMode.NONE) {
+            if (slot >= 0 && mode != WatchKinds.NONE) {
                 modes[slot] = (byte) mode;
             } else if (slot >= 0) {
                 removeAt(array, slot);
-            } else if (mode != WatchMode.NONE) {
+            } else if (mode != WatchKinds.NONE) {
                 addToArray(array, w, mode);
             }
         } else if (watchers == w) {
-            if (mode == WatchMode.NONE) {
+            if (mode == WatchKinds.NONE) {
                 watchers = null;
                 size = 0;
             }
             singleMode = (byte) mode;
-        } else if (mode != WatchMode.NONE) {
+        } else if (mode != WatchKinds.NONE) {
             if (watchers == null) {
                 watchers = w;
                 singleMode = (byte) mode;

@@ -49,22 +49,22 @@ public final class WatchManager {
      * reached (nothing registered). Registering the same (path, watcher, kind) twice is one watch.
      */
     public boolean addDataWatch(String path, Watcher w) {
-        return add(path, w, WatchMode.DATA);
+        return add(path, w, WatchKinds.DATA);
     }
 
     /** One-shot child-table watch (getChildren). */
     public boolean addChildWatch(String path, Watcher w) {
-        return add(path, w, WatchMode.CHILD);
+        return add(path, w, WatchKinds.CHILD);
     }
 
     /** addWatch mode 0. */
     public boolean addPersistentWatch(String path, Watcher w) {
-        return add(path, w, WatchMode.PERSISTENT);
+        return add(path, w, WatchKinds.PERSISTENT);
     }
 
     /** addWatch mode 1. */
     public boolean addPersistentRecursiveWatch(String path, Watcher w) {
-        return add(path, w, WatchMode.RECURSIVE);
+        return add(path, w, WatchKinds.RECURSIVE);
     }
 
     /**
@@ -74,13 +74,13 @@ public final class WatchManager {
      * watcher gets at most one call per trigger. Returns how many process() calls were made.
      */
     public int trigger(String path, int eventType, long zxid, List<Acl> aclForReadCheck) {
-        int firedBits = WatchMode.firedOnPath(eventType);
+        int firedBits = WatchKinds.firedOnPath(eventType);
         List<Watcher> targets = new ArrayList<>();
         synchronized (lock) {
             PathWatchers own = byPath.get(path);
             if (own != null) {
                 own.collect(firedBits, targets);
-                int consumed = firedBits & WatchMode.ONE_SHOT;
+                int consumed = firedBits & WatchKinds.ONE_SHOT;
                 for (Watcher w : targets) {
                     int mode = own.modeOf(w);
                     if ((mode & consumed) != 0) {
@@ -88,7 +88,7 @@ public final class WatchManager {
                     }
                 }
             }
-            if (recursiveWatchCount > 0 && WatchMode.firesAncestors(eventType)) {
+            if (recursiveWatchCount > 0 && WatchKinds.firesAncestors(eventType)) {
                 addRecursiveWatchersOfAncestors(path, targets);
             }
         }
@@ -114,10 +114,10 @@ public final class WatchManager {
      * {@link dev.warden.protocol.WatcherType} value. Returns whether the watcher held a match.
      */
     public boolean removeWatches(String path, int watcherType, Watcher w, boolean remove) {
-        int bits = WatchMode.forWatcherType(watcherType);
+        int bits = WatchKinds.forWatcherType(watcherType);
         synchronized (lock) {
             PathWatchers entry = byPath.get(path);
-            int mode = entry == null ? WatchMode.NONE : entry.modeOf(w);
+            int mode = entry == null ? WatchKinds.NONE : entry.modeOf(w);
             if ((mode & bits) == 0) {
                 return false;
             }
@@ -137,8 +137,8 @@ public final class WatchManager {
             }
             own.paths.forEach(entry -> {
                 int mode = entry.modeOf(w);
-                entry.setMode(w, WatchMode.NONE);
-                countChange(mode, WatchMode.NONE);
+                entry.setMode(w, WatchKinds.NONE);
+                countChange(mode, WatchKinds.NONE);
                 if (entry.size() == 0) {
                     byPath.remove(entry);
                 }
@@ -182,7 +182,7 @@ public final class WatchManager {
             byPath.forEach(entry -> {
                 boolean[] any = {false};
                 entry.forEach((w, mode) -> {
-                    if (WatchMode.inDataTable(mode)) {
+                    if (WatchKinds.inDataTable(mode)) {
                         watchers.add(w);
                         any[0] = true;
                     }
@@ -229,7 +229,7 @@ public final class WatchManager {
         Map<Watcher, List<String>> result = new IdentityHashMap<>();
         synchronized (lock) {
             byPath.forEach(entry -> entry.forEach((w, mode) -> {
-                if (WatchMode.inDataTable(mode)) {
+                if (WatchKinds.inDataTable(mode)) {
                     result.computeIfAbsent(w, k -> new ArrayList<>()).add(entry.path);
                 }
             }));
@@ -243,7 +243,7 @@ public final class WatchManager {
         Map<String, List<Watcher>> result = new TreeMap<>();
         synchronized (lock) {
             byPath.forEach(entry -> entry.forEach((w, mode) -> {
-                if (WatchMode.inDataTable(mode)) {
+                if (WatchKinds.inDataTable(mode)) {
                     result.computeIfAbsent(entry.path, k -> new ArrayList<>()).add(w);
                 }
             }));
@@ -270,7 +270,7 @@ public final class WatchManager {
         }
         synchronized (lock) {
             PathWatchers entry = byPath.get(path);
-            int mode = entry == null ? WatchMode.NONE : entry.modeOf(w);
+            int mode = entry == null ? WatchKinds.NONE : entry.modeOf(w);
             if ((mode & kind) != 0) {
                 return true;
             }
@@ -296,10 +296,10 @@ public final class WatchManager {
             own = new WatcherPaths();
             byWatcher.put(w, own);
         }
-        own.watchCount += WatchMode.registrations(newMode) - WatchMode.registrations(oldMode);
-        if (oldMode == WatchMode.NONE && newMode != WatchMode.NONE) {
+        own.watchCount += WatchKinds.registrations(newMode) - WatchKinds.registrations(oldMode);
+        if (oldMode == WatchKinds.NONE && newMode != WatchKinds.NONE) {
             own.paths.add(entry);
-        } else if (oldMode != WatchMode.NONE && newMode == WatchMode.NONE) {
+        } else if (oldMode != WatchKinds.NONE && newMode == WatchKinds.NONE) {
             own.paths.remove(entry);
             if (own.paths.size() == 0) {
                 byWatcher.remove(w);
@@ -311,9 +311,9 @@ public final class WatchManager {
     }
 
     private void countChange(int oldMode, int newMode) {
-        totalWatchCount += WatchMode.registrations(newMode) - WatchMode.registrations(oldMode);
-        dataTableWatchCount += (WatchMode.inDataTable(newMode) ? 1 : 0) - (WatchMode.inDataTable(oldMode) ? 1 : 0);
-        recursiveWatchCount += ((newMode & WatchMode.RECURSIVE) != 0 ? 1 : 0) - ((oldMode & WatchMode.RECURSIVE) != 0 ? 1 : 0);
+        totalWatchCount += WatchKinds.registrations(newMode) - WatchKinds.registrations(oldMode);
+        dataTableWatchCount += (WatchKinds.inDataTable(newMode) ? 1 : 0) - (WatchKinds.inDataTable(oldMode) ? 1 : 0);
+        recursiveWatchCount += ((newMode & WatchKinds.RECURSIVE) != 0 ? 1 : 0) - ((oldMode & WatchKinds.RECURSIVE) != 0 ? 1 : 0);
     }
 
     /** Appends recursive watchers of every proper ancestor of {@code path} not already present. */
@@ -326,7 +326,7 @@ public final class WatchManager {
                 continue;
             }
             found.clear();
-            entry.collect(WatchMode.RECURSIVE, found);
+            entry.collect(WatchKinds.RECURSIVE, found);
             for (Watcher w : found) {
                 if (already == null) {
                     already = Collections.newSetFromMap(new IdentityHashMap<>());

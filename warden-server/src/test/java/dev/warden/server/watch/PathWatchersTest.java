@@ -21,7 +21,7 @@ class PathWatchersTest {
         }
         Map<Watcher, Integer> expected = new IdentityHashMap<>();
         for (int i = 0; i < watchers.size(); i++) {
-            int mode = 1 + i % WatchMode.ALL;
+            int mode = 1 + i % WatchKinds.ALL;
             entry.setMode(watchers.get(i), mode);
             expected.put(watchers.get(i), mode);
             if (i < 40 || i % 97 == 0) {
@@ -33,7 +33,7 @@ class PathWatchersTest {
         List<Watcher> order = new ArrayList<>(watchers);
         java.util.Collections.shuffle(order, new Random(42));
         for (int i = 0; i < order.size(); i++) {
-            entry.setMode(order.get(i), WatchMode.NONE);
+            entry.setMode(order.get(i), WatchKinds.NONE);
             expected.remove(order.get(i));
             if (order.size() - i < 40 || i % 89 == 0) {
                 assertMatches(expected, watchers, entry);
@@ -47,19 +47,19 @@ class PathWatchersTest {
         PathWatchers entry = new PathWatchers("/p");
         Watcher a = new RecordingWatcher("a");
         Watcher b = new RecordingWatcher("b");
-        entry.setMode(a, WatchMode.DATA);
-        entry.setMode(a, WatchMode.DATA | WatchMode.CHILD);
+        entry.setMode(a, WatchKinds.DATA);
+        entry.setMode(a, WatchKinds.DATA | WatchKinds.CHILD);
         assertEquals(1, entry.size());
-        entry.setMode(b, WatchMode.RECURSIVE);
-        entry.setMode(b, WatchMode.PERSISTENT);
+        entry.setMode(b, WatchKinds.RECURSIVE);
+        entry.setMode(b, WatchKinds.PERSISTENT);
         assertEquals(2, entry.size());
-        assertEquals(WatchMode.DATA | WatchMode.CHILD, entry.modeOf(a));
-        assertEquals(WatchMode.PERSISTENT, entry.modeOf(b));
-        entry.setMode(a, WatchMode.NONE);
+        assertEquals(WatchKinds.DATA | WatchKinds.CHILD, entry.modeOf(a));
+        assertEquals(WatchKinds.PERSISTENT, entry.modeOf(b));
+        entry.setMode(a, WatchKinds.NONE);
         assertEquals(1, entry.size());
-        assertEquals(WatchMode.NONE, entry.modeOf(a));
-        assertEquals(WatchMode.PERSISTENT, entry.modeOf(b));
-        entry.setMode(a, WatchMode.NONE);
+        assertEquals(WatchKinds.NONE, entry.modeOf(a));
+        assertEquals(WatchKinds.PERSISTENT, entry.modeOf(b));
+        entry.setMode(a, WatchKinds.NONE);
         assertEquals(1, entry.size());
     }
 
@@ -72,7 +72,7 @@ class PathWatchersTest {
         entry.forEach((w, mode) -> visited.put(w, mode));
         assertEquals(expected, visited);
         List<Watcher> recursive = new ArrayList<>();
-        entry.collect(WatchMode.RECURSIVE, recursive);
-        assertEquals(expected.values().stream().filter(m -> (m & WatchMode.RECURSIVE) != 0).count(), recursive.size());
+        entry.collect(WatchKinds.RECURSIVE, recursive);
+        assertEquals(expected.values().stream().filter(m -> (m & WatchKinds.RECURSIVE) != 0).count(), recursive.size());
     }
 }

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads the member lines of /zookeeper/config, for {@code config -c}. */
-final class ConfigText {
-    private ConfigText() {
+final class ConfigMemberLines {
+    private ConfigMemberLines() {
     }
 
     /**

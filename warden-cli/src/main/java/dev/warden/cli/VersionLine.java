@@ -7,7 +7,7 @@ import picocli.CommandLine.IVersionProvider;
  * reports too ({@link dev.warden.server.common.WardenVersion}). {@link Main} prints it without building
  * the command tree; this class loads nothing of picocli but the one interface it implements.
  */
-public final class WardenVersion implements IVersionProvider {
+public final class VersionLine implements IVersionProvider {
     /** e.g. "0.1.0-SNAPSHOT". */
     public static String current() {
         return dev.warden.server.common.WardenVersion.current();

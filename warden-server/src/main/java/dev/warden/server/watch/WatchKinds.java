@@ -8,7 +8,7 @@ import dev.warden.protocol.WatcherType;
  * all four kinds of a (path, watcher) pair in one byte is what lets the manager store a pair as
  * one slot instead of one set entry per kind and table.
  */
-final class WatchMode {
+final class WatchKinds {
     /** One-shot watch in the data table (getData, exists). */
     static final int DATA = 1;
     /** One-shot watch in the child table (getChildren). */
@@ -25,7 +25,7 @@ final class WatchMode {
     /** Kinds ZooKeeper keeps in its data-watch table (what `wchs` counts). */
     static final int DATA_TABLE = DATA | PERSISTENT | RECURSIVE;
 
-    private WatchMode() {
+    private WatchKinds() {
     }
 
     /** Bits a checkWatches/removeWatches request of this {@link WatcherType} matches. */
