@@ -87,6 +87,7 @@ final class PeerInbound extends ChannelInboundHandlerAdapter {
                 return;
             }
             ZabMessage message = ZabCodec.decode(body, 0, length);
+            transport.heard(from, portName);
             transport.deliver(from, message);
         } catch (ProtocolException bad) {
             refuse(ctx, bad.getMessage());

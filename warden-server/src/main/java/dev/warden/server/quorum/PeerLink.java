@@ -47,7 +47,7 @@ final class PeerLink {
     private final PeerTransport transport;
     private final Bootstrap bootstrap;
     private final EventLoop loop;
-    private final PeerTransport.Options options;
+    private final PeerOptions options;
 
     // Guarded by this: send() runs on any thread, everything else on the I/O thread.
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
@@ -61,9 +61,16 @@ final class PeerLink {
     private long backoffMs;
     /** The redial waiting out the backoff, if any. */
     private ScheduledFuture<?> retry;
+    /**
+     * When a frame first went out on this connection since the peer last sent anything on this
+     * port (System.nanoTime), or 0; I/O thread only. See {@link PeerOptions#silenceLimitMs()}.
+     */
+    private long unansweredSinceNs;
+    /** When a frame last went out on this connection (System.nanoTime); I/O thread only. */
+    private long lastWriteNs;
 
     PeerLink(long peerId, String portName, List<InetSocketAddress> addresses, PeerTransport transport,
-             Bootstrap template, EventLoop loop, PeerTransport.Options options) {
+             Bootstrap template, EventLoop loop, PeerOptions options) {
         this.peerId = peerId;
         this.portName = portName;
         this.addresses = List.copyOf(addresses);
@@ -153,7 +160,43 @@ final class PeerLink {
         }
         if (wrote) {
             c.flush();
+            lastWriteNs = System.nanoTime();
+            if (unansweredSinceNs == 0) {
+                unansweredSinceNs = Math.max(1, lastWriteNs);
+            }
         }
+    }
+
+    /** The peer sent something on this port: what went out to it was not sent into silence. I/O thread. */
+    void heard() {
+        unansweredSinceNs = 0;
+    }
+
+    /**
+     * Closes the connection (a redial follows, as after any lost connection) if frames went out on
+     * it {@code limitNs} or more ago, still go out on it (the latest within half the limit), and
+     * the peer has sent nothing on this port since the first of them; true if it did. A link that
+     * fell idle is left alone: the last votes of an election may go unanswered, and a member that
+     * has nothing to say there is not cut off. I/O thread.
+     */
+    boolean closeIfSilent(long nowNs, long limitNs) {
+        if (unansweredSinceNs == 0 || nowNs - unansweredSinceNs < limitNs) {
+            return false;
+        }
+        if (nowNs - lastWriteNs >= limitNs / 2) {
+            unansweredSinceNs = 0; // idle: judged afresh from its next frame
+            return false;
+        }
+        unansweredSinceNs = 0;
+        Channel c;
+        synchronized (this) {
+            c = channel;
+        }
+        if (c == null) {
+            return false;
+        }
+        c.close();
+        return true;
     }
 
     /** The address dialled (or to dial next). I/O thread. */
@@ -270,6 +313,7 @@ final class PeerLink {
 
     private void disconnected(Channel c) {
         InetSocketAddress address = address();
+        unansweredSinceNs = 0;
         boolean report;
         synchronized (this) {
             report = c == channel;

@@ -49,65 +49,13 @@ final class PeerTransport implements PeerSender, AutoCloseable {
     static final String PEER_PORT = "peer port";
     static final String ELECTION_PORT = "election port";
 
-    /**
-     * Limits and timing of the transport.
-     *
-     * @param maxFrameBytes      largest message accepted or sent; a SNAP of the whole tree must fit. Only
-     *                           a connection whose hello was accepted may send frames this large; before
-     *                           that, a hello is the only frame taken
-     * @param maxQueuedMessages  per destination port, messages waiting for the socket
-     * @param maxQueuedBytes     per destination port, bytes waiting; a message is refused only once the queue
-     *                           already holds this many, so the bound is this plus one frame
-     * @param reconnectMinMs     first delay before redialling; doubles per failure up to reconnectMaxMs
-     * @param reconnectMaxMs     longest delay between dial attempts
-     * @param helloTimeoutMs     how long an accepted connection may take to deliver its hello before it is
-     *                           closed
-     */
-    public record Options(int maxFrameBytes, int maxQueuedMessages, long maxQueuedBytes, long reconnectMinMs,
-                          long reconnectMaxMs, long helloTimeoutMs) {
-        public Options {
-            if (maxFrameBytes < PeerWire.HELLO_BYTES || maxFrameBytes > Integer.MAX_VALUE - PeerWire.LENGTH_BYTES
-                    || maxQueuedMessages <= 0 || maxQueuedBytes <= 0 || reconnectMinMs <= 0
-                    || reconnectMaxMs < reconnectMinMs || helloTimeoutMs <= 0) {
-                throw new IllegalArgumentException("invalid peer transport options " + this);
-            }
-        }
-
-        /** The defaults for this JVM's heap: see {@link #forHeap}. */
-        public static Options defaults() {
-            return forHeap(Runtime.getRuntime().maxMemory());
-        }
-
-        /**
-         * 1 GiB frames, 100,000 messages queued per port, redial after 100 ms up to 2 s, and an
-         * eighth of the heap queued per port, between 16 and 256 MiB. The queue to a member that
-         * stopped reading (paused, or partitioned with its socket open) fills at the write rate,
-         * tens of MB/s under load: bounded by the heap, it overflows and that member is dropped
-         * and later resynced, instead of the leader running out of memory. A hello is awaited
-         * 10 s; a member sets that from its own configuration with {@link #withHelloTimeoutMs}.
-         */
-        public static Options forHeap(long maxHeapBytes) {
-            long queuedBytes = Math.max(MIN_QUEUED_BYTES, Math.min(MAX_QUEUED_BYTES, maxHeapBytes / 8));
-            return new Options(1 << 30, 100_000, queuedBytes, 100, 2_000, DEFAULT_HELLO_TIMEOUT_MS);
-        }
-
-        /** These options with another hello timeout. */
-        public Options withHelloTimeoutMs(long timeoutMs) {
-            return new Options(maxFrameBytes, maxQueuedMessages, maxQueuedBytes, reconnectMinMs, reconnectMaxMs,
-                    timeoutMs);
-        }
-    }
-
-    static final long DEFAULT_HELLO_TIMEOUT_MS = 10_000;
-    static final long MIN_QUEUED_BYTES = 16L << 20;
-    static final long MAX_QUEUED_BYTES = 256L << 20;
 
     private final long myId;
     /** Every member links go to and connections are taken from; replaced whole by {@link #updateMembers}. */
     private volatile Map<Long, QuorumMember> members;
     private final Bootstrap template;
     private final PeerHandler handler;
-    private final Options options;
+    private final PeerOptions options;
     private final PeerSecurity security;
     private final EventLoopGroup group;
     /** Whether {@link #close} shuts the group down: not when it belongs to the member's driver. */
@@ -126,18 +74,20 @@ final class PeerTransport implements PeerSender, AutoCloseable {
     /** Why accepted connections were closed, rate limited: anyone who reaches the ports can cause it. */
     private final RefusalLog refusals = RefusalLog.standard();
     private volatile boolean closed;
+    /** The periodic {@link #closeSilentLinks}, with a silence limit. */
+    private java.util.concurrent.ScheduledFuture<?> silenceCheck;
     /** quorumListenOnAllIPs: listen on every address, not only the host of this member's server line. */
     private boolean listenOnAllAddresses;
     /** multiAddress.reachabilityCheckEnabled: how links to members with several addresses pick one; else null. */
     private volatile ReachabilityProbe reachability;
 
     /** A transport with its own I/O thread. */
-    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options) {
+    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options) {
         this(myId, members, handler, options, PeerSecurity.NONE);
     }
 
     /** A transport with its own I/O thread, protecting its connections as {@code security} says. */
-    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
                   PeerSecurity security) {
         this(myId, members, handler, options, security, ServerThreads.eventLoops("warden-peers-" + myId, 1), true);
     }
@@ -146,18 +96,18 @@ final class PeerTransport implements PeerSender, AutoCloseable {
      * A transport whose connections live on the single thread of {@code group}, which the caller
      * keeps and shuts down after {@link #close}.
      */
-    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
                          EventLoopGroup group) {
         this(myId, members, handler, options, PeerSecurity.NONE, group, false);
     }
 
     /** As above, protecting its connections as {@code security} says. */
-    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
                   PeerSecurity security, EventLoopGroup group) {
         this(myId, members, handler, options, security, group, false);
     }
 
-    private PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, Options options,
+    private PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
                           PeerSecurity security, EventLoopGroup group, boolean ownsGroup) {
         this.security = security;
         this.saslSteps = security.sasl().enabled() ? ServerThreads.single("warden-quorum-sasl-" + myId) : null;
@@ -289,6 +239,10 @@ final class PeerTransport implements PeerSender, AutoCloseable {
             peerLinks.values().forEach(PeerLink::connect);
             electionLinks.values().forEach(PeerLink::connect);
         });
+        if (options.silenceLimitMs() > 0) {
+            long everyMs = Math.max(10, options.silenceLimitMs() / 4);
+            silenceCheck = loop.scheduleAtFixedRate(this::closeSilentLinks, everyMs, everyMs, TimeUnit.MILLISECONDS);
+        }
     }
 
     private Channel listen(String host, int port, String portName) throws InterruptedException {
@@ -322,7 +276,7 @@ final class PeerTransport implements PeerSender, AutoCloseable {
 
     /**
      * Queues {@code message} for {@code peerId}; never blocks. A message larger than
-     * {@link Options#maxFrameBytes()} is dropped and the peer reported disconnected.
+     * {@link PeerOptions#maxFrameBytes()} is dropped and the peer reported disconnected.
      */
     @Override
     public void send(long peerId, ZabMessage message) {
@@ -417,6 +371,36 @@ final class PeerTransport implements PeerSender, AutoCloseable {
         return id != myId && members.containsKey(id);
     }
 
+    /** A frame came from member {@code from} on {@code portName}. I/O thread. */
+    void heard(long from, String portName) {
+        PeerLink link = (PEER_PORT.equals(portName) ? peerLinks : electionLinks).get(from);
+        if (link != null) {
+            link.heard();
+        }
+    }
+
+    /**
+     * Closes both connections on a port with each member that has sent nothing there for the
+     * silence limit after frames went to it, so that they are dialled afresh. I/O thread.
+     */
+    private void closeSilentLinks() {
+        long nowNs = System.nanoTime();
+        long limitNs = TimeUnit.MILLISECONDS.toNanos(options.silenceLimitMs());
+        for (Map<Long, PeerLink> links : List.of(peerLinks, electionLinks)) {
+            for (Map.Entry<Long, PeerLink> e : links.entrySet()) {
+                String portName = links == peerLinks ? PEER_PORT : ELECTION_PORT;
+                if (e.getValue().closeIfSilent(nowNs, limitNs)) {
+                    LOG.info("Member {} sent nothing on the {} for {} ms after frames went to it: connecting to it"
+                            + " afresh", e.getKey(), portName, options.silenceLimitMs());
+                    Channel from = inbound.get(e.getKey() + "/" + portName);
+                    if (from != null) {
+                        from.close();
+                    }
+                }
+            }
+        }
+    }
+
     void deliver(long from, ZabMessage message) {
         if (!closed) {
             handler.onMessage(from, message);
@@ -458,6 +442,9 @@ final class PeerTransport implements PeerSender, AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (silenceCheck != null) {
+            silenceCheck.cancel(false);
+        }
         peerLinks.values().forEach(PeerLink::close);
         electionLinks.values().forEach(PeerLink::close);
         for (Channel listener : listeners) {

@@ -15,7 +15,7 @@ public final class ZabConsensus implements ConsensusFactory {
     /** Entries per Propose/Inform/DIFF message: big enough to batch, small enough to stay under frame limits. */
     private static final int MAX_ENTRIES_PER_MESSAGE = 1000;
     /** The peer links' limits; the sync diff cap is derived from the same queue budget. */
-    private static final PeerTransport.Options PEER_OPTIONS = PeerTransport.Options.defaults();
+    private static final PeerOptions PEER_OPTIONS = PeerOptions.defaults();
     private final Resources resources;
     private final PeerSecurity security;
     private volatile PeerTransport transport;
@@ -54,7 +54,7 @@ public final class ZabConsensus implements ConsensusFactory {
      * so the diff and the writes proposed while it drains fit, and what the leader reads for it
      * stays a small part of its heap.
      */
-    static long maxSyncDiffBytes(PeerTransport.Options peerOptions) {
+    static long maxSyncDiffBytes(PeerOptions peerOptions) {
         return peerOptions.maxQueuedBytes() / 4;
     }
 
@@ -65,6 +65,17 @@ public final class ZabConsensus implements ConsensusFactory {
      */
     static long helloTimeoutMs(ServerConfig config) {
         return (long) config.tickTimeMs() * config.syncLimitTicks();
+    }
+
+    /**
+     * How long a member may send nothing on a port after frames went to it there before the
+     * connections with it on that port are dialled afresh: initLimit ticks (syncLimit if that is
+     * longer), the longest a member may take to answer in Zab, a synchronization included. A member
+     * cut off by a network that drops packets is then, when the network heals, reached over new
+     * connections at once, not over old ones whose retransmissions have backed off for seconds.
+     */
+    static long silenceLimitMs(ServerConfig config) {
+        return (long) config.tickTimeMs() * Math.max(config.initLimitTicks(), config.syncLimitTicks());
     }
 
     @Override
@@ -88,7 +99,7 @@ public final class ZabConsensus implements ConsensusFactory {
             public void onDisconnected(long peer) {
                 driver.peerDisconnected(peer);
             }
-        }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)), security, driver.eventLoopGroup());
+        }, PEER_OPTIONS.withHelloTimeoutMs(helloTimeoutMs(config)).withSilenceLimitMs(silenceLimitMs(config)), security, driver.eventLoopGroup());
         if (config.quorumListenOnAllIPs()) {
             started.listenOnAllAddresses();
         }

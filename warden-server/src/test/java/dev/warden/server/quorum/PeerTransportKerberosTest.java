@@ -70,7 +70,7 @@ class PeerTransportKerberosTest {
         PeerSecurity security = new PeerSecurity(PeerTls.NONE, PeerSasl.of(new QuorumSaslSettings(true, true, true,
                 servicePrincipal, learnerSection, "QuorumServer"), jaas, members.values()));
         PeerTransport t = new PeerTransport(id, members, inbox,
-                new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 200, 10_000), security);
+                new PeerOptions(1 << 20, 10_000, 64L << 20, 20, 200, 10_000), security);
         open.add(t);
         t.start();
         return t;

@@ -37,7 +37,7 @@ class PeerTransportRefusalsTest {
     }
 
     private PeerTransport start(long id, Map<Long, QuorumMember> members, PeerHandler handler,
-                                PeerTransport.Options options) throws InterruptedException {
+                                PeerOptions options) throws InterruptedException {
         return open.start(id, members, handler, options);
     }
 
@@ -98,7 +98,7 @@ class PeerTransportRefusalsTest {
         Map<Long, QuorumMember> members = ensemble(2);
         Recorder r1 = new Recorder();
         Recorder r2 = new Recorder();
-        PeerTransport.Options largeFrames = new PeerTransport.Options(1 << 30, 10_000, 64L << 20, 20, 200, 60_000);
+        PeerOptions largeFrames = new PeerOptions(1 << 30, 10_000, 64L << 20, 20, 200, 60_000);
         start(1, members, r1, largeFrames);
         PeerTransport t2 = start(2, members, r2, largeFrames);
         awaitDelivery(t2, 1, r1); // both ports of member 1 have served a connection: their buffers exist
@@ -137,7 +137,7 @@ class PeerTransportRefusalsTest {
         Map<Long, QuorumMember> members = ensemble(2);
         Recorder r1 = new Recorder();
         long helloTimeoutMs = 400;
-        start(1, members, r1, new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 200, helloTimeoutMs));
+        start(1, members, r1, new PeerOptions(1 << 20, 10_000, 64L << 20, 20, 200, helloTimeoutMs));
         for (int port : List.of(members.get(1L).peerPort(), members.get(1L).electionPort())) {
             try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 socket.setSoTimeout((int) WAIT_MS);
@@ -185,7 +185,7 @@ class PeerTransportRefusalsTest {
     void aValidHelloIsFollowedByFramesUpToTheFrameLimit() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
         Recorder r1 = new Recorder();
-        start(1, members, r1, new PeerTransport.Options(8 << 20, 10_000, 64L << 20, 20, 200, 60_000));
+        start(1, members, r1, new PeerOptions(8 << 20, 10_000, 64L << 20, 20, 200, 60_000));
         byte[] payload = new byte[6 << 20];
         new java.util.Random(1).nextBytes(payload);
         byte[] large = dev.warden.consensus.ZabCodec.encode(new ZabMessage.AppData(payload));
@@ -275,7 +275,7 @@ class PeerTransportRefusalsTest {
         try (ServerSocket stalled = new ServerSocket(members.get(2L).peerPort(), 50,
                 InetAddress.getLoopbackAddress())) {
             Recorder r1 = new Recorder();
-            PeerTransport t1 = start(1, members, r1, new PeerTransport.Options(1 << 20, 8, 1 << 20, 20, 200, 60_000));
+            PeerTransport t1 = start(1, members, r1, new PeerOptions(1 << 20, 8, 1 << 20, 20, 200, 60_000));
             Socket accepted = stalled.accept();
             open.add(accepted);
             // The hello is written once the link has its channel: flooding before that would

@@ -70,7 +70,7 @@ class PeerTransportSaslTest {
     private PeerTransport start(long id, Map<Long, QuorumMember> members, PeerTransportTlsTest.TypedInbox inbox,
                                 PeerSecurity security) throws InterruptedException {
         PeerTransport t = new PeerTransport(id, members, inbox,
-                new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 200, 5_000), security);
+                new PeerOptions(1 << 20, 10_000, 64L << 20, 20, 200, 5_000), security);
         open.add(t);
         t.start();
         return t;

@@ -84,7 +84,7 @@ class PeerTransportTest {
     }
 
     private PeerTransport start(long id, Map<Long, QuorumMember> members, PeerHandler handler,
-                                PeerTransport.Options options) throws InterruptedException {
+                                PeerOptions options) throws InterruptedException {
         return open.start(id, members, handler, options);
     }
 
@@ -92,8 +92,8 @@ class PeerTransportTest {
      * Small frames and quick redials. The hello timeout is far above {@link #WAIT_MS}, so a
      * connection seen closed within it was closed for what it sent, not for being slow.
      */
-    static PeerTransport.Options fast() {
-        return new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 200, 60_000);
+    static PeerOptions fast() {
+        return new PeerOptions(1 << 20, 10_000, 64L << 20, 20, 200, 60_000);
     }
 
     @Test
@@ -172,7 +172,7 @@ class PeerTransportTest {
     void deliveredMessagesKeepTheirBytesWhileLaterFramesArrive() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
         Recorder r2 = new Recorder();
-        PeerTransport.Options roomy = new PeerTransport.Options(8 << 20, 10_000, 64L << 20, 20, 200, 60_000);
+        PeerOptions roomy = new PeerOptions(8 << 20, 10_000, 64L << 20, 20, 200, 60_000);
         PeerTransport t1 = start(1, members, new Recorder(), roomy);
         start(2, members, r2, roomy);
         awaitDelivery(t1, 2, r2);
@@ -287,7 +287,7 @@ class PeerTransportTest {
     @Test
     void aRestartedPeerIsRedialledAsSoonAsItConnects() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
-        PeerTransport.Options slowRedial = new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 30_000, 60_000);
+        PeerOptions slowRedial = new PeerOptions(1 << 20, 10_000, 64L << 20, 20, 30_000, 60_000);
         Recorder r1 = new Recorder();
         PeerTransport t1 = start(1, members, r1, slowRedial);
         PeerTransport t2 = start(2, members, new Recorder(), slowRedial);
@@ -305,21 +305,55 @@ class PeerTransportTest {
         assertTrue(tookMs < 1_000, "member 1 redialled member 2 " + tookMs + " ms after it came back");
     }
 
+    /**
+     * A member that answers on a port keeps its connections; one that sends nothing there for the
+     * silence limit after frames went to it is connected to afresh (reported disconnected, then
+     * reached again over a new connection).
+     */
+    @Test
+    void aMemberSilentOnAPortAfterFramesWentToItIsConnectedToAfresh() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        Recorder r1 = new Recorder();
+        Recorder r2 = new Recorder();
+        PeerTransport t1 = start(1, members, r1, fast().withSilenceLimitMs(300));
+        PeerTransport t2 = start(2, members, r2, fast());
+        awaitDelivery(t1, 2, r2);
+        awaitDelivery(t2, 1, r1);
+        r1.events.clear();
+
+        for (int i = 0; i < 20; i++) { // a second of frames both ways: answered, so kept
+            t1.send(2, new ZabMessage.Commit(i));
+            t2.send(1, new ZabMessage.Ack(i));
+            Thread.sleep(50);
+        }
+        assertTrue(r1.events.stream().noneMatch(e -> e.message() == null), "no disconnect while member 2 answers");
+
+        boolean reconnected = false;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!reconnected && System.nanoTime() < deadline) { // frames to member 2, nothing back
+            t1.send(2, new ZabMessage.Commit(99));
+            Event e = r1.events.poll(50, TimeUnit.MILLISECONDS);
+            reconnected = e != null && e.message() == null && e.peer() == 2;
+        }
+        assertTrue(reconnected, "member 1 dropped its connection to the silent member 2");
+        awaitDelivery(t1, 2, r2); // and reaches it again over a new one
+    }
+
     @Test
     void optionsAreValidated() {
-        assertNotNull(PeerTransport.Options.defaults());
+        assertNotNull(PeerOptions.defaults());
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> new PeerTransport.Options(1 << 20, 0, 1, 1, 1, 1));
+                () -> new PeerOptions(1 << 20, 0, 1, 1, 1, 1));
     }
 
     @Test
     void theQueueBudgetIsAnEighthOfTheHeapWithinItsBoundsAndASyncDiffAQuarterOfIt() {
         long mib = 1L << 20;
-        assertEquals(32 * mib, PeerTransport.Options.forHeap(256 * mib).maxQueuedBytes());
-        assertEquals(16 * mib, PeerTransport.Options.forHeap(64 * mib).maxQueuedBytes(), "floor");
-        assertEquals(256 * mib, PeerTransport.Options.forHeap(8192 * mib).maxQueuedBytes(), "ceiling");
-        assertEquals(8 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(256 * mib)));
-        assertEquals(64 * mib, ZabConsensus.maxSyncDiffBytes(PeerTransport.Options.forHeap(4096 * mib)));
+        assertEquals(32 * mib, PeerOptions.forHeap(256 * mib).maxQueuedBytes());
+        assertEquals(16 * mib, PeerOptions.forHeap(64 * mib).maxQueuedBytes(), "floor");
+        assertEquals(256 * mib, PeerOptions.forHeap(8192 * mib).maxQueuedBytes(), "ceiling");
+        assertEquals(8 * mib, ZabConsensus.maxSyncDiffBytes(PeerOptions.forHeap(256 * mib)));
+        assertEquals(64 * mib, ZabConsensus.maxSyncDiffBytes(PeerOptions.forHeap(4096 * mib)));
     }
 
     @Test

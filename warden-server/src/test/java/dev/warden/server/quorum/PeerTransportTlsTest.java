@@ -218,7 +218,7 @@ class PeerTransportTlsTest {
     private PeerTransport startTyped(long id, Map<Long, QuorumMember> members, TypedInbox inbox, Settings settings)
             throws InterruptedException {
         PeerTransport t = new PeerTransport(id, members, inbox,
-                new PeerTransport.Options(1 << 20, 10_000, 64L << 20, 20, 200, 60_000), security(settings));
+                new PeerOptions(1 << 20, 10_000, 64L << 20, 20, 200, 60_000), security(settings));
         open.add(t);
         t.start();
         return t;

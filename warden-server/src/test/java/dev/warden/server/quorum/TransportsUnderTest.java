@@ -10,7 +10,7 @@ final class TransportsUnderTest implements AutoCloseable {
     private final List<AutoCloseable> open = new ArrayList<>();
 
     /** Starts a transport for member {@code id} and keeps it to close. */
-    PeerTransport start(long id, Map<Long, QuorumMember> members, PeerHandler handler, PeerTransport.Options options)
+    PeerTransport start(long id, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options)
             throws InterruptedException {
         PeerTransport transport = new PeerTransport(id, members, handler, options);
         open.add(transport);
