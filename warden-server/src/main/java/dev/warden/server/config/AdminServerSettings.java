@@ -9,15 +9,17 @@ package dev.warden.server.config;
  * @param commandUrl    admin.commandURL, the path the commands are under
  * @param idleTimeoutMs admin.idleTimeout, how long a connection may stay idle
  * @param tls           HTTPS and client certificates (admin.forceHttps, admin.portUnification, ...)
+ * @param restoreIntervalMs admin.restore.intervalInMS: at most one restore command per this many
+ *                      milliseconds (0: no limit)
  */
 public record AdminServerSettings(boolean enabled, String address, int port, String commandUrl, long idleTimeoutMs,
-                                  AdminTlsSettings tls) {
+                                  AdminTlsSettings tls, long restoreIntervalMs) {
     /**
      * Off unless enabled (ZooKeeper turns it on by default; an HTTP port nobody asked for is not
      * opened here), on loopback like the client port, and otherwise ZooKeeper's defaults.
      */
     public static final AdminServerSettings DEFAULTS = new AdminServerSettings(false, "127.0.0.1", 8080, "/commands",
-            30_000, AdminTlsSettings.DEFAULTS);
+            30_000, AdminTlsSettings.DEFAULTS, 5 * 60_000);
 
     public AdminServerSettings {
         if (address == null || address.isBlank()) {
@@ -37,29 +39,37 @@ public record AdminServerSettings(boolean enabled, String address, int port, Str
         if (tls == null) {
             tls = AdminTlsSettings.DEFAULTS;
         }
+        if (restoreIntervalMs < 0) {
+            throw ConfigException.invalid("admin.restore.intervalInMS", restoreIntervalMs,
+                    "must be 0 (no limit) or a positive number of milliseconds");
+        }
     }
 
     public AdminServerSettings withEnabled(boolean v) {
-        return new AdminServerSettings(v, address, port, commandUrl, idleTimeoutMs, tls);
+        return new AdminServerSettings(v, address, port, commandUrl, idleTimeoutMs, tls, restoreIntervalMs);
     }
 
     public AdminServerSettings withAddress(String v) {
-        return new AdminServerSettings(enabled, v, port, commandUrl, idleTimeoutMs, tls);
+        return new AdminServerSettings(enabled, v, port, commandUrl, idleTimeoutMs, tls, restoreIntervalMs);
     }
 
     public AdminServerSettings withPort(int v) {
-        return new AdminServerSettings(enabled, address, v, commandUrl, idleTimeoutMs, tls);
+        return new AdminServerSettings(enabled, address, v, commandUrl, idleTimeoutMs, tls, restoreIntervalMs);
     }
 
     public AdminServerSettings withCommandUrl(String v) {
-        return new AdminServerSettings(enabled, address, port, v, idleTimeoutMs, tls);
+        return new AdminServerSettings(enabled, address, port, v, idleTimeoutMs, tls, restoreIntervalMs);
     }
 
     public AdminServerSettings withIdleTimeoutMs(long v) {
-        return new AdminServerSettings(enabled, address, port, commandUrl, v, tls);
+        return new AdminServerSettings(enabled, address, port, commandUrl, v, tls, restoreIntervalMs);
     }
 
     public AdminServerSettings withTls(AdminTlsSettings v) {
-        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs, v);
+        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs, v, restoreIntervalMs);
+    }
+
+    public AdminServerSettings withRestoreIntervalMs(long v) {
+        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs, tls, v);
     }
 }

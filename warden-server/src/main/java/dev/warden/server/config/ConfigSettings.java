@@ -50,6 +50,7 @@ final class ConfigSettings {
         s.put("admin.serverPort", Integer.toString(c.adminServer().port()));
         s.put("admin.commandURL", c.adminServer().commandUrl());
         s.put("admin.idleTimeout", Long.toString(c.adminServer().idleTimeoutMs()));
+        s.put("admin.restore.intervalInMS", Long.toString(c.adminServer().restoreIntervalMs()));
         if (c.metrics().prometheus()) {
             s.put("metricsProvider.className", MetricsSettings.PROMETHEUS_PROVIDER);
             s.put("metricsProvider.httpHost", c.metrics().httpHost());
