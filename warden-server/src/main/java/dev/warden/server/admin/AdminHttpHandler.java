@@ -65,7 +65,11 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private HttpRequest request;
     /** The body of a restore being received, else null; other commands' bodies are not kept. */
     private RestoreBody restoreBody;
-    /** A request already answered (its body was too large): the rest of it is dropped. */
+    /**
+     * A request already answered before its body was read (refused, or too large): the rest of
+     * it is read and dropped, so the client sees the answer rather than a reset, then the
+     * connection is closed.
+     */
     private boolean discardingRest;
 
     AdminHttpHandler(ServerContext server, AdminCommands commands, BackupSource backups, String commandUrl,
@@ -86,6 +90,9 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             restoreBody = isRestore(head) ? startRestoreBody(ctx, head) : null;
         }
         if (discardingRest) {
+            if (message instanceof LastHttpContent) {
+                ctx.close();
+            }
             return;
         }
         if (message instanceof HttpContent content && restoreBody != null && !restoreBody.append(content.content())) {
@@ -106,8 +113,17 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
                         .map(command -> command.name().equals("restore")).orElse(false);
     }
 
-    /** A buffer for a restore's body, or null (and the request answered 413) if its declared length is too large. */
+    /**
+     * A buffer for a restore's body, or null if the request was answered already: 401 or 403
+     * (checked before a byte of the body is kept), or 413 if its declared length is too large.
+     */
     private RestoreBody startRestoreBody(ChannelHandlerContext ctx, HttpRequest head) {
+        Optional<HttpResponseStatus> refused = authenticate(head, identities(ctx));
+        if (refused.isPresent()) {
+            answerBeforeBody(ctx, refused.get(),
+                    refused.get() == HttpResponseStatus.UNAUTHORIZED ? MISSING_AUTH : NOT_AUTHORIZED);
+            return null;
+        }
         long declaredBytes = HttpUtil.getContentLength(head, -1L);
         if (declaredBytes > RestoreCommand.maxBodyBytes()) {
             refuseTooLarge(ctx, declaredBytes);
@@ -121,11 +137,22 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     }
 
     private void refuseTooLarge(ChannelHandlerContext ctx, long bodyBytes) {
+        restoreBody = null;
+        answerBeforeBody(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, RestoreCommand.tooLarge(bodyBytes));
+    }
+
+    private void answerBeforeBody(ChannelHandlerContext ctx, HttpResponseStatus status, String error) {
         discardingRest = true;
         request = null;
-        restoreBody = null;
-        sendJson(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "restore", new LinkedHashMap<>(),
-                RestoreCommand.tooLarge(bodyBytes), false);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("command", "restore");
+        body.put("error", error);
+        ByteBuf content = Unpooled.copiedBuffer(Json.write(body), StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        response.headers().set(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response);
     }
 
     @Override
