@@ -26,7 +26,15 @@ import org.slf4j.LoggerFactory;
 final class RestoreCommand {
     private static final Logger log = LoggerFactory.getLogger(RestoreCommand.class);
     static final String OFFLINE_WAY = "or restore offline: stop the server and run `warden restore SNAPSHOT --data-dir"
-            + " NEW` (docs/TOOLS.md)";
+            + " NEW` (docs/TOOLS.md; on an ensemble, into every member's data directory)";
+    private static final String NOT_SERVING = "nothing was restored: this server is not serving (an ensemble member"
+            + " without a quorum, or not yet in sync with its leader); try again once it serves, " + OFFLINE_WAY;
+    /**
+     * The restore requests' session: none. Their xids count up from 1, so a member matches each
+     * to its own transaction, never to the leader's housekeeping (session 0, xid 0).
+     */
+    private static final long NO_SESSION = 0;
+    private final java.util.concurrent.atomic.AtomicInteger nextXid = new java.util.concurrent.atomic.AtomicInteger(1);
 
     /** Where an answer goes: the HTTP status, the command's fields, the error (null on success). */
     @FunctionalInterface
@@ -62,11 +70,6 @@ final class RestoreCommand {
                     + (waitMs + 999) / 1000 + " s");
             return;
         }
-        if (server.config().isEnsemble()) {
-            answer.send(HttpResponseStatus.NOT_IMPLEMENTED, Map.of(), "nothing was restored: an ensemble member does"
-                    + " not restore while it runs; " + OFFLINE_WAY.substring(3) + " on every member");
-            return;
-        }
         if (body.length == 0) {
             answer.send(HttpResponseStatus.BAD_REQUEST, Map.of(), "the request has no body: send the snapshot file"
                     + " the snapshot command streamed, as curl --data-binary @FILE does");
@@ -87,22 +90,21 @@ final class RestoreCommand {
             return;
         }
         if (!server.pipeline().isServing()) {
-            answer.send(HttpResponseStatus.SERVICE_UNAVAILABLE, Map.of(), "nothing was restored: this server is not"
-                    + " serving (an ensemble member without a quorum, or not yet in sync with its leader); try again"
-                    + " once it serves, " + OFFLINE_WAY);
+            answer.send(HttpResponseStatus.SERVICE_UNAVAILABLE, Map.of(), NOT_SERVING);
             return;
         }
         log.warn("admin restore from {}: replacing the whole state with a snapshot of zxid 0x{} ({} nodes, {} sessions)",
                 who.address(), Long.toHexString(verified.snapshotZxid()), verified.nodeCount(), verified.sessionCount());
-        Request request = new Request(new AdminOrigin(who, answer), 0, 0, RestoreRequest.OPCODE,
-                new RestoreRequest(body));
+        Request request = new Request(new AdminOrigin(who, answer), NO_SESSION, nextXid.getAndIncrement(),
+                RestoreRequest.OPCODE, new RestoreRequest(body));
         server.pipeline().submit(request);
     }
 
-    /** The restore request's origin: its reply becomes the HTTP answer. */
+    /** The restore request's origin: its reply (the first thing it hears) becomes the HTTP answer. */
     private static final class AdminOrigin implements Origin {
         private final AuthIdentities who;
         private final Answer answer;
+        private final java.util.concurrent.atomic.AtomicBoolean answered = new java.util.concurrent.atomic.AtomicBoolean();
 
         AdminOrigin(AuthIdentities who, Answer answer) {
             this.who = who;
@@ -116,6 +118,9 @@ final class RestoreCommand {
 
         @Override
         public void send(ReplyHeader header, Record body) {
+            if (!answered.compareAndSet(false, true)) {
+                return;
+            }
             ErrorCode error = ErrorCode.of(header.err());
             if (error == ErrorCode.OK) {
                 log.warn("admin restore applied at zxid 0x{}", Long.toHexString(header.zxid()));
@@ -150,9 +155,18 @@ final class RestoreCommand {
             // nothing to count: the admin port keeps no per-request figures
         }
 
+        /**
+         * A member drops its requests when it stops serving (it lost its leader, say). A restore
+         * already forwarded may still have been committed, so the answer says the outcome is unknown.
+         */
         @Override
         public void closeAfterFlush() {
-            // the HTTP connection is closed by its handler, after the answer
+            if (answered.compareAndSet(false, true)) {
+                log.warn("admin restore: the member stopped serving before it heard the outcome");
+                answer.send(HttpResponseStatus.SERVICE_UNAVAILABLE, Map.of(), "the outcome is unknown: this member"
+                        + " stopped serving (it lost its leader or its quorum) before it heard whether the restore was"
+                        + " committed; check the data and the server's last zxid before trying again");
+            }
         }
 
         @Override

@@ -1,5 +1,6 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.Record;
 
@@ -11,6 +12,15 @@ import dev.warden.protocol.Record;
 public record RestoreRequest(byte[] snapshotFile) implements Record {
     /** Not a ZooKeeper opcode: the server makes these requests itself. */
     public static final int OPCODE = -20;
+
+    /** Reads what {@link #writeTo} wrote (a member forwards the request to its leader). */
+    public static RestoreRequest read(JuteReader in) {
+        byte[] file = in.readBuffer();
+        if (file == null) {
+            throw new dev.warden.protocol.ProtocolException("restore request without a snapshot");
+        }
+        return new RestoreRequest(file);
+    }
 
     @Override
     public void writeTo(JuteWriter out) {
