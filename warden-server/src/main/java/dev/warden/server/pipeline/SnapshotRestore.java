@@ -2,6 +2,7 @@ package dev.warden.server.pipeline;
 
 import dev.warden.server.common.Clock;
 import dev.warden.server.session.SessionTracker;
+import dev.warden.server.tree.DataNode;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.txn.Txn;
 import dev.warden.server.txn.TxnBody;
@@ -66,7 +67,7 @@ public final class SnapshotRestore {
         StateMachine scratch = new StateMachine(new DataTree(), new SessionTracker(Clock.SYSTEM, VERIFY_TICK_MS, 0));
         long reachedZxid;
         try {
-            reachedZxid = load(scratch, file, snapshotZxid);
+            reachedZxid = load(scratch, file, snapshotZxid, null);
         } catch (IOException malformed) {
             throw new RefusedSnapshot("the snapshot's body is malformed: " + malformed.getMessage());
         }
@@ -83,8 +84,9 @@ public final class SnapshotRestore {
     /**
      * Applies a restore: the state becomes exactly the snapshot's (nodes with the zxids the
      * snapshot gives them, its sessions as they are, their timeouts counting from now), labelled
-     * with the transaction's zxid. /zookeeper/config keeps the member's own configuration: a
-     * restore brings back data, never another ensemble's membership. Watches are not fired: the
+     * with the transaction's zxid. /zookeeper/config stays the member's own node (data and Stat):
+     * a restore brings back data, never another ensemble's membership or configuration version,
+     * which a member reads from that node when it starts. Watches are not fired: the
      * server drops every watch and connection after a restore (see
      * {@link PipelineListener#stateRestored}).
      *
@@ -103,11 +105,10 @@ public final class SnapshotRestore {
         Lock writeLock = tree.writeLock();
         writeLock.lock();
         try {
-            byte[] memberConfig = tree.configData();
+            DataNode memberConfig = tree.node(DataTree.CONFIG);
             tree.clear();
             state.sessions().clear();
-            load(state, file, SnapshotBytes.zxid(file));
-            tree.setConfigData(memberConfig);
+            load(state, file, SnapshotBytes.zxid(file), memberConfig);
             // Changes nothing more in the tree; labels the state with the restore's zxid.
             return tree.apply(txn);
         } catch (IOException e) {
@@ -118,9 +119,11 @@ public final class SnapshotRestore {
         }
     }
 
-    private static long load(StateMachine state, byte[] file, long snapshotZxid) throws IOException {
+    /** Loads the file's body; {@code keptConfig}, if given, stays /zookeeper/config. */
+    private static long load(StateMachine state, byte[] file, long snapshotZxid, DataNode keptConfig)
+            throws IOException {
         try (DataInputStream in = SnapshotBytes.openBody(file)) {
-            long reachedZxid = StateSnapshots.readBody(state, in, snapshotZxid);
+            long reachedZxid = StateSnapshots.readBody(state, in, snapshotZxid, keptConfig);
             if (in.read() >= 0) {
                 throw new IOException("unexpected bytes after the snapshot body");
             }

@@ -48,9 +48,12 @@ class SnapshotRestoreTest {
         apply(live, LATER_SESSION, 1, new TxnBody.CreateSession(9000, new byte[16]));
         apply(live, LATER_SESSION, 2, create("/other", "x", NodeOwner.PERSISTENT));
         apply(live, LATER_SESSION, 3, create("/other/eph", "y", LATER_SESSION));
-        for (long zxid = 4; zxid <= 9; zxid++) {
+        for (long zxid = 4; zxid <= 8; zxid++) {
             apply(live, LATER_SESSION, zxid, new TxnBody.SetData("/other", new byte[] {(byte) zxid}, (int) zxid - 3));
         }
+        apply(live, LATER_SESSION, 9, new TxnBody.Reconfig("server.7=b:1:2\nserver.8=c:1:2\n"
+                .getBytes(StandardCharsets.UTF_8)));
+        String configBefore = config(live.tree());
 
         Txn restore = new Txn(0, 0, 10, 10, new TxnBody.Restore(backup));
         live.apply(restore);
@@ -59,7 +62,9 @@ class SnapshotRestoreTest {
         // every node and Stat is the snapshot's (config aside, which stays the member's own)
         assertEquals(withoutConfig(backupNodes), withoutConfig(restoredNodes));
         assertEquals(backupDigest, live.tree().replicatedDigest());
-        assertEquals("server.7=b:1:2\n", new String(live.tree().configData(), StandardCharsets.UTF_8));
+        // /zookeeper/config stays the member's own, data and Stat (the version a member starts from)
+        assertEquals(configBefore, config(live.tree()));
+        assertEquals(9, live.tree().configZxid());
         assertEquals(10, live.lastAppliedZxid(), "the restore's zxid is the last applied");
         assertEquals(List.of(BACKUP_SESSION), live.sessions().sessions().stream().map(SessionTracker.Session::id)
                 .toList());
@@ -158,6 +163,10 @@ class SnapshotRestoreTest {
         tree.forEachNodeInOrder((path, node) -> nodes.add(path + " " + node.stat() + " "
                 + Arrays.toString(node.data()) + " " + node.acl()));
         return nodes;
+    }
+
+    private static String config(DataTree tree) {
+        return nodes(tree).stream().filter(line -> line.startsWith(DataTree.CONFIG + " ")).findFirst().orElseThrow();
     }
 
     private static List<String> withoutConfig(List<String> nodes) {
