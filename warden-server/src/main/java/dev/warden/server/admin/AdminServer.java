@@ -61,8 +61,8 @@ public final class AdminServer implements AutoCloseable {
     public static AdminServer start(AdminServerSettings settings, ServerContext server, SnapshotStore snapshots,
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
-        RestoreCommand restore = new RestoreCommand(server,
-                new RestoreRateLimit(settings.restoreIntervalMs(), server.clock()));
+        RestoreCommand restore = new RestoreCommand(server, settings.restoreEnabled(),
+                new RestoreRateLimit(settings.rateLimiterIntervalMs(), server.clock()));
         // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)
         ClientPortTls tls = portTls(settings);
         Console console = new Console(server); // the web console, at /console

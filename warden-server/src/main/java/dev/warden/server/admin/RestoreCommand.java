@@ -43,10 +43,13 @@ final class RestoreCommand {
     }
 
     private final ServerContext server;
+    /** admin.restore.enabled: false answers every restore 503, as in ZooKeeper. */
+    private final boolean enabled;
     private final RestoreRateLimit rateLimit;
 
-    RestoreCommand(ServerContext server, RestoreRateLimit rateLimit) {
+    RestoreCommand(ServerContext server, boolean enabled, RestoreRateLimit rateLimit) {
         this.server = server;
+        this.enabled = enabled;
         this.rateLimit = rateLimit;
     }
 
@@ -63,16 +66,22 @@ final class RestoreCommand {
 
     /** Runs a restore of {@code body}; the answer comes through {@code answer}, maybe from another thread. */
     void run(byte[] body, AuthIdentities who, Answer answer) {
-        long waitMs = rateLimit.tryAcquire();
-        if (waitMs > 0) {
-            answer.send(HttpResponseStatus.TOO_MANY_REQUESTS, Map.of(), "Restore command is rate limited: one restore"
-                    + " per admin.restore.intervalInMS (" + rateLimit.intervalMs() + " ms); try again in "
-                    + (waitMs + 999) / 1000 + " s");
+        // ZooKeeper's order: disabled, no body, rate limited; then the restore itself
+        if (!enabled) {
+            answer.send(HttpResponseStatus.SERVICE_UNAVAILABLE, Map.of(), "Restore command is disabled"
+                    + " (admin.restore.enabled=false); " + OFFLINE_WAY.substring(3));
             return;
         }
         if (body.length == 0) {
             answer.send(HttpResponseStatus.BAD_REQUEST, Map.of(), "the request has no body: send the snapshot file"
                     + " the snapshot command streamed, as curl --data-binary @FILE does");
+            return;
+        }
+        long waitMs = rateLimit.tryAcquire();
+        if (waitMs > 0) {
+            answer.send(HttpResponseStatus.TOO_MANY_REQUESTS, Map.of(), "Restore request was rate limited: one restore"
+                    + " per admin.rateLimiterIntervalInMS (" + rateLimit.intervalMs() + " ms); try again in "
+                    + (waitMs + 999) / 1000 + " s");
             return;
         }
         SnapshotRestore.Verified verified;

@@ -3,7 +3,7 @@ package dev.warden.server.admin;
 import dev.warden.server.common.Clock;
 
 /**
- * ZooKeeper's limit on the restore command: at most one per {@code admin.restore.intervalInMS}
+ * ZooKeeper's limit on the restore command: at most one per {@code admin.rateLimiterIntervalInMS}
  * (5 minutes by default), counted from the last one let through, across all admin connections.
  * A restore is heavy (the whole state is loaded and every client reconnects), and a script
  * retrying in a loop must not keep the ensemble restoring.

@@ -157,10 +157,22 @@ class AdminRestoreTest {
         }
     }
 
-    private ServerConfig config(long restoreIntervalMs) {
+    @Test
+    void withRestoreDisabledEveryRestoreIsRefused() throws Exception {
+        ServerConfig config = config(0);
+        config = config.toBuilder().adminServer(config.adminServer().withRestoreEnabled(false)).build();
+        try (WardenServer server = WardenServer.start(config)) {
+            HttpResponse<String> answer = restore(adminUrl(server), SUPER_AUTH, new byte[1]);
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertTrue(JSON.readTree(answer.body()).get("error").asText().contains("Restore command is disabled"),
+                    answer.body());
+        }
+    }
+
+    private ServerConfig config(long rateLimiterIntervalMs) {
         return ServerConfig.builder().dataDir(dir.resolve("data")).clientPort(0).superDigest(Targets.superDigest())
                 .adminServer(AdminServerSettings.DEFAULTS.withEnabled(true).withPort(0)
-                        .withRestoreIntervalMs(restoreIntervalMs)).build();
+                        .withRateLimiterIntervalMs(rateLimiterIntervalMs)).build();
     }
 
     private static String adminUrl(WardenServer server) {

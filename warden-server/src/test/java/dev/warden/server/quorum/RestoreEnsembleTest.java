@@ -52,7 +52,7 @@ class RestoreEnsembleTest {
         ensemble = new TestEnsemble(dir, List.of(1L, 2L, 3L), List.of(), ZabConsensus::new);
         String superDigest = Digests.idFor(SUPER);
         ensemble.configureAll(b -> b.superDigest(superDigest).adminServer(AdminServerSettings.DEFAULTS
-                .withEnabled(true).withPort(0).withRestoreIntervalMs(0)));
+                .withEnabled(true).withPort(0).withRateLimiterIntervalMs(0)));
         ensemble.startAll();
         ensemble.awaitAllServing(30_000);
         long leader = leader();
