@@ -186,7 +186,7 @@ public final class WardenServer implements AutoCloseable {
             }
             this.member = null;
             this.consensus = null;
-            Pipeline standalone = new Pipeline(preparer, pending, txnLog, stateMachine, reads, new Listener(),
+            Pipeline standalone = new Pipeline(preparer, pending, txnLog, stateMachine, reads, new Listener(watches),
                     config.globalOutstandingLimit(), config.snapCount(), random, config.inlineIdleWrites());
             standalone.start("warden-" + config.clientPort());
             this.pipeline = standalone;
@@ -460,6 +460,12 @@ public final class WardenServer implements AutoCloseable {
     }
 
     private final class Listener implements PipelineListener {
+        private final WatchManager watches;
+
+        Listener(WatchManager watches) {
+            this.watches = watches;
+        }
+
         @Override
         public void sessionClosed(long sessionId) {
             registry.sessionClosed(sessionId);
@@ -468,6 +474,11 @@ public final class WardenServer implements AutoCloseable {
         @Override
         public void belowOutstandingLimit() {
             registry.resumeAll();
+        }
+
+        @Override
+        public void stateRestored() {
+            registry.closeAllAfterRestore(watches);
         }
 
         @Override

@@ -106,6 +106,11 @@ public final class TxnLog implements AutoCloseable {
         return new TxnLog(scan.dir(), scan.options(), segments, scan.startZxid(), scan.baseZxid().isPresent());
     }
 
+    /** The largest payload one record holds (64 MiB): a transaction larger than this cannot be logged. */
+    public static int maxPayloadBytes() {
+        return SegmentFormat.MAX_PAYLOAD_BYTES;
+    }
+
     /** Buffers one record; zxid must be above {@link #lastAppendedZxid()}. */
     public synchronized void append(long zxid, byte[] payload) throws IOException {
         checkWritable();

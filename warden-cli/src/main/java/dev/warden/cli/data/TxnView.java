@@ -86,6 +86,10 @@ final class TxnView {
         } else if (body instanceof TxnBody.Check c) {
             type = "check";
             fields.add(new Field("path", c.path()));
+        } else if (body instanceof TxnBody.Restore r) {
+            type = "restore";
+            fields.add(new Field("snapshotZxid", new Word(hex(dev.warden.storage.SnapshotBytes.zxid(r.snapshotFile())))));
+            fields.add(new Field("bytes", r.snapshotFile().length));
         } else {
             throw new IllegalArgumentException("unknown txn body " + body);
         }

@@ -16,8 +16,10 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpChunkedInput;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -46,8 +48,8 @@ import org.slf4j.LoggerFactory;
  * One HTTP connection of the AdminServer: {@code GET <commandURL>} lists the commands,
  * {@code GET|POST <commandURL>/<name>} runs one and answers JSON ({@code "command"} and
  * {@code "error"} beside the command's fields, as ZooKeeper answers). {@code snapshot} streams a
- * consistent snapshot file; it and {@code restore} need an {@code Authorization} header that
- * grants ALL on {@code /}, as in ZooKeeper.
+ * consistent snapshot file and {@code restore} takes one as its POST body ({@link RestoreCommand});
+ * both need an {@code Authorization} header that grants ALL on {@code /}, as in ZooKeeper.
  */
 final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private static final Logger log = LoggerFactory.getLogger(AdminHttpHandler.class);
@@ -59,28 +61,98 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final BackupSource backups;
     private final String commandUrl;
     private final Path scratchDir;
+    private final RestoreCommand restore;
     private HttpRequest request;
+    /** The body of a restore being received, else null; other commands' bodies are not kept. */
+    private RestoreBody restoreBody;
+    /**
+     * A request already answered before its body was read (refused, or too large): the rest of
+     * it is read and dropped, so the client sees the answer rather than a reset, then the
+     * connection is closed.
+     */
+    private boolean discardingRest;
 
     AdminHttpHandler(ServerContext server, AdminCommands commands, BackupSource backups, String commandUrl,
-                     Path scratchDir) {
+                     Path scratchDir, RestoreCommand restore) {
         this.server = server;
         this.commands = commands;
         this.backups = backups;
         this.commandUrl = commandUrl;
         this.scratchDir = scratchDir;
+        this.restore = restore;
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject message) throws Exception {
         if (message instanceof HttpRequest head) {
             request = head;
+            discardingRest = false;
+            restoreBody = isRestore(head) ? startRestoreBody(ctx, head) : null;
         }
-        // the request's body (restore's snapshot) is not read: restore is answered without one
+        if (discardingRest) {
+            if (message instanceof LastHttpContent) {
+                ctx.close();
+            }
+            return;
+        }
+        if (message instanceof HttpContent content && restoreBody != null && !restoreBody.append(content.content())) {
+            refuseTooLarge(ctx, restoreBody.receivedBytes());
+            return;
+        }
         if (message instanceof LastHttpContent && request != null) {
             HttpRequest current = request;
             request = null;
             answer(ctx, current);
         }
+    }
+
+    private boolean isRestore(HttpRequest head) {
+        String path = new QueryStringDecoder(head.uri()).path();
+        return path.startsWith(commandUrl + "/") && head.method().equals(HttpMethod.POST)
+                && commands.find(path.substring(commandUrl.length() + 1))
+                        .map(command -> command.name().equals("restore")).orElse(false);
+    }
+
+    /**
+     * A buffer for a restore's body, or null if the request was answered already: 401 or 403
+     * (checked before a byte of the body is kept), or 413 if its declared length is too large.
+     */
+    private RestoreBody startRestoreBody(ChannelHandlerContext ctx, HttpRequest head) {
+        Optional<HttpResponseStatus> refused = authenticate(head, identities(ctx));
+        if (refused.isPresent()) {
+            answerBeforeBody(ctx, refused.get(),
+                    refused.get() == HttpResponseStatus.UNAUTHORIZED ? MISSING_AUTH : NOT_AUTHORIZED);
+            return null;
+        }
+        long declaredBytes = HttpUtil.getContentLength(head, -1L);
+        if (declaredBytes > RestoreCommand.maxBodyBytes()) {
+            refuseTooLarge(ctx, declaredBytes);
+            return null;
+        }
+        if (HttpUtil.is100ContinueExpected(head)) {
+            // curl asks before sending a large body; without an answer it waits a second first
+            ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+        }
+        return new RestoreBody(RestoreCommand.maxBodyBytes(), (int) Math.max(0, declaredBytes));
+    }
+
+    private void refuseTooLarge(ChannelHandlerContext ctx, long bodyBytes) {
+        restoreBody = null;
+        answerBeforeBody(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, RestoreCommand.tooLarge(bodyBytes));
+    }
+
+    private void answerBeforeBody(ChannelHandlerContext ctx, HttpResponseStatus status, String error) {
+        discardingRest = true;
+        request = null;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("command", "restore");
+        body.put("error", error);
+        ByteBuf content = Unpooled.copiedBuffer(Json.write(body), StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        response.headers().set(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+        response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(response);
     }
 
     @Override
@@ -118,8 +190,10 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             return;
         }
         AdminCommand command = found.get();
+        AuthIdentities who = null;
         if (command.needsAuth()) {
-            Optional<HttpResponseStatus> refused = authenticate(ctx, head);
+            who = identities(ctx);
+            Optional<HttpResponseStatus> refused = authenticate(head, who);
             if (refused.isPresent()) {
                 sendJson(ctx, refused.get(), command.name(), new LinkedHashMap<>(),
                         refused.get() == HttpResponseStatus.UNAUTHORIZED ? MISSING_AUTH : NOT_AUTHORIZED, keepAlive);
@@ -128,14 +202,22 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         }
         switch (command.name()) {
             case "snapshot" -> snapshot(ctx, parameters, keepAlive);
-            case "restore" -> sendJson(ctx, HttpResponseStatus.NOT_IMPLEMENTED, command.name(), new LinkedHashMap<>(),
-                    "restore is not supported by Warden while it runs: a backup taken with the snapshot command is a"
-                            + " Warden snapshot file; to go back to it, stop the server, put the file alone in the"
-                            + " snapshots/ directory of an empty dataDir and start once with --discard-unprovable"
-                            + " (docs/SERVER.md, \"Admin HTTP API\")",
-                    keepAlive);
+            case "restore" -> restore(ctx, head, who, keepAlive);
             default -> run(ctx, command, parameters, keepAlive);
         }
+    }
+
+    private void restore(ChannelHandlerContext ctx, HttpRequest head, AuthIdentities who, boolean keepAlive) {
+        RestoreBody body = restoreBody;
+        restoreBody = null;
+        if (!head.method().equals(HttpMethod.POST) || body == null) {
+            sendJson(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "restore", new LinkedHashMap<>(), "restore takes the"
+                    + " snapshot file as the body of a POST: curl -H 'Content-Type:application/octet-stream' -X POST"
+                    + " --data-binary @FILE " + commandUrl + "/restore", keepAlive);
+            return;
+        }
+        restore.run(body.bytes(), who, (status, fields, error) ->
+                sendJson(ctx, status, "restore", new LinkedHashMap<>(fields), error, keepAlive));
     }
 
     private void run(ChannelHandlerContext ctx, AdminCommand command, Map<String, String> parameters,
@@ -158,19 +240,22 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
         sendJson(ctx, HttpResponseStatus.OK, command.name(), response, error, keepAlive);
     }
 
+    private AuthIdentities identities(ChannelHandlerContext ctx) {
+        String address = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
+        return new AuthIdentities(address);
+    }
+
     /**
      * ZooKeeper's rule: the Authorization header is "scheme credentials" (digest user:password,
-     * or ip); the identities it gives must hold ALL on /. Empty when allowed, else 401 (no
-     * header) or 403.
+     * or ip); the identities it gives (added to {@code identities}) must hold ALL on /. Empty when
+     * allowed, else 401 (no header) or 403.
      */
-    private Optional<HttpResponseStatus> authenticate(ChannelHandlerContext ctx, HttpRequest head) {
+    private Optional<HttpResponseStatus> authenticate(HttpRequest head, AuthIdentities identities) {
         String header = head.headers().get(HttpHeaderNames.AUTHORIZATION);
         if (header == null || header.isBlank()) {
             return Optional.of(HttpResponseStatus.UNAUTHORIZED);
         }
         String[] parts = header.trim().split(" ", 2);
-        String address = ((InetSocketAddress) ctx.channel().remoteAddress()).getAddress().getHostAddress();
-        AuthIdentities identities = new AuthIdentities(address);
         if (server.config().skipAcl()) {
             identities.skipAclChecks();
         }

@@ -61,6 +61,8 @@ public final class AdminServer implements AutoCloseable {
     public static AdminServer start(AdminServerSettings settings, ServerContext server, SnapshotStore snapshots,
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
+        RestoreCommand restore = new RestoreCommand(server, settings.restoreEnabled(),
+                new RestoreRateLimit(settings.rateLimiterIntervalMs(), server.clock()));
         // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)
         ClientPortTls tls = portTls(settings);
         Console console = new Console(server); // the web console, at /console
@@ -77,7 +79,7 @@ public final class AdminServer implements AutoCloseable {
                             ch.pipeline().addLast(new ChunkedWriteHandler());
                             ch.pipeline().addLast(console.newHandler());
                             ch.pipeline().addLast(new AdminHttpHandler(server, commands, backups,
-                                    settings.commandUrl(), scratchDir));
+                                    settings.commandUrl(), scratchDir, restore));
                         }
                     })
                     .bind(new InetSocketAddress(settings.address(), settings.port())).sync().channel();

@@ -9,15 +9,18 @@ package dev.warden.server.config;
  * @param commandUrl    admin.commandURL, the path the commands are under
  * @param idleTimeoutMs admin.idleTimeout, how long a connection may stay idle
  * @param tls           HTTPS and client certificates (admin.forceHttps, admin.portUnification, ...)
+ * @param rateLimiterIntervalMs admin.rateLimiterIntervalInMS: at most one restore command per this many
+ *                      milliseconds (0: no limit)
+ * @param restoreEnabled admin.restore.enabled: whether the restore command runs at all
  */
 public record AdminServerSettings(boolean enabled, String address, int port, String commandUrl, long idleTimeoutMs,
-                                  AdminTlsSettings tls) {
+                                  AdminTlsSettings tls, long rateLimiterIntervalMs, boolean restoreEnabled) {
     /**
      * Off unless enabled (ZooKeeper turns it on by default; an HTTP port nobody asked for is not
      * opened here), on loopback like the client port, and otherwise ZooKeeper's defaults.
      */
     public static final AdminServerSettings DEFAULTS = new AdminServerSettings(false, "127.0.0.1", 8080, "/commands",
-            30_000, AdminTlsSettings.DEFAULTS);
+            30_000, AdminTlsSettings.DEFAULTS, 5 * 60_000, true);
 
     public AdminServerSettings {
         if (address == null || address.isBlank()) {
@@ -37,29 +40,48 @@ public record AdminServerSettings(boolean enabled, String address, int port, Str
         if (tls == null) {
             tls = AdminTlsSettings.DEFAULTS;
         }
+        if (rateLimiterIntervalMs < 0) {
+            throw ConfigException.invalid("admin.rateLimiterIntervalInMS", rateLimiterIntervalMs,
+                    "must be 0 (no limit) or a positive number of milliseconds");
+        }
     }
 
     public AdminServerSettings withEnabled(boolean v) {
-        return new AdminServerSettings(v, address, port, commandUrl, idleTimeoutMs, tls);
+        return new AdminServerSettings(v, address, port, commandUrl, idleTimeoutMs,
+                tls, rateLimiterIntervalMs, restoreEnabled);
     }
 
     public AdminServerSettings withAddress(String v) {
-        return new AdminServerSettings(enabled, v, port, commandUrl, idleTimeoutMs, tls);
+        return new AdminServerSettings(enabled, v, port, commandUrl, idleTimeoutMs,
+                tls, rateLimiterIntervalMs, restoreEnabled);
     }
 
     public AdminServerSettings withPort(int v) {
-        return new AdminServerSettings(enabled, address, v, commandUrl, idleTimeoutMs, tls);
+        return new AdminServerSettings(enabled, address, v, commandUrl, idleTimeoutMs,
+                tls, rateLimiterIntervalMs, restoreEnabled);
     }
 
     public AdminServerSettings withCommandUrl(String v) {
-        return new AdminServerSettings(enabled, address, port, v, idleTimeoutMs, tls);
+        return new AdminServerSettings(enabled, address, port, v, idleTimeoutMs,
+                tls, rateLimiterIntervalMs, restoreEnabled);
     }
 
     public AdminServerSettings withIdleTimeoutMs(long v) {
-        return new AdminServerSettings(enabled, address, port, commandUrl, v, tls);
+        return new AdminServerSettings(enabled, address, port, commandUrl, v,
+                tls, rateLimiterIntervalMs, restoreEnabled);
     }
 
     public AdminServerSettings withTls(AdminTlsSettings v) {
-        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs, v);
+        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs,
+                v, rateLimiterIntervalMs, restoreEnabled);
+    }
+
+    public AdminServerSettings withRateLimiterIntervalMs(long v) {
+        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs, tls, v, restoreEnabled);
+    }
+
+    public AdminServerSettings withRestoreEnabled(boolean v) {
+        return new AdminServerSettings(enabled, address, port, commandUrl, idleTimeoutMs,
+                tls, rateLimiterIntervalMs, v);
     }
 }

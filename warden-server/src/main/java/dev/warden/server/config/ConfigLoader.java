@@ -101,6 +101,11 @@ public final class ConfigLoader {
                     "admin.commandURL", "zookeeper.admin.commandURL"),
             Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withIdleTimeoutMs(
                     ServerConfig.Range.ADMIN_IDLE_TIMEOUT.parse(k, v))), "admin.idleTimeout", "zookeeper.admin.idleTimeout"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withRateLimiterIntervalMs(
+                    ServerConfig.Range.ADMIN_RATE_LIMITER_INTERVAL.parse(k, v))), "admin.rateLimiterIntervalInMS",
+                    "zookeeper.admin.rateLimiterIntervalInMS"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withRestoreEnabled(asBoolean(k, v))),
+                    "admin.restore.enabled", "zookeeper.admin.restore.enabled"),
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
             Setting.of((b, k, v, w) -> b.observerSyncEnabled(asBoolean(k, v)),
                     "syncEnabled", "observer.syncEnabled", "zookeeper.observer.syncEnabled"),

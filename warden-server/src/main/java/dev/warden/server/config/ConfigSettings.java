@@ -50,6 +50,8 @@ final class ConfigSettings {
         s.put("admin.serverPort", Integer.toString(c.adminServer().port()));
         s.put("admin.commandURL", c.adminServer().commandUrl());
         s.put("admin.idleTimeout", Long.toString(c.adminServer().idleTimeoutMs()));
+        s.put("admin.rateLimiterIntervalInMS", Long.toString(c.adminServer().rateLimiterIntervalMs()));
+        s.put("admin.restore.enabled", Boolean.toString(c.adminServer().restoreEnabled()));
         if (c.metrics().prometheus()) {
             s.put("metricsProvider.className", MetricsSettings.PROMETHEUS_PROVIDER);
             s.put("metricsProvider.httpHost", c.metrics().httpHost());

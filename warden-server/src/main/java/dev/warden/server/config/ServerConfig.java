@@ -117,6 +117,8 @@ public record ServerConfig(
         SYNC_LIMIT("syncLimit", 1, Integer.MAX_VALUE, "must be a positive number of ticks"),
         ADMIN_PORT("admin.serverPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
         ADMIN_IDLE_TIMEOUT("admin.idleTimeout", 1, Long.MAX_VALUE, "must be a positive number of milliseconds"),
+        ADMIN_RATE_LIMITER_INTERVAL("admin.rateLimiterIntervalInMS", 0, Long.MAX_VALUE,
+                "must be 0 (no limit) or a positive number of milliseconds"),
         METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
         MULTI_ADDRESS_REACHABILITY_TIMEOUT("multiAddress.reachabilityCheckTimeoutMs", 1, Integer.MAX_VALUE,
                 "must be a positive number of milliseconds");

@@ -1,5 +1,6 @@
 package dev.warden.server.net;
 
+import dev.warden.server.watch.WatchManager;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,6 +94,19 @@ public final class ConnectionRegistry {
                 connection.closeNow();
             }
         }
+    }
+
+    /**
+     * After a restore: drops every connection's watches at once (so no event about the restored
+     * state reaches a connection that watched the old one) and closes it once its queued replies
+     * are out.
+     */
+    public void closeAllAfterRestore(WatchManager watches) {
+        for (ClientConnection connection : connections()) {
+            watches.removeWatcher(connection);
+            connection.closeAfterFlush();
+        }
+        bySession.clear();
     }
 
     public void closeAll() {

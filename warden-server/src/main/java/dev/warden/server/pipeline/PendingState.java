@@ -21,6 +21,11 @@ public final class PendingState {
         this.tree = tree;
     }
 
+    /** The zxid of the last transaction the tree has applied. */
+    long appliedZxid() {
+        return tree.lastAppliedZxid();
+    }
+
     public PendingNode lookup(String path) {
         PendingNode record = pending.get(path);
         if (record != null) {

@@ -49,6 +49,7 @@ public final class Preparer {
     private volatile boolean skipAclChecks;
     /** localSessionsEnabled on an ensemble member: the server id in this member's session ids, else -1. */
     private volatile long localSessionsOfMember = -1;
+    private final RestorePrep restores;
 
     public Preparer(PendingState pending, SessionTracker sessions, Clock clock, RandomGenerator random,
                     boolean ttlEnabled, long lastZxid) {
@@ -58,6 +59,7 @@ public final class Preparer {
         this.random = random;
         this.ttlEnabled = ttlEnabled;
         this.lastZxid = lastZxid;
+        this.restores = new RestorePrep(pending);
     }
 
     /**
@@ -112,6 +114,7 @@ public final class Preparer {
     /** Rewinds the zxid counter after prepared transactions were discarded (log failure). */
     public void resetTo(long zxid) {
         lastZxid = zxid;
+        restores.resetTo(zxid);
     }
 
     /** True for opcodes that produce a transaction. */
@@ -119,17 +122,19 @@ public final class Preparer {
         return switch (opcode) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER, OpCode.CREATE_TTL, OpCode.DELETE,
                  OpCode.DELETE_CONTAINER, OpCode.SET_DATA, OpCode.SET_ACL, OpCode.MULTI, OpCode.CLOSE_SESSION,
-                 OpCode.CREATE_SESSION, OpCode.RECONFIG -> true;
+                 OpCode.CREATE_SESSION, OpCode.RECONFIG, RestoreRequest.OPCODE -> true;
             default -> false;
         };
     }
 
     public void prepare(Request request) {
-        if (!isWriteOp(request.opcode) || request.error != null) {
+        if (!isWriteOp(request.opcode) || request.error != null || restores.refusedMeanwhile(request)) {
             return;
         }
         try {
             switch (request.opcode) {
+                case RestoreRequest.OPCODE ->
+                        restores.prepared(commit(request, restores.prepare(request, lastZxid), pending.overlay()));
                 case OpCode.CREATE_SESSION -> prepareCreateSession(request);
                 case OpCode.CLOSE_SESSION -> prepareCloseSession(request);
                 case OpCode.MULTI -> prepareMulti(request);
@@ -173,10 +178,11 @@ public final class Preparer {
         return lastZxid;
     }
 
-    private void commit(Request request, TxnBody body, PendingState.Overlay overlay) {
+    private long commit(Request request, TxnBody body, PendingState.Overlay overlay) {
         long zxid = nextZxid();
         request.txn = new Txn(request.sessionId, request.xid, zxid, clock.wallTimeMs(), body);
         request.pendingRecords = overlay.publish(zxid);
+        return zxid;
     }
 
     private void checkSession(Request request) throws PrepException {

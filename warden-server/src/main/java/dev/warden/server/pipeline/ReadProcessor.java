@@ -50,6 +50,11 @@ public final class ReadProcessor {
     private final DataTree tree;
     private final WatchManager watches;
 
+    /** The watches reads set; a restore drops them all. */
+    public WatchManager watches() {
+        return watches;
+    }
+
     public ReadProcessor(DataTree tree, WatchManager watches) {
         this.tree = tree;
         this.watches = watches;

@@ -27,6 +27,9 @@ final class RequestFinisher {
         if (request.txn != null) {
             List<Stat> stats = stateMachine.apply(request.txn);
             pending.applied(request.pendingRecords);
+            if (request.txn.body() instanceof TxnBody.Restore) {
+                listener.stateRestored(); // before the restore is answered: old connections go first
+            }
             if (origin == null) {
                 if (request.txn.body() instanceof TxnBody.CloseSession) {
                     listener.sessionClosed(request.sessionId);

@@ -103,6 +103,9 @@ public final class StateMachine implements ServedState {
     }
 
     public List<Stat> apply(Txn txn) {
+        if (txn.body() instanceof TxnBody.Restore) {
+            return SnapshotRestore.apply(this, txn);
+        }
         List<Stat> stats = tree.apply(txn);
         if (txn.body() instanceof TxnBody.CreateSession create) {
             sessions.add(txn.sessionId(), create.timeoutMs(), create.password());

@@ -52,6 +52,12 @@ public final class StateSnapshots {
      * replayed up to there (the state machine notes it too).
      */
     public static long readBody(StateMachine state, DataInputStream in, long snapshotZxid) throws IOException {
+        return readBody(state, in, snapshotZxid, null);
+    }
+
+    /** As above, keeping {@code keptConfig} as /zookeeper/config (see {@link TreeSnapshot#read}). */
+    static long readBody(StateMachine state, DataInputStream in, long snapshotZxid,
+                         dev.warden.server.tree.DataNode keptConfig) throws IOException {
         int sessionCount = in.readInt();
         if (sessionCount < 0) {
             throw new IOException("snapshot body claims " + sessionCount + " sessions");
@@ -67,7 +73,7 @@ public final class StateSnapshots {
             in.readFully(password);
             state.sessions().add(id, timeoutMs, password);
         }
-        TreeSnapshot.read(state.tree(), in, snapshotZxid);
+        TreeSnapshot.read(state.tree(), in, snapshotZxid, keptConfig);
         long reachedZxid = in.readLong();
         if (reachedZxid < snapshotZxid) {
             throw new IOException("snapshot body says it was finished at zxid 0x" + Long.toHexString(reachedZxid)

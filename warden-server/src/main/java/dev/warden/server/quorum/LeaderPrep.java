@@ -13,6 +13,7 @@ import dev.warden.server.pipeline.PendingNode;
 import dev.warden.server.pipeline.PendingState;
 import dev.warden.server.pipeline.Preparer;
 import dev.warden.server.pipeline.Request;
+import dev.warden.server.pipeline.RestoreRequest;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.DataTree;
 import dev.warden.server.txn.TxnBody;
@@ -274,7 +275,9 @@ final class LeaderPrep {
             Record body;
             try {
                 byte[] bytes = forward.body();
-                body = RequestBodies.decode(forward.opcode(), new JuteReader(bytes, 0, bytes.length, MAX_JUTE_FIELD_BYTES));
+                JuteReader in = new JuteReader(bytes, 0, bytes.length, MAX_JUTE_FIELD_BYTES);
+                body = forward.opcode() == RestoreRequest.OPCODE ? RestoreRequest.read(in)
+                        : RequestBodies.decode(forward.opcode(), in);
             } catch (ProtocolException e) {
                 refuse(forward, ErrorCode.MARSHALLING_ERROR, List.of());
                 return;

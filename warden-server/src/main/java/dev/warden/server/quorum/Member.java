@@ -74,6 +74,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private final ServerConfig config;
     private final StateMachine stateMachine;
     private final ConnectionRegistry registry;
+    /** The client connections' watches, dropped with the connections after a restore. */
+    private final dev.warden.server.watch.WatchManager watches;
     private final TxnLogView memberLog;
     private final Storage storage;
     private final ConsensusFactory consensus;
@@ -115,6 +117,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         this.clock = clock;
         this.stateMachine = stateMachine;
         this.registry = registry;
+        this.watches = reads.watches();
         this.memberLog = memberLog;
         this.storage = storage;
         this.consensus = consensus;
@@ -459,6 +462,11 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     @Override
     public void belowOutstandingLimit() {
         registry.resumeAll();
+    }
+
+    @Override
+    public void stateRestored() {
+        registry.closeAllAfterRestore(watches);
     }
 
     @Override

@@ -294,6 +294,9 @@ final class MemberApplier implements AutoCloseable {
         }
         List<Stat> stats = stateMachine.apply(txn);
         hooks.applied(txn.zxid());
+        if (txn.body() instanceof TxnBody.Restore) {
+            hooks.stateRestored(); // before the restore is answered: old connections go first
+        }
         ArrayDeque<LocalRequest> queue = bySession.get(txn.sessionId());
         if (queue != null) {
             for (LocalRequest pending : queue) {

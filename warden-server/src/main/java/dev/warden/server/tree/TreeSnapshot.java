@@ -103,6 +103,16 @@ public final class TreeSnapshot {
      * are nested in their parent), so the list is always empty; it is kept for callers.
      */
     public static List<String> read(DataTree tree, DataInputStream in, long snapshotZxid) throws IOException {
+        return read(tree, in, snapshotZxid, null);
+    }
+
+    /**
+     * As {@link #read(DataTree, DataInputStream, long)}, but if {@code keptConfig} is given it
+     * stands in for the snapshot's /zookeeper/config (when that has no children): a restore keeps
+     * the member's own configuration node, content and Stat, whatever ensemble wrote the snapshot.
+     */
+    public static List<String> read(DataTree tree, DataInputStream in, long snapshotZxid, DataNode keptConfig)
+            throws IOException {
         int magic = in.readInt();
         if (magic == FORMAT_1_NODE || magic == FORMAT_1_END) {
             throw new IOException("unsupported snapshot version: the tree is in format 1 (written by an earlier "
@@ -114,7 +124,7 @@ public final class TreeSnapshot {
         }
         tree.writeLock().lock();
         try {
-            new Loader(tree, in).load();
+            new Loader(tree, in, keptConfig).load();
             tree.restored();
             tree.setLastAppliedZxid(snapshotZxid);
         } catch (IllegalStateException malformed) {
@@ -127,16 +137,20 @@ public final class TreeSnapshot {
 
     /** Reads nodes depth first, with an explicit stack of the parents still expecting children. */
     private static final class Loader {
+        private static final long CONFIG_PATH_HASH = TreeDigest.pathHash(DataTree.CONFIG);
         private final DataTree tree;
         private final DataInputStream in;
+        /** Installed instead of the snapshot's /zookeeper/config, if not null (see {@link #read}). */
+        private final DataNode keptConfig;
         private final List<List<Acl>> acls = new ArrayList<>();
         private final ArrayDeque<Parent> parents = new ArrayDeque<>();
         private final NodeHeader header = new NodeHeader();
         private long nameHash64;
 
-        Loader(DataTree tree, DataInputStream in) {
+        Loader(DataTree tree, DataInputStream in, DataNode keptConfig) {
             this.tree = tree;
             this.in = in;
+            this.keptConfig = keptConfig;
         }
 
         void load() throws IOException {
@@ -154,6 +168,10 @@ public final class TreeSnapshot {
                 long pathHash = TreeDigest.childPathHash(parent.pathHash, nameHash64);
                 int pathChars = parent.pathChars + 1 + NodeNames.charLength(node.name);
                 String path = node.owner() == NodeOwner.PERSISTENT ? null : pathOf(node.name);
+                if (keptConfig != null && pathHash == CONFIG_PATH_HASH && header.childCount == 0
+                        && keptConfig.numChildren() == 0 && parents.size() == 2 && node.name().equals("config")) {
+                    node = keptConfig;
+                }
                 tree.restore(parent.node, node, pathHash, pathChars, path);
                 expectChildren(node, pathHash, pathChars);
             }

@@ -47,8 +47,18 @@ public sealed interface TxnBody {
     record Reconfig(byte[] memberText) implements TxnBody {
     }
 
+    /**
+     * Replaces the whole state (tree and sessions) with a snapshot's: {@code snapshotFile} is a
+     * complete Warden snapshot file, exact (no log needed), verified before the transaction was
+     * prepared. Its nodes keep the zxids the snapshot gives them; the transaction's zxid becomes
+     * the last applied one, so zxids stay monotonic.
+     */
+    record Restore(byte[] snapshotFile) implements TxnBody {
+    }
+
     /** The tag a reconfiguration's body starts with: the consensus core finds such entries by it. */
     int RECONFIG_TAG = 9;
+    int RESTORE_TAG = 10;
 
     static void write(TxnBody body, JuteWriter out) {
         if (body instanceof Create c) {
@@ -90,6 +100,9 @@ public sealed interface TxnBody {
         } else if (body instanceof Reconfig r) {
             out.writeByte(RECONFIG_TAG);
             out.writeBuffer(r.memberText());
+        } else if (body instanceof Restore r) {
+            out.writeByte(RESTORE_TAG);
+            out.writeBuffer(r.snapshotFile());
         } else {
             throw new IllegalArgumentException("unknown txn body " + body);
         }
@@ -119,6 +132,8 @@ public sealed interface TxnBody {
             return 1 + JuteWriter.stringSizeHint(c.path());
         } else if (body instanceof Reconfig r) {
             return 1 + bufferBytes(r.memberText());
+        } else if (body instanceof Restore r) {
+            return 1 + bufferBytes(r.snapshotFile());
         }
         throw new IllegalArgumentException("unknown txn body " + body);
     }
@@ -162,6 +177,13 @@ public sealed interface TxnBody {
                     throw new ProtocolException("reconfiguration without member text");
                 }
                 yield new Reconfig(text);
+            }
+            case RESTORE_TAG -> {
+                byte[] file = in.readBuffer();
+                if (file == null) {
+                    throw new ProtocolException("restore without a snapshot");
+                }
+                yield new Restore(file);
             }
             default -> throw new ProtocolException("unknown txn body tag " + tag);
         };

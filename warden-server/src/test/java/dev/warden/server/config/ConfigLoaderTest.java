@@ -80,7 +80,11 @@ class ConfigLoaderTest {
                 key("fsync.warningthresholdms", "250", c -> c.fsyncWarningThresholdMs(), 250L),
                 key("zookeeper.fsync.warningthresholdms", "5000", c -> c.fsyncWarningThresholdMs(), 5000L),
                 key("txnLogDirectIo", "no", c -> c.txnLogDirectIo(), false),
-                key("inlineIdleWrites", "false", c -> c.inlineIdleWrites(), false));
+                key("inlineIdleWrites", "false", c -> c.inlineIdleWrites(), false),
+                key("admin.rateLimiterIntervalInMS", "1000", c -> c.adminServer().rateLimiterIntervalMs(), 1000L),
+                key("zookeeper.admin.rateLimiterIntervalInMS", "0", c -> c.adminServer().rateLimiterIntervalMs(), 0L),
+                key("admin.restore.enabled", "false", c -> c.adminServer().restoreEnabled(), false),
+                key("zookeeper.admin.restore.enabled", "false", c -> c.adminServer().restoreEnabled(), false));
     }
 
     private static Arguments key(String key, String value, Function<ServerConfig, Object> get, Object expected) {

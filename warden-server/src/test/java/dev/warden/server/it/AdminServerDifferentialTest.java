@@ -155,12 +155,12 @@ class AdminServerDifferentialTest {
     }
 
     @Test
-    void restoreSaysHowToRestoreOffline() throws Exception {
+    void restoreRefusesABodyThatIsNotASnapshot() throws Exception {
         HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(wardenUrl + "/restore"))
                 .header("Authorization", "digest " + Targets.SUPER_AUTH).POST(HttpRequest.BodyPublishers.ofString("x")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertEquals(501, answer.statusCode());
-        assertTrue(JSON.readTree(answer.body()).get("error").asText().contains("--discard-unprovable"), answer.body());
+        assertEquals(400, answer.statusCode());
+        assertTrue(JSON.readTree(answer.body()).get("error").asText().contains("nothing was restored"), answer.body());
     }
 
     @Test

@@ -109,5 +109,9 @@ class PipelineQueueBoundTest {
         @Override
         public void snapshotDue() {
         }
+
+        @Override
+        public void stateRestored() {
+        }
     }
 }

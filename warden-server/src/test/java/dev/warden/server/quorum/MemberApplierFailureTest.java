@@ -27,6 +27,7 @@ class MemberApplierFailureTest {
             @Override public void sessionClosed(long sessionId) { }
             @Override public void belowOutstandingLimit() { }
             @Override public void snapshotDue() { }
+            @Override public void stateRestored() { }
 
             @Override
             public void applyFailed(Throwable failure) {

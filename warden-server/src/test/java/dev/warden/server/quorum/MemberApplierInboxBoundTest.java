@@ -31,6 +31,7 @@ class MemberApplierInboxBoundTest {
             @Override public void sessionClosed(long sessionId) { }
             @Override public void belowOutstandingLimit() { }
             @Override public void snapshotDue() { }
+            @Override public void stateRestored() { }
             @Override public void applyFailed(Throwable cause) { }
         };
         MemberApplier applier = new MemberApplier(state, new ReadProcessor(tree, new WatchManager(1000)), hooks,

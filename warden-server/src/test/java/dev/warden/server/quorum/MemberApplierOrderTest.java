@@ -59,6 +59,7 @@ class MemberApplierOrderTest {
             @Override public void sessionClosed(long sessionId) { }
             @Override public void belowOutstandingLimit() { }
             @Override public void snapshotDue() { }
+            @Override public void stateRestored() { }
             @Override public void applyFailed(Throwable failure) { }
         };
         applier = new MemberApplier(state, new ReadProcessor(tree, new WatchManager(1000)), hooks,

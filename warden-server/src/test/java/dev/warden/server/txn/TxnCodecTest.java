@@ -21,7 +21,8 @@ class TxnCodecTest {
                 new TxnBody.CreateSession(6000, new byte[16]),
                 new TxnBody.CloseSession(List.of("/e2", "/e1")),
                 new TxnBody.Check("/a"),
-                new TxnBody.Multi(List.of(new TxnBody.Delete("/x"), new TxnBody.Check("/y"))));
+                new TxnBody.Multi(List.of(new TxnBody.Delete("/x"), new TxnBody.Check("/y"))),
+                new TxnBody.Restore(new byte[] {0x57, 0x53, 0x4e, 0x50, 0, 0, 0, 2}));
         for (TxnBody body : bodies) {
             Txn txn = new Txn(0x100000001L, 42, 0x500000007L, 1_700_000_000_000L, body);
             Txn decoded = Txn.decode(txn.encode());
