@@ -106,6 +106,6 @@ class RestorePrepTest {
     }
 
     private static Origin origin() {
-        return new dev.warden.server.quorum.RemoteOrigin(new AuthIdentities("127.0.0.1"));
+        return new TxnGenerator.TestOrigin();
     }
 }

@@ -114,7 +114,8 @@ public final class TxnGenerator {
         return random.nextInt(10) == 0 ? null : data;
     }
 
-    private static final class TestOrigin implements Origin {
+    /** An origin with the identities of a client at 127.0.0.1 that takes its answers and drops them. */
+    static final class TestOrigin implements Origin {
         private final AuthIdentities identities = new AuthIdentities("127.0.0.1");
 
         @Override
