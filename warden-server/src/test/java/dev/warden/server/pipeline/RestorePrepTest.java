@@ -11,7 +11,6 @@ import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Perms;
 import dev.warden.protocol.SetDataRequest;
-import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.common.Clock;
 import dev.warden.server.session.SessionTracker;
 import dev.warden.server.tree.DataTree;
