@@ -86,6 +86,9 @@ final class TxnView {
         } else if (body instanceof TxnBody.Check c) {
             type = "check";
             fields.add(new Field("path", c.path()));
+        } else if (body instanceof TxnBody.Reconfig r) {
+            type = "reconfig";
+            fields.add(new Field("members", new String(r.memberText(), java.nio.charset.StandardCharsets.UTF_8)));
         } else if (body instanceof TxnBody.Restore r) {
             type = "restore";
             fields.add(new Field("snapshotZxid", new Word(hex(dev.warden.storage.SnapshotBytes.zxid(r.snapshotFile())))));
@@ -129,6 +132,8 @@ final class TxnView {
             }
         } else if (body instanceof TxnBody.Check c) {
             paths.add(c.path());
+        } else if (body instanceof TxnBody.Reconfig) {
+            paths.add("/zookeeper/config"); // what it sets, as ZooKeeper's reconfig transaction does
         }
         return paths;
     }
