@@ -61,6 +61,10 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final BackupSource backups;
     private final String commandUrl;
     private final Path scratchDir;
+    /** admin.rateLimiterIntervalInMS for the snapshot command, as ZooKeeper limits it. */
+    private final AdminRateLimit snapshotLimit;
+    /** admin.snapshot.enabled: false answers every snapshot command 503, as in ZooKeeper. */
+    private final boolean snapshotEnabled;
     private final RestoreCommand restore;
     private HttpRequest request;
     /** The body of a restore being received, else null; other commands' bodies are not kept. */
@@ -73,8 +77,10 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private boolean discardingRest;
 
     AdminHttpHandler(ServerContext server, AdminCommands commands, BackupSource backups, String commandUrl,
-                     Path scratchDir, RestoreCommand restore) {
+                     Path scratchDir, RestoreCommand restore, AdminRateLimit snapshotLimit, boolean snapshotEnabled) {
         this.server = server;
+        this.snapshotEnabled = snapshotEnabled;
+        this.snapshotLimit = snapshotLimit;
         this.commands = commands;
         this.backups = backups;
         this.commandUrl = commandUrl;
@@ -285,6 +291,18 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
      */
     private void snapshot(ChannelHandlerContext ctx, Map<String, String> parameters, boolean keepAlive)
             throws IOException {
+        if (!snapshotEnabled) {
+            sendJson(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "snapshot", new LinkedHashMap<>(), "Snapshot command"
+                    + " is disabled (admin.snapshot.enabled=false)", keepAlive);
+            return;
+        }
+        long waitMs = snapshotLimit.tryAcquire();
+        if (waitMs > 0) {
+            sendJson(ctx, HttpResponseStatus.TOO_MANY_REQUESTS, "snapshot", new LinkedHashMap<>(), "snapshot is rate"
+                    + " limited: one per admin.rateLimiterIntervalInMS (" + snapshotLimit.intervalMs() + " ms); try"
+                    + " again in " + waitMs + " ms", keepAlive);
+            return;
+        }
         Files.createDirectories(scratchDir);
         Path dir = Files.createTempDirectory(scratchDir, "admin-snapshot-");
         Path file = backups.writeConsistentSnapshot(dir);

@@ -62,7 +62,8 @@ public final class AdminServer implements AutoCloseable {
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
         RestoreCommand restore = new RestoreCommand(server, settings.restoreEnabled(),
-                new RestoreRateLimit(settings.rateLimiterIntervalMs(), server.clock()));
+                new AdminRateLimit(settings.rateLimiterIntervalMs(), server.clock()));
+        AdminRateLimit snapshotLimit = new AdminRateLimit(settings.rateLimiterIntervalMs(), server.clock());
         // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)
         ClientPortTls tls = portTls(settings);
         Console console = new Console(server); // the web console, at /console
@@ -79,7 +80,8 @@ public final class AdminServer implements AutoCloseable {
                             ch.pipeline().addLast(new ChunkedWriteHandler());
                             ch.pipeline().addLast(console.newHandler());
                             ch.pipeline().addLast(new AdminHttpHandler(server, commands, backups,
-                                    settings.commandUrl(), scratchDir, restore));
+                                    settings.commandUrl(), scratchDir, restore, snapshotLimit,
+                                    settings.snapshotEnabled()));
                         }
                     })
                     .bind(new InetSocketAddress(settings.address(), settings.port())).sync().channel();

@@ -45,9 +45,9 @@ final class RestoreCommand {
     private final ServerContext server;
     /** admin.restore.enabled: false answers every restore 503, as in ZooKeeper. */
     private final boolean enabled;
-    private final RestoreRateLimit rateLimit;
+    private final AdminRateLimit rateLimit;
 
-    RestoreCommand(ServerContext server, boolean enabled, RestoreRateLimit rateLimit) {
+    RestoreCommand(ServerContext server, boolean enabled, AdminRateLimit rateLimit) {
         this.server = server;
         this.enabled = enabled;
         this.rateLimit = rateLimit;

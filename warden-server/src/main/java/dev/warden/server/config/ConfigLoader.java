@@ -106,6 +106,8 @@ public final class ConfigLoader {
                     "zookeeper.admin.rateLimiterIntervalInMS"),
             Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withRestoreEnabled(asBoolean(k, v))),
                     "admin.restore.enabled", "zookeeper.admin.restore.enabled"),
+            Setting.of((b, k, v, w) -> b.adminServer(b.adminServer().withSnapshotEnabled(asBoolean(k, v))),
+                    "admin.snapshot.enabled", "zookeeper.admin.snapshot.enabled"),
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
             Setting.of((b, k, v, w) -> b.observerSyncEnabled(asBoolean(k, v)),
                     "syncEnabled", "observer.syncEnabled", "zookeeper.observer.syncEnabled"),

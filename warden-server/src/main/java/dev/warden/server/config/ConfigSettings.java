@@ -52,6 +52,7 @@ final class ConfigSettings {
         s.put("admin.idleTimeout", Long.toString(c.adminServer().idleTimeoutMs()));
         s.put("admin.rateLimiterIntervalInMS", Long.toString(c.adminServer().rateLimiterIntervalMs()));
         s.put("admin.restore.enabled", Boolean.toString(c.adminServer().restoreEnabled()));
+        s.put("admin.snapshot.enabled", Boolean.toString(c.adminServer().snapshotEnabled()));
         if (c.metrics().prometheus()) {
             s.put("metricsProvider.className", MetricsSettings.PROMETHEUS_PROVIDER);
             s.put("metricsProvider.httpHost", c.metrics().httpHost());

@@ -224,10 +224,10 @@ class ServerConfigTest {
         assertTrue(text.contains("reconfigEnabled=false\n"), text);
         assertTrue(text.contains("admin.enableServer=false\nadmin.serverAddress=127.0.0.1\nadmin.serverPort=8080\n"
                 + "admin.commandURL=/commands\nadmin.idleTimeout=30000\nadmin.rateLimiterIntervalInMS=300000\n"
-                + "admin.restore.enabled=true\n"), text);
+                + "admin.restore.enabled=true\nadmin.snapshot.enabled=true\n"), text);
         assertTrue(text.contains("snapshot.compression.method=\n"), text);
         assertFalse(text.contains(SUPER), text);
         assertTrue(text.contains("localSessionsEnabled=false\nlocalSessionsUpgradingEnabled=false\n"), text);
-        assertEquals(40, text.lines().count());
+        assertEquals(41, text.lines().count());
     }
 }

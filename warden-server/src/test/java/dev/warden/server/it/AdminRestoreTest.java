@@ -148,6 +148,40 @@ class AdminRestoreTest {
     }
 
     @Test
+    void theSnapshotCommandIsRateLimitedAndCanBeTurnedOffAsInZooKeeper() throws Exception {
+        try (WardenServer server = WardenServer.start(config(60_000))) {
+            String url = adminUrl(server);
+            assertEquals(401, snapshot(url, null).statusCode(), "authentication first: nothing counted");
+            assertEquals(200, snapshot(url, SUPER_AUTH).statusCode());
+            HttpResponse<byte[]> limited = snapshot(url, SUPER_AUTH);
+            assertEquals(429, limited.statusCode());
+            String error = JSON.readTree(new String(limited.body(), StandardCharsets.UTF_8)).get("error").asText();
+            assertTrue(error.contains("admin.rateLimiterIntervalInMS"), error);
+        }
+        try (WardenServer server = WardenServer.start(config(0))) {
+            String url = adminUrl(server);
+            assertEquals(200, snapshot(url, SUPER_AUTH).statusCode());
+            assertEquals(200, snapshot(url, SUPER_AUTH).statusCode(), "0: no limit");
+        }
+        ServerConfig disabled = config(0);
+        disabled = disabled.toBuilder().adminServer(disabled.adminServer().withSnapshotEnabled(false)).build();
+        try (WardenServer server = WardenServer.start(disabled)) {
+            HttpResponse<byte[]> refused = snapshot(adminUrl(server), SUPER_AUTH);
+            assertEquals(503, refused.statusCode());
+            assertTrue(new String(refused.body(), StandardCharsets.UTF_8).contains("admin.snapshot.enabled=false"));
+        }
+    }
+
+    private HttpResponse<byte[]> snapshot(String url, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + "/snapshot?streaming=false"))
+                .timeout(Duration.ofSeconds(60));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    @Test
     void aBodyAboveTheLimitIsRefusedBeforeItIsRead() throws Exception {
         try (WardenServer server = WardenServer.start(config(0))) {
             byte[] tooLarge = new byte[dev.warden.server.pipeline.SnapshotRestore.maxSnapshotBytes() + 1];
