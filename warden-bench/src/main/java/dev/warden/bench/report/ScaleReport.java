@@ -27,8 +27,11 @@ public final class ScaleReport {
             md.append("\n#### ").append(dimension.cliName()).append(": ").append(dimension.axisLabel()).append("\n\n");
             md.append("| ").append(dimension.cliName()).append(" | Apache ").append(dimension.throughputLabel())
                     .append(" | Warden ").append(dimension.throughputLabel()).append(" | Warden/Apache | Apache p50 ms"
-                            + " | Warden p50 ms | Apache p99 ms | Warden p99 ms |\n");
-            md.append("|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                            + " | Warden p50 ms | Apache p99 ms | Warden p99 ms |");
+            dimension.extraLabel().ifPresent(label -> md.append(" Apache ").append(label).append(" | Warden ")
+                    .append(label).append(" |"));
+            md.append("\n|--:|--:|--:|--:|--:|--:|--:|--:|").append(dimension.extraLabel().isPresent() ? "--:|--:|" : "")
+                    .append('\n');
             List<Long> xs = points.stream().filter(p -> p.dimension() == dimension).map(ScalePoint::x).distinct()
                     .sorted().toList();
             for (long x : xs) {
@@ -43,7 +46,12 @@ public final class ScaleReport {
                         .append(" | ").append(w.map(p -> ms(p.p50Us(), p)).orElse(""))
                         .append(" | ").append(a.map(p -> ms(p.p99Us(), p)).orElse(""))
                         .append(" | ").append(w.map(p -> ms(p.p99Us(), p)).orElse(""))
-                        .append(" |\n");
+                        .append(" |");
+                if (dimension.extraLabel().isPresent()) {
+                    md.append(' ').append(a.map(ScaleReport::extra).orElse("")).append(" | ")
+                            .append(w.map(ScaleReport::extra).orElse("")).append(" |");
+                }
+                md.append('\n');
             }
             List<ScalePoint> failed = points.stream().filter(p -> p.dimension() == dimension && !p.measured())
                     .toList();
@@ -66,6 +74,10 @@ public final class ScaleReport {
 
     private static String throughput(ScalePoint p) {
         return p.measured() ? String.format(Locale.ROOT, "%,.0f", p.throughput()) : "failed";
+    }
+
+    private static String extra(ScalePoint p) {
+        return p.measured() && !Double.isNaN(p.extra()) ? String.format(Locale.ROOT, "%,.1f", p.extra()) : "";
     }
 
     private static String ms(long micros, ScalePoint p) {

@@ -30,6 +30,27 @@ class ScaleReportTest {
         assertTrue(md.contains("![value-size](scale/value-size.svg)"), md);
     }
 
+    private static final List<ScalePoint> HEAP_POINTS = List.of(
+            new ScalePoint(ScaleDimension.ZNODES, 10_000, Flavour.APACHE, 40_000, 500, 3000, 21.5, null),
+            new ScalePoint(ScaleDimension.ZNODES, 10_000, Flavour.WARDEN, 80_000, 250, 1500, 12.25, null),
+            new ScalePoint(ScaleDimension.ZNODES, 1_000_000, Flavour.APACHE, 30_000, 600, 4000, 410, null),
+            new ScalePoint(ScaleDimension.ZNODES, 1_000_000, Flavour.WARDEN, 70_000, 300, 2000, 250, null));
+
+    @Test
+    void aDimensionsThirdFigureHasColumnsAndAPanel() throws Exception {
+        String md = ScaleReport.render("Run of today.", List.of(ScaleDimension.ZNODES), HEAP_POINTS,
+                d -> Optional.empty());
+        assertTrue(md.contains("| Apache MiB heap after GC | Warden MiB heap after GC |\n|--:|--:|--:|--:|--:|--:|--:|"
+                + "--:|--:|--:|\n"), md);
+        assertTrue(md.contains("| 1,000,000 | 30,000 | 70,000 | 2.33× | 0.60 | 0.30 | 4.00 | 2.00 | 410.0 | 250.0 |"),
+                md);
+        String svg = ScalePlot.render(ScaleDimension.ZNODES, HEAP_POINTS);
+        DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        assertTrue(svg.contains("MiB heap after GC (lower is better)"), svg);
+        assertTrue(svg.contains(">410<"), "the heap panel labels its points: " + svg);
+    }
+
     @Test
     void plotIsWellFormedSvgWithALinePerServer() throws Exception {
         String svg = ScalePlot.render(ScaleDimension.VALUE_SIZE, POINTS);
