@@ -55,6 +55,6 @@ final class ChildrenLoad {
                     done.done(rc == 0 && names.size() != x ? -1 : rc);
                 }), options.warmupSeconds(), options.measureSeconds());
         return new ScalePoint(ScaleDimension.CHILDREN, x, flavour, result.opsPerSecond(), result.p50Us(),
-                result.p99Us(), createNs / 1e9, null);
+                result.p99Us(), createNs / 1e6, null);
     }
 }

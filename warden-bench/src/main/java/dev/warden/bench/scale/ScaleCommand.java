@@ -84,7 +84,8 @@ public final class ScaleCommand implements Callable<Integer> {
     private Path workDir;
 
     @Option(names = "--doc", defaultValue = "docs/PERFORMANCE.md", paramLabel = "FILE",
-            description = "Markdown file whose bench:scale section is replaced (default ${DEFAULT-VALUE}).")
+            description = "Markdown file whose bench:scale:DIMENSION section of each dimension run is replaced"
+                    + " (default ${DEFAULT-VALUE}).")
     private Path docFile;
 
     @Option(names = "--plot-dir", defaultValue = "docs/scale", paramLabel = "DIR",
@@ -103,8 +104,10 @@ public final class ScaleCommand implements Callable<Integer> {
         boolean temporaryDir = workDir == null;
         Path dir = null;
         try {
-            DocSplicer.requireMarkersIfExists(docFile, ScaleReport.MARKERS);
             options = options(Path.of("unused"));
+            for (ScaleDimension dimension : options.dimensions()) {
+                DocSplicer.requireMarkersIfExists(docFile, ScaleReport.markers(dimension));
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -126,13 +129,17 @@ public final class ScaleCommand implements Callable<Integer> {
                 Files.writeString(plot, ScalePlot.render(dimension, measured), StandardCharsets.UTF_8);
                 out.println("plot written to " + plot);
             }
-            String markdown = ScaleReport.render(header(startedAt, options), options.dimensions(), measured,
-                    dimension -> Optional.of(relative(plotDir.resolve(dimension.cliName() + ".svg"))));
-            out.println();
-            out.println(markdown);
-            if (Files.isRegularFile(docFile)) {
-                DocSplicer.spliceFile(docFile, ScaleReport.MARKERS, markdown);
-                out.println("results written to " + docFile);
+            String header = header(startedAt, options);
+            for (ScaleDimension dimension : options.dimensions()) {
+                String section = ScaleReport.section(header, dimension, measured,
+                        Optional.of(relative(plotDir.resolve(dimension.cliName() + ".svg"))));
+                out.println();
+                out.println(section);
+                // each dimension has a section of its own: a run of some dimensions keeps the others' figures
+                if (Files.isRegularFile(docFile)) {
+                    DocSplicer.spliceFile(docFile, ScaleReport.markers(dimension), section);
+                    out.println("results written to " + docFile);
+                }
             }
             out.flush();
             return measured.stream().allMatch(ScalePoint::measured) ? 0 : BenchMain.EXIT_FAILED;

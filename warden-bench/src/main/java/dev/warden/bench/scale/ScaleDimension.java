@@ -28,7 +28,7 @@ public enum ScaleDimension {
      * 1.2 MB, above ZooKeeper's default jute.maxbuffer: both servers and the client get 4 MiB.
      */
     CHILDREN("children", "children of the node read", List.of(1000L, 10_000L, 100_000L), "getChildren/s",
-            "getChildren p99 ms", "s to create the children"),
+            "getChildren p99 ms", "ms to create the children"),
     /**
      * Znodes in the tree (100-byte values), mixed load over all of them (16 sessions × 32, 90 %
      * getData, 10 % setData of 100 bytes); also the server's heap after full collections. 10M is

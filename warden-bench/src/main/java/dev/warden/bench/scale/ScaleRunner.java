@@ -5,6 +5,7 @@ import dev.warden.bench.compare.DeploymentUnavailableException;
 import dev.warden.bench.compare.JvmSettings;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.load.ClientKind;
+import dev.warden.bench.report.ScaleReport;
 import dev.warden.bench.load.LoadClient;
 import dev.warden.bench.load.LoadResult;
 import dev.warden.bench.load.LoadRunner;
@@ -176,7 +177,7 @@ public final class ScaleRunner {
             };
             say("%s, %s = %,d: %,.0f %s, p50 %.2f ms, p99 %.2f ms%s", flavour.title(), dimension.cliName(), x,
                     point.throughput(), dimension.throughputLabel(), point.p50Us() / 1000.0, point.p99Us() / 1000.0,
-                    dimension.extraLabel().map(label -> String.format(Locale.ROOT, ", %.1f %s", point.extra(), label))
+                    dimension.extraLabel().map(label -> ", " + ScaleReport.figure(point.extra()) + " " + label)
                             .orElse(""));
             return point;
         } catch (IOException | RuntimeException e) {

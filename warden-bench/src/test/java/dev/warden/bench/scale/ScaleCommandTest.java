@@ -8,9 +8,11 @@ import dev.warden.bench.BenchMain;
 import dev.warden.cli.cluster.Flavour;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The scale command's options, parsed without running anything. */
@@ -89,5 +91,17 @@ class ScaleCommandTest {
         int status = cli.execute("scale", "--dimension", "members", "--points", "2", "--doc", "no-such-file.md");
         assertEquals(2, status);
         assertTrue(err.toString().contains("members point 2: the ensembles are 3, 5 or 7 members"), err.toString());
+    }
+
+    @Test
+    void aDocumentWithoutTheDimensionsSectionIsRefusedBeforeStartingAnything(@TempDir Path dir) throws Exception {
+        Path doc = dir.resolve("PERFORMANCE.md");
+        Files.writeString(doc, "<!-- bench:scale:connections:begin -->\n<!-- bench:scale:connections:end -->\n");
+        StringWriter err = new StringWriter();
+        CommandLine cli = BenchMain.commandLine();
+        cli.setErr(new PrintWriter(err));
+        int status = cli.execute("scale", "--dimension", "connections,children", "--doc", doc.toString());
+        assertEquals(2, status);
+        assertTrue(err.toString().contains("lacks the markers <!-- bench:scale:children:begin -->"), err.toString());
     }
 }
