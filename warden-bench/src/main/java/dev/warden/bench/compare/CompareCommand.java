@@ -33,7 +33,8 @@ public final class CompareCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--topologies", split = ",", defaultValue = "standalone,ensemble3", paramLabel = "T[,T]",
-            description = "standalone, ensemble3, standalone-tls, ensemble3-tls (default ${DEFAULT-VALUE}); the -tls"
+            description = "standalone, ensemble3, ensemble5, ensemble7, standalone-tls, ensemble3-tls (default"
+                    + " ${DEFAULT-VALUE}); the -tls"
                     + " ones serve the load on secureClientPort and run the quorum on TLS, certificates made at start.")
     private List<String> topologies;
 

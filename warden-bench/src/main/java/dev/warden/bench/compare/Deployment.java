@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One flavour in one topology, every member a JVM of its own on loopback, serving once
@@ -45,15 +46,17 @@ public final class Deployment implements AutoCloseable {
     private final ClientTls clientTls;
     private final Stopper stopper;
     private final Liveness liveness;
+    private final Supplier<List<Long>> memberPids;
 
     Deployment(Flavour flavour, Topology topology, String connectString, ClientTls clientTls, Stopper stopper,
-               Liveness liveness) {
+               Liveness liveness, Supplier<List<Long>> memberPids) {
         this.flavour = flavour;
         this.topology = topology;
         this.connectString = connectString;
         this.clientTls = clientTls;
         this.stopper = stopper;
         this.liveness = liveness;
+        this.memberPids = memberPids;
     }
 
     /**
@@ -97,6 +100,11 @@ public final class Deployment implements AutoCloseable {
      */
     public List<String> deadMembers() {
         return liveness.deadMembers();
+    }
+
+    /** The process id of every member's JVM, in member order, so a caller can ask the JVM itself (heap, say). */
+    public List<Long> memberPids() {
+        return memberPids.get();
     }
 
     public Flavour flavour() {

@@ -56,7 +56,7 @@ final class EnsembleLauncher {
         return new Deployment(flavour, topology, connectString, Deployment.clientTls(tls), () -> {
             cluster.close();
             stopAtExit.close();
-        }, () -> deadMembers(cluster));
+        }, () -> deadMembers(cluster), () -> cluster.ids().stream().map(id -> cluster.member(id).pid()).toList());
     }
 
     /**

@@ -53,7 +53,8 @@ final class StandaloneLauncher {
         String connectString = "127.0.0.1:" + (tls == null ? clientPort : ports.get(1));
         return new Deployment(flavour, topology, connectString, Deployment.clientTls(tls), () -> stop(process),
                 () -> process.isAlive() ? List.of()
-                        : List.of("exited with status " + process.exitValue() + MemberDeath.hint(log)));
+                        : List.of("exited with status " + process.exitValue() + MemberDeath.hint(log)),
+                () -> List.of(process.pid()));
     }
 
     private static void awaitStandalone(Flavour flavour, Process process, int clientPort, Path log, long timeoutMs)

@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
 public enum Topology {
     STANDALONE("standalone", 1, false),
     ENSEMBLE3("3 members", 3, false),
+    ENSEMBLE5("5 members", 5, false),
+    ENSEMBLE7("7 members", 7, false),
     STANDALONE_TLS("standalone, TLS", 1, true),
     ENSEMBLE3_TLS("3 members, TLS", 3, true);
 

@@ -42,8 +42,9 @@ final class ApacheLoadClient implements LoadClient {
      * @param hostsInGivenOrder try the connect string's hosts in order (the first is the session's
      *                          home, see {@link SessionPlacement}) instead of the client's shuffle
      */
-    static ApacheLoadClient connect(String connectString, int sessionTimeoutMs, boolean hostsInGivenOrder,
-                                    Socket socket, ClientTls tls) throws IOException, InterruptedException {
+    static ApacheLoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes,
+                                    boolean hostsInGivenOrder, Socket socket, ClientTls tls)
+            throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         Watcher onConnected = event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
@@ -52,6 +53,9 @@ final class ApacheLoadClient implements LoadClient {
         };
         ZKClientConfig config = new ZKClientConfig();
         config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, socket.className());
+        // the same frame limit as the Warden client gets: the Apache client's own default (1 MiB)
+        // refuses a reply such as getChildren of 100,000 children
+        config.setProperty(ZKClientConfig.JUTE_MAXBUFFER, Integer.toString(maxFrameBytes));
         // per session, not as system properties: one JVM may run plaintext and TLS loads in turn
         tls.zookeeperProperties().forEach(config::setProperty);
         ZooKeeper zk = hostsInGivenOrder

@@ -55,14 +55,14 @@ public enum ClientKind {
     private LoadClient open(String connectString, int sessionTimeoutMs, int maxFrameBytes, boolean hostsInGivenOrder,
                             ClientTls tls) throws IOException, InterruptedException {
         return switch (this) {
-            case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder,
+            case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder,
                     ApacheLoadClient.Socket.NETTY, tls);
             case APACHE_NIO -> {
                 if (tls.enabled()) {
                     // the Apache client speaks TLS over its Netty socket only
                     throw new IllegalArgumentException("the Apache client's NIO socket has no TLS; use --client APACHE");
                 }
-                yield ApacheLoadClient.connect(connectString, sessionTimeoutMs, hostsInGivenOrder,
+                yield ApacheLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder,
                         ApacheLoadClient.Socket.NIO, tls);
             }
             case WARDEN -> WardenLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder,

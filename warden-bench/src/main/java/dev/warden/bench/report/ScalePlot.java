@@ -25,7 +25,8 @@ public final class ScalePlot {
     }
 
     public static String render(ScaleDimension dimension, List<ScalePoint> points) {
-        int width = LEFT_PX + 2 * PANEL_WIDTH_PX + GAP_PX + 30;
+        int panels = dimension.extraLabel().isPresent() ? 3 : 2;
+        int width = LEFT_PX + panels * PANEL_WIDTH_PX + (panels - 1) * GAP_PX + 30;
         int height = TOP_PX + PANEL_HEIGHT_PX + 60;
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
@@ -38,6 +39,8 @@ public final class ScalePlot {
                 ScalePoint::throughput, dimension);
         panel(svg, LEFT_PX + PANEL_WIDTH_PX + GAP_PX, TOP_PX, dimension.latencyLabel() + " (lower is better)",
                 measured, p -> p.p99Us() / 1000.0, dimension);
+        dimension.extraLabel().ifPresent(label -> panel(svg, LEFT_PX + 2 * (PANEL_WIDTH_PX + GAP_PX), TOP_PX,
+                label + " (lower is better)", measured, ScalePoint::extra, dimension));
         return svg.append("</svg>\n").toString();
     }
 

@@ -30,20 +30,24 @@ import picocli.CommandLine.Spec;
 
 /** {@code warden bench scale}: both servers, standalone, as one dimension grows. */
 @Command(name = "scale", mixinStandardHelpOptions = true,
-        description = {"Throughput and p99 of Warden and Apache ZooKeeper (standalone, fsync on) as one dimension",
-                "grows with everything else fixed: open connections, watchers on one node, value size.",
+        description = {"Throughput and p99 of Warden and Apache ZooKeeper (fsync on) as one dimension grows with",
+                "everything else fixed: open connections, watchers on one node, value size (the default three),",
+                "children of one node, znodes in the tree, members of the ensemble.",
                 "Writes a table per dimension into the performance document and an SVG plot per dimension."})
 public final class ScaleCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--dimension", split = ",", defaultValue = "connections,watchers,value-size",
-            paramLabel = "D[,D]", description = "connections, watchers, value-size (default ${DEFAULT-VALUE}).")
+    @Option(names = {"--dimension", "--dimensions"}, split = ",", defaultValue = "connections,watchers,value-size",
+            paramLabel = "D[,D]", description = "connections, watchers, value-size, children, znodes, members"
+                    + " (default ${DEFAULT-VALUE}).")
     private List<String> dimensions;
 
     @Option(names = "--points", split = ",", paramLabel = "N[,N]",
             description = "The values to measure at, with one --dimension only (default: connections 16,256,1024,"
-                    + "4096,10000; watchers 1,10,100,1000,10000; value-size 16,256,4096,65536,1048576).")
+                    + "4096,10000; watchers 1,10,100,1000,10000; value-size 16,256,4096,65536,1048576; children 1000,"
+                    + "10000,100000; znodes 10000,100000,1000000, growing only; members 3,5,7). 10000000 znodes is"
+                    + " opt-in: it needs --heap-mb of about 8192 and minutes per server.")
     private List<Long> points;
 
     @Option(names = "--servers", split = ",", defaultValue = "apache,warden", paramLabel = "S[,S]",
@@ -67,15 +71,21 @@ public final class ScaleCommand implements Callable<Integer> {
                     + " measure the JIT compiler (default ${DEFAULT-VALUE}; 0 for none).")
     private int jitWarmupSeconds;
 
-    @Option(names = "--heap-mb", defaultValue = "2048", description = "Heap of each server (default ${DEFAULT-VALUE}).")
+    @Option(names = "--heap-mb", defaultValue = "2048", description = "Heap of each standalone server (default"
+            + " ${DEFAULT-VALUE}).")
     private int heapMb;
+
+    @Option(names = "--member-heap-mb", defaultValue = "512", description = "Heap of each ensemble member in the"
+            + " members dimension, where up to seven run at once (default ${DEFAULT-VALUE}).")
+    private int memberHeapMb;
 
     @Option(names = "--work-dir", paramLabel = "DIR",
             description = "Where the servers keep data and logs (default: a temporary directory, deleted afterwards).")
     private Path workDir;
 
     @Option(names = "--doc", defaultValue = "docs/PERFORMANCE.md", paramLabel = "FILE",
-            description = "Markdown file whose bench:scale section is replaced (default ${DEFAULT-VALUE}).")
+            description = "Markdown file whose bench:scale:DIMENSION section of each dimension run is replaced"
+                    + " (default ${DEFAULT-VALUE}).")
     private Path docFile;
 
     @Option(names = "--plot-dir", defaultValue = "docs/scale", paramLabel = "DIR",
@@ -94,8 +104,10 @@ public final class ScaleCommand implements Callable<Integer> {
         boolean temporaryDir = workDir == null;
         Path dir = null;
         try {
-            DocSplicer.requireMarkersIfExists(docFile, ScaleReport.MARKERS);
             options = options(Path.of("unused"));
+            for (ScaleDimension dimension : options.dimensions()) {
+                DocSplicer.requireMarkersIfExists(docFile, ScaleReport.markers(dimension));
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -117,13 +129,17 @@ public final class ScaleCommand implements Callable<Integer> {
                 Files.writeString(plot, ScalePlot.render(dimension, measured), StandardCharsets.UTF_8);
                 out.println("plot written to " + plot);
             }
-            String markdown = ScaleReport.render(header(startedAt, options), options.dimensions(), measured,
-                    dimension -> Optional.of(relative(plotDir.resolve(dimension.cliName() + ".svg"))));
-            out.println();
-            out.println(markdown);
-            if (Files.isRegularFile(docFile)) {
-                DocSplicer.spliceFile(docFile, ScaleReport.MARKERS, markdown);
-                out.println("results written to " + docFile);
+            String header = header(startedAt, options);
+            for (ScaleDimension dimension : options.dimensions()) {
+                String section = ScaleReport.section(header, dimension, measured,
+                        Optional.of(relative(plotDir.resolve(dimension.cliName() + ".svg"))));
+                out.println();
+                out.println(section);
+                // each dimension has a section of its own: a run of some dimensions keeps the others' figures
+                if (Files.isRegularFile(docFile)) {
+                    DocSplicer.spliceFile(docFile, ScaleReport.markers(dimension), section);
+                    out.println("results written to " + docFile);
+                }
             }
             out.flush();
             return measured.stream().allMatch(ScalePoint::measured) ? 0 : BenchMain.EXIT_FAILED;
@@ -149,7 +165,7 @@ public final class ScaleCommand implements Callable<Integer> {
         parsed.forEach(d -> xs.put(d, points != null ? List.copyOf(points) : d.defaultPoints()));
         List<Flavour> flavours = servers.stream().map(ScaleCommand::flavour).distinct().toList();
         return new ScaleOptions(parsed, xs, flavours, warmupSeconds, measureSeconds, watchRounds, jitWarmupSeconds,
-                JvmSettings.ofThisJvm(heapMb), dir, readyTimeoutSeconds * 1000L);
+                JvmSettings.ofThisJvm(heapMb), memberHeapMb, dir, readyTimeoutSeconds * 1000L);
     }
 
     private static Flavour flavour(String name) {
@@ -162,14 +178,21 @@ public final class ScaleCommand implements Callable<Integer> {
     }
 
     private static String header(ZonedDateTime startedAt, ScaleOptions options) {
-        return String.format(Locale.ROOT, "Run of %s on %s. Each server standalone in its own JVM (-Xms/-Xmx %d MiB),"
-                        + " fsync on, loopback; both up together, the order alternating from point to point, each first"
-                        + " given %d s of unmeasured load for its JIT. Each load point: %d s warm-up, %d s measured;"
-                        + " each watcher count: one unmeasured round, then %d.",
+        String header = String.format(Locale.ROOT, "Run of %s on %s. Each server standalone in its own JVM (-Xms/-Xmx"
+                        + " %d MiB), fsync on, loopback, jute.maxbuffer %d bytes on both servers and the client; both"
+                        + " up together, the order alternating from point to point, each first given %d s of"
+                        + " unmeasured load for its JIT. Each load point: %d s warm-up, %d s measured; each watcher"
+                        + " count: one unmeasured round, then %d.",
                 startedAt.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm zzz", Locale.ROOT)),
-                MachineInfo.ofThisMachine().describe(), options.jvm().heapMb(), options.jitWarmupSeconds(),
-                options.warmupSeconds(),
-                options.measureSeconds(), options.watchRounds());
+                MachineInfo.ofThisMachine().describe(), options.jvm().heapMb(), options.jvm().juteMaxBufferBytes(),
+                options.jitWarmupSeconds(), options.warmupSeconds(), options.measureSeconds(), options.watchRounds());
+        if (options.dimensions().contains(ScaleDimension.MEMBERS)) {
+            header += String.format(Locale.ROOT, " Members dimension: one flavour's ensemble up at a time (the"
+                    + " members' JVMs, -Xms/-Xmx %d MiB each, started as bench compare starts them), the order"
+                    + " alternating from point to point, each ensemble first given the same JIT warm-up.",
+                    options.memberHeapMb());
+        }
+        return header;
     }
 
     private String relative(Path plot) {

@@ -2,8 +2,10 @@ package dev.warden.bench.scale;
 
 import dev.warden.bench.compare.Deployment;
 import dev.warden.bench.compare.DeploymentUnavailableException;
+import dev.warden.bench.compare.JvmSettings;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.load.ClientKind;
+import dev.warden.bench.report.ScaleReport;
 import dev.warden.bench.load.LoadClient;
 import dev.warden.bench.load.LoadResult;
 import dev.warden.bench.load.LoadRunner;
@@ -28,13 +30,14 @@ import org.HdrHistogram.Histogram;
  * for the whole dimension, the order alternating from one point to the next, as in the comparison.
  */
 public final class ScaleRunner {
-    private static final int SESSION_TIMEOUT_MS = 30_000;
+    static final int SESSION_TIMEOUT_MS = 30_000;
     private static final int MAX_FRAME_BYTES = 4 << 20;
     private static final long WATCH_TIMEOUT_MS = 120_000;
     private static final String ROOT = "/warden-bench-scale";
     private static final String WATCHED = ROOT + "-watched";
 
     private final PrintWriter out;
+    private final ZnodesLoad znodes = new ZnodesLoad();
 
     public ScaleRunner(PrintWriter out) {
         this.out = out;
@@ -43,7 +46,7 @@ public final class ScaleRunner {
     public List<ScalePoint> run(ScaleOptions options) throws IOException, InterruptedException {
         List<ScalePoint> points = new ArrayList<>();
         for (ScaleDimension dimension : options.dimensions()) {
-            points.addAll(runDimension(dimension, options));
+            points.addAll(dimension == ScaleDimension.MEMBERS ? runMembers(options) : runDimension(dimension, options));
         }
         return points;
     }
@@ -74,13 +77,59 @@ public final class ScaleRunner {
         }
     }
 
+    /**
+     * The members dimension: an ensemble per point and flavour, each stopped before the next starts
+     * (seven members of each flavour at once would be fourteen JVMs on the machine), the flavours'
+     * order alternating from point to point.
+     */
+    private List<ScalePoint> runMembers(ScaleOptions options) throws IOException, InterruptedException {
+        List<ScalePoint> points = new ArrayList<>();
+        JvmSettings memberJvm = new JvmSettings(options.jvm().javaExecutable(), options.jvm().classPath(),
+                options.memberHeapMb(), options.jvm().juteMaxBufferBytes());
+        List<Long> xs = options.points().get(ScaleDimension.MEMBERS);
+        for (int i = 0; i < xs.size(); i++) {
+            long x = xs.get(i);
+            List<Flavour> order = new ArrayList<>(options.flavours());
+            if (i % 2 == 1) {
+                java.util.Collections.reverse(order);
+            }
+            for (Flavour flavour : order) {
+                Topology topology = Topology.parse("ensemble" + x);
+                say("starting %s, %s", flavour.title(), topology.title());
+                try (Deployment deployment = Deployment.start(flavour, topology,
+                        freshDir(options, "members" + x, flavour), memberJvm, options.readyTimeoutMs())) {
+                    warmUpJit(flavour, deployment, options);
+                    points.add(measure(ScaleDimension.MEMBERS, x, flavour, new EnumMap<>(Map.of(flavour, deployment)),
+                            options));
+                } catch (DeploymentUnavailableException e) {
+                    say("%s not available: %s", flavour.title(), e.getMessage());
+                    points.add(ScalePoint.failed(ScaleDimension.MEMBERS, x, flavour, e.getMessage()));
+                }
+            }
+        }
+        return points;
+    }
+
+    /** setData, 16 sessions × 32 in flight, 1 KiB over 1,000 keys, the sessions spread over the members. */
+    private ScalePoint members(long x, Flavour flavour, Deployment deployment, ScaleOptions options)
+            throws IOException, InterruptedException {
+        LoadSpec spec = new LoadSpec(deployment.connectString(), ClientKind.APACHE, Workload.SET_DATA, 16, 32, 1024,
+                1000, 0, 1, 1, options.warmupSeconds(), options.measureSeconds(), SESSION_TIMEOUT_MS,
+                ROOT + "-members", MAX_FRAME_BYTES);
+        return of(ScaleDimension.MEMBERS, x, flavour, new LoadRunner(quiet()).run(spec));
+    }
+
+    private static Path freshDir(ScaleOptions options, String name, Flavour flavour) throws IOException {
+        Path dir = options.workDir().resolve(name + "-" + flavour.name().toLowerCase());
+        for (int restart = 1; Files.exists(dir); restart++) {
+            dir = options.workDir().resolve(name + "-" + flavour.name().toLowerCase() + "-" + restart);
+        }
+        return Files.createDirectories(dir);
+    }
+
     private void start(Flavour flavour, ScaleDimension dimension, ScaleOptions options, Map<Flavour, Deployment> up)
             throws IOException, InterruptedException {
-        Path dir = options.workDir().resolve(dimension.cliName() + "-" + flavour.name().toLowerCase());
-        for (int restart = 1; Files.exists(dir); restart++) {
-            dir = options.workDir().resolve(dimension.cliName() + "-" + flavour.name().toLowerCase() + "-" + restart);
-        }
-        Files.createDirectories(dir);
+        Path dir = freshDir(options, dimension.cliName(), flavour);
         say("starting %s standalone for %s", flavour.title(), dimension.cliName());
         try {
             Deployment deployment = Deployment.start(flavour, Topology.STANDALONE, dir, options.jvm(),
@@ -122,14 +171,22 @@ public final class ScaleRunner {
                 case CONNECTIONS -> connections(x, flavour, deployment, options);
                 case VALUE_SIZE -> valueSize(x, flavour, deployment, options);
                 case WATCHERS -> watchers(x, flavour, deployment, options);
+                case CHILDREN -> ChildrenLoad.measure(x, flavour, deployment, options);
+                case ZNODES -> znodes.measure(x, flavour, deployment, options);
+                case MEMBERS -> members(x, flavour, deployment, options);
             };
-            say("%s, %s = %,d: %,.0f %s, p50 %.2f ms, p99 %.2f ms", flavour.title(), dimension.cliName(), x,
-                    point.throughput(), dimension.throughputLabel(), point.p50Us() / 1000.0, point.p99Us() / 1000.0);
+            say("%s, %s = %,d: %,.0f %s, p50 %.2f ms, p99 %.2f ms%s", flavour.title(), dimension.cliName(), x,
+                    point.throughput(), dimension.throughputLabel(), point.p50Us() / 1000.0, point.p99Us() / 1000.0,
+                    dimension.extraLabel().map(label -> ", " + ScaleReport.figure(point.extra()) + " " + label)
+                            .orElse(""));
             return point;
         } catch (IOException | RuntimeException e) {
             say("%s, %s = %,d failed: %s", flavour.title(), dimension.cliName(), x, e.getMessage());
             if (!deployment.deadMembers().isEmpty()) {
                 String why = "died: " + String.join("; ", deployment.deadMembers());
+                if (dimension == ScaleDimension.MEMBERS) {
+                    return ScalePoint.failed(dimension, x, flavour, why); // each point starts its own ensemble
+                }
                 up.remove(flavour).close();
                 try {
                     start(flavour, dimension, options, up);
