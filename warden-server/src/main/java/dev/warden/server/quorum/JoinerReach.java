@@ -79,7 +79,7 @@ final class JoinerReach implements LeaderPrep.ReconfigGate {
     public boolean mustWait(ReconfigRequest request, AuthIdentities who, long maxWaitMs) {
         EnsembleConfig next;
         try {
-            next = reconfig.validate(request);
+            next = reconfig.validate(request, false);
         } catch (PrepException refused) {
             return false; // prepare gives the same answer
         }

@@ -60,7 +60,7 @@ final class LeaderReconfig implements Reconfigurer {
 
     @Override
     public TxnBody.Reconfig prepare(ReconfigRequest request, AuthIdentities who) throws PrepException {
-        EnsembleConfig next = validate(request);
+        EnsembleConfig next = validate(request, true);
         ReconfigCheck check = core.checkReconfig(next.toConfiguration());
         switch (check) {
             case OK -> {
@@ -82,8 +82,10 @@ final class LeaderReconfig implements Reconfigurer {
     /**
      * The configuration {@code request} asks for, once every check before the quorum check passed
      * (the order and errors of {@link #prepare}); the quorum and permission checks are the caller's.
+     * Why a malformed request is refused is logged when {@code logRefusal}: by the prep that
+     * answers it, not by a look ahead that prep repeats.
      */
-    EnsembleConfig validate(ReconfigRequest request) throws PrepException {
+    EnsembleConfig validate(ReconfigRequest request, boolean logRefusal) throws PrepException {
         if (!enabled) {
             throw new PrepException(ErrorCode.RECONFIG_DISABLED);
         }
@@ -98,7 +100,9 @@ final class LeaderReconfig implements Reconfigurer {
         try {
             return dev.warden.server.config.ReconfigRequestParser.apply(current, request, multiAddressEnabled);
         } catch (ConfigException bad) {
-            log.info("reconfig refused: {}", bad.getMessage());
+            if (logRefusal) {
+                log.info("reconfig refused: {}", bad.getMessage());
+            }
             throw new PrepException(ErrorCode.BAD_ARGUMENTS);
         }
     }
