@@ -7,24 +7,16 @@ import dev.warden.bench.support.InProcessServers;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Raw sessions against both in-process servers: each watch fires once per setData, twice in two rounds. */
 class RawSessionsTest {
-    static Stream<Arguments> bothServers() {
-        Supplier<InProcessServers.Server> warden = InProcessServers::warden;
-        Supplier<InProcessServers.Server> apache = InProcessServers::apache;
-        return Stream.of(Arguments.of("warden", warden), Arguments.of("apache", apache));
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("bothServers")
+    @MethodSource("dev.warden.bench.support.InProcessServers#both")
     void everySessionsWatchFiresOnceARound(String name, Supplier<InProcessServers.Server> servers) throws Exception {
         try (InProcessServers.Server server = servers.get()) {
             String connect = server.connectString();

@@ -10,9 +10,7 @@ import dev.warden.bench.support.InProcessServers;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -23,14 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TreeLoadTest {
     private static final int FRAME_BYTES = 4 << 20;
 
-    static Stream<Arguments> bothServers() {
-        Supplier<InProcessServers.Server> warden = InProcessServers::warden;
-        Supplier<InProcessServers.Server> apache = InProcessServers::apache;
-        return Stream.of(Arguments.of("warden", warden), Arguments.of("apache", apache));
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("bothServers")
+    @MethodSource("dev.warden.bench.support.InProcessServers#both")
     void createsChildrenAndReadsThemBackInALoop(String name, Supplier<InProcessServers.Server> servers)
             throws Exception {
         try (InProcessServers.Server server = servers.get()) {

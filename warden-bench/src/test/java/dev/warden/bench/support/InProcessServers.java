@@ -8,13 +8,25 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ZooKeeperServer;
+import org.junit.jupiter.params.provider.Arguments;
 
 /** Warden and Apache ZooKeeper standalone servers in this JVM, for the load generator's tests. */
 public final class InProcessServers {
     private InProcessServers() {
+    }
+
+    /**
+     * Both servers, named, for a parameterized test:
+     * {@code @MethodSource("dev.warden.bench.support.InProcessServers#both")}.
+     */
+    public static Stream<Arguments> both() {
+        Supplier<Server> warden = InProcessServers::warden;
+        Supplier<Server> apache = InProcessServers::apache;
+        return Stream.of(Arguments.of("warden", warden), Arguments.of("apache", apache));
     }
 
     /** A running server; closing it stops it and deletes its data. */
