@@ -19,7 +19,11 @@ public final class AuthIdentities {
     public static final String SUPER_SCHEME = "super";
 
     private final String address;
-    private final Set<IdKey> ids = Collections.newSetFromMap(new ConcurrentHashMap<>());
+    /**
+     * Null while the only identity is the address: most connections never add one, and the set
+     * with its list cost about 300 bytes on each of them. Guarded by this object's lock.
+     */
+    private Set<IdKey> ids;
     /** The set's iteration order, rebuilt on the rare add so permission checks allocate nothing. */
     private volatile List<Id> ordered;
     /** skipACL=yes: every permission is granted, as to the super user, without naming an identity. */
@@ -27,7 +31,7 @@ public final class AuthIdentities {
 
     public AuthIdentities(String clientAddress) {
         this.address = clientAddress;
-        add(new Id("ip", clientAddress));
+        this.ordered = Collections.singletonList(new Id("ip", clientAddress));
     }
 
     /** Identities in the order clients observe them. */
@@ -36,6 +40,10 @@ public final class AuthIdentities {
     }
 
     public synchronized void add(Id id) {
+        if (ids == null) {
+            ids = Collections.newSetFromMap(new ConcurrentHashMap<>());
+            ids.add(new IdKey(ordered.get(0)));
+        }
         if (ids.add(new IdKey(id))) {
             List<Id> rebuilt = new ArrayList<>(ids.size());
             for (IdKey key : ids) {
