@@ -41,11 +41,7 @@ final class ConnectionStats {
     }
 
     private static VarHandle field(String name) {
-        try {
-            return MethodHandles.lookup().findVarHandle(ConnectionStats.class, name, long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+        return FieldHandles.of(MethodHandles.lookup(), name, long.class);
     }
 
     void received() {
