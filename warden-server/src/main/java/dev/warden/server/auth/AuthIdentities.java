@@ -30,8 +30,24 @@ public final class AuthIdentities {
     private volatile boolean aclChecksSkipped;
 
     public AuthIdentities(String clientAddress) {
-        this.address = clientAddress;
-        this.ordered = Collections.singletonList(new Id("ip", clientAddress));
+        this(addressIdentity(clientAddress));
+    }
+
+    /**
+     * Starts from an {@link #addressIdentity} list, which connections from one address may share:
+     * the list is immutable and replaced, not changed, when an identity is added.
+     */
+    public AuthIdentities(List<Id> addressIdentity) {
+        if (addressIdentity.size() != 1 || !addressIdentity.get(0).scheme().equals("ip")) {
+            throw new IllegalArgumentException("not an address identity: " + addressIdentity);
+        }
+        this.address = addressIdentity.get(0).id();
+        this.ordered = addressIdentity;
+    }
+
+    /** The identity list of a connection that has proved nothing yet: ip:&lt;address&gt;, immutable. */
+    public static List<Id> addressIdentity(String clientAddress) {
+        return Collections.singletonList(new Id("ip", clientAddress));
     }
 
     /** Identities in the order clients observe them. */

@@ -154,7 +154,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         connectionStats = new ConnectionStats(server.clock().wallTimeMs());
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
-        identities = new AuthIdentities(address.getHostAddress());
+        identities = new AuthIdentities(server.registry().addressIdentity(address));
         if (server.config().skipAcl()) {
             identities.skipAclChecks();
         }

@@ -49,6 +49,20 @@ class AuthIdentitiesTest {
     }
 
     @Test
+    void connectionsSharingTheirAddressIdentityAddTheirOwnIdentities() {
+        List<Id> shared = AuthIdentities.addressIdentity("10.0.0.7");
+        AuthIdentities first = new AuthIdentities(shared);
+        AuthIdentities second = new AuthIdentities(shared);
+        first.add(new Id("digest", "alice:x"));
+        assertEquals(2, first.ids().size());
+        assertEquals(List.of(new Id("ip", "10.0.0.7")), second.ids());
+        assertEquals(List.of(new Id("ip", "10.0.0.7")), shared);
+        assertEquals("10.0.0.7", second.address());
+        assertThrows(IllegalArgumentException.class,
+                () -> new AuthIdentities(List.of(new Id("digest", "alice:x"))));
+    }
+
+    @Test
     void aSuperIdentityMakesTheConnectionSuper() {
         AuthIdentities who = new AuthIdentities("10.0.0.7");
         who.add(new Id(AuthIdentities.SUPER_SCHEME, ""));
