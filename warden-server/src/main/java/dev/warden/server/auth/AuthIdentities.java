@@ -19,15 +19,35 @@ public final class AuthIdentities {
     public static final String SUPER_SCHEME = "super";
 
     private final String address;
-    private final Set<IdKey> ids = Collections.newSetFromMap(new ConcurrentHashMap<>());
+    /**
+     * Null while the only identity is the address: most connections never add one, and the set
+     * with its list cost about 300 bytes on each of them. Guarded by this object's lock.
+     */
+    private Set<IdKey> ids;
     /** The set's iteration order, rebuilt on the rare add so permission checks allocate nothing. */
     private volatile List<Id> ordered;
     /** skipACL=yes: every permission is granted, as to the super user, without naming an identity. */
     private volatile boolean aclChecksSkipped;
 
     public AuthIdentities(String clientAddress) {
-        this.address = clientAddress;
-        add(new Id("ip", clientAddress));
+        this(addressIdentity(clientAddress));
+    }
+
+    /**
+     * Starts from an {@link #addressIdentity} list, which connections from one address may share:
+     * the list is immutable and replaced, not changed, when an identity is added.
+     */
+    public AuthIdentities(List<Id> addressIdentity) {
+        if (addressIdentity.size() != 1 || !addressIdentity.get(0).scheme().equals("ip")) {
+            throw new IllegalArgumentException("not an address identity: " + addressIdentity);
+        }
+        this.address = addressIdentity.get(0).id();
+        this.ordered = addressIdentity;
+    }
+
+    /** The identity list of a connection that has proved nothing yet: ip:&lt;address&gt;, immutable. */
+    public static List<Id> addressIdentity(String clientAddress) {
+        return Collections.singletonList(new Id("ip", clientAddress));
     }
 
     /** Identities in the order clients observe them. */
@@ -36,6 +56,10 @@ public final class AuthIdentities {
     }
 
     public synchronized void add(Id id) {
+        if (ids == null) {
+            ids = Collections.newSetFromMap(new ConcurrentHashMap<>());
+            ids.add(new IdKey(ordered.get(0)));
+        }
         if (ids.add(new IdKey(id))) {
             List<Id> rebuilt = new ArrayList<>(ids.size());
             for (IdKey key : ids) {

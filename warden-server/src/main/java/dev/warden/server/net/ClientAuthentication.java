@@ -118,7 +118,7 @@ final class ClientAuthentication {
      * no identity of a required scheme is answered SESSIONCLOSEDREQUIRESASLAUTH and the
      * connection closed.
      */
-    boolean authenticatedEnough(RequestHeader header) {
+    static boolean authenticatedEnough(ServerContext server, ClientConnection connection, RequestHeader header) {
         var enforcement = server.config().security().enforcement();
         if (!enforcement.active()) {
             return true;

@@ -30,7 +30,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
+    private static final VarHandle IN_FLIGHT = FieldHandles.of(MethodHandles.lookup(), "inFlight", int.class);
     /** One per JVM: a flood of malformed frames (a fuzzer, a broken client) becomes two lines a minute. */
     private static final RepeatedWarning MALFORMED = new RepeatedWarning(log, () -> System.nanoTime() / 1_000_000);
     /** Bytes waiting for the socket above which the client is no longer read. */
@@ -68,10 +70,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     private final FrameDecoder frames;
     /** Every reply and event, in order, on its way to the socket. */
     private final OutboundFrames outbound;
-    private final ClientAuthentication authentication;
-    private final ClientHandshake handshake;
-    private final InlineAnswers inline;
-    private final AtomicInteger inFlight = new AtomicInteger();
+    /** Made by the first addauth or SASL request: most connections never send one. Event loop only. */
+    private ClientAuthentication authentication;
+    private volatile int inFlight; // through IN_FLIGHT: requests in the pipeline
     private Channel channel;
     private InetAddress address;
     private AuthIdentities identities;
@@ -100,9 +101,6 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         this.server = server;
         this.frames = frames;
         this.outbound = new OutboundFrames(server, this);
-        this.authentication = new ClientAuthentication(server, this);
-        this.handshake = new ClientHandshake(server, this);
-        this.inline = new InlineAnswers(server, this);
     }
 
     public long sessionId() {
@@ -118,7 +116,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     public int inFlight() {
-        return inFlight.get();
+        return inFlight;
     }
 
     public long lastZxidSent() {
@@ -156,7 +154,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         connectionStats = new ConnectionStats(server.clock().wallTimeMs());
         InetSocketAddress remote = (InetSocketAddress) channel.remoteAddress();
         address = remote.getAddress();
-        identities = new AuthIdentities(address.getHostAddress());
+        identities = new AuthIdentities(server.registry().addressIdentity(address));
         if (server.config().skipAcl()) {
             identities.skipAclChecks();
         }
@@ -180,7 +178,9 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         cancelHandshakeDeadline();
-        authentication.dispose();
+        if (authentication != null) {
+            authentication.dispose();
+        }
         server.watches().removeWatcher(this);
         server.registry().closed(this, address);
         outbound.releaseAll();
@@ -243,7 +243,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         connectionStats.received();
         try {
             if (!handshakeDone) {
-                handshake.handshake(frame, length);
+                new ClientHandshake(server, this).handshake(frame, length);
             } else {
                 request(frame, length, moreBehind);
             }
@@ -279,7 +279,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     void awaitNewSession(int timeoutMs, boolean readOnlyPresent) {
         awaitingSession = true;
         channel.config().setAutoRead(false);
-        inFlight.incrementAndGet();
+        IN_FLIGHT.getAndAdd(this, 1);
         server.pipeline().submit(Request.createSession(this, timeoutMs, readOnlyPresent));
     }
 
@@ -335,17 +335,17 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
                     channel.remoteAddress(), OpCode.name(opcode), header.xid());
         }
         if (opcode == OpCode.AUTH) {
-            authentication.authenticate(header, AuthPacket.read(in));
+            authentication().authenticate(header, AuthPacket.read(in));
             return;
         }
         if (opcode == OpCode.SASL) {
-            authentication.sasl(header, GetSASLRequest.read(in));
+            authentication().sasl(header, GetSASLRequest.read(in));
             return;
         }
-        if (!authentication.authenticatedEnough(header)) {
+        if (!ClientAuthentication.authenticatedEnough(server, this, header)) {
             return;
         }
-        if (readOnlySession && !inline.readOnlyAllows(header, receivedNs)) {
+        if (readOnlySession && !InlineAnswers.readOnlyAllows(server, this, header, receivedNs)) {
             return;
         }
         if (!RequestBodies.isSupported(opcode)) {
@@ -365,12 +365,19 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         Request request = new Request(this, sessionId, header.xid(), opcode, body).receivedAt(receivedNs)
                 .markMoreBehind(moreBehind);
-        if (readOnlySession || (server.pipeline().answersInline(opcode) && inFlight.get() == 0)) {
+        if (readOnlySession || (server.pipeline().answersInline(opcode) && inFlight == 0)) {
             // a read-only session's requests are all reads by now, answered here: it has no pipeline
-            inline.readInline(request, receivedNs);
+            InlineAnswers.readInline(server, this, request, receivedNs);
             return;
         }
         submit(request);
+    }
+
+    private ClientAuthentication authentication() {
+        if (authentication == null) {
+            authentication = new ClientAuthentication(server, this);
+        }
+        return authentication;
     }
 
     /** Counts an answered request in the server's and this connection's figures. */
@@ -381,7 +388,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     private void submit(Request request) {
-        inFlight.incrementAndGet();
+        IN_FLIGHT.getAndAdd(this, 1);
         if (!server.pipeline().submit(request)) {
             throttled = true;
             server.registry().pause(this);
@@ -396,7 +403,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     /** Sends an error in request order: straight away if nothing is in flight, else via the pipeline. */
     private void routeError(Request request, ErrorCode error, boolean thenClose) {
-        if (inFlight.get() == 0) {
+        if (inFlight == 0) {
             sendReply(ReplyHeaders.of(request, error, server.state().lastAppliedZxid()), null);
             if (thenClose) {
                 closeAfterFlush();
@@ -420,7 +427,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void requestDone(Request request) {
-        inFlight.decrementAndGet();
+        IN_FLIGHT.getAndAdd(this, -1);
         if (server.config().auditEnabled() && request.xid == lastReplyXid) {
             AuditLog.request(sessionId, identities, address.getHostAddress(), request, lastReplyError);
         }

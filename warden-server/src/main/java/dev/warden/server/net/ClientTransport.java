@@ -2,12 +2,13 @@ package dev.warden.server.net;
 
 import dev.warden.server.threads.ServerThreads;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -23,6 +24,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientTransport implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClientTransport.class);
+    /**
+     * One read-size policy for every client channel: Netty otherwise gives each channel an
+     * allocator object of its own, though only the per-channel handle it makes keeps any state.
+     */
+    private static final AdaptiveRecvByteBufAllocator READ_SIZES = new AdaptiveRecvByteBufAllocator();
 
     private final ServerContext server;
     private final EventLoopGroup bossGroup;
@@ -68,10 +74,11 @@ public final class ClientTransport implements AutoCloseable {
             throws InterruptedException, IOException {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
-                .channel(NioServerSocketChannel.class)
+                .channelFactory((ChannelFactory<ClientServerChannel>) ClientServerChannel::new)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.RCVBUF_ALLOCATOR, READ_SIZES)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, ClientConnection.OUTBOUND_WATER_MARK)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override

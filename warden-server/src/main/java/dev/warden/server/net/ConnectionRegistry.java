@@ -1,5 +1,7 @@
 package dev.warden.server.net;
 
+import dev.warden.protocol.Id;
+import dev.warden.server.auth.AuthIdentities;
 import dev.warden.server.watch.WatchManager;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -9,10 +11,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Open connections: per-IP counts, the connection bound to each session, paused readers. */
+/**
+ * Open connections: per-IP counts, the identity the connections of one address start with, the
+ * connection bound to each session, paused readers.
+ */
 public final class ConnectionRegistry {
     private final int maxPerAddress;
-    private final Map<InetAddress, AtomicInteger> countsByAddress = new ConcurrentHashMap<>();
+    private final Map<InetAddress, AddressConnections> byAddress = new ConcurrentHashMap<>();
     private final Set<ClientConnection> open = ConcurrentHashMap.newKeySet();
     private final Map<Long, ClientConnection> bySession = new ConcurrentHashMap<>();
     private final Set<ClientConnection> paused = ConcurrentHashMap.newKeySet();
@@ -21,9 +26,18 @@ public final class ConnectionRegistry {
         this.maxPerAddress = maxPerAddress;
     }
 
+    /**
+     * The identity list ({@code ip:<address>}) a connection from {@code address} starts with,
+     * one list shared by the address's connections: the address string, its Id and the list
+     * cost about 100 bytes on every connection when each makes its own.
+     */
+    List<Id> addressIdentity(InetAddress address) {
+        return byAddress.computeIfAbsent(address, AddressConnections::new).identity;
+    }
+
     /** False if the address already has its maximum number of connections. */
     boolean tryOpen(ClientConnection connection, InetAddress address) {
-        AtomicInteger count = countsByAddress.computeIfAbsent(address, a -> new AtomicInteger());
+        AtomicInteger count = byAddress.computeIfAbsent(address, AddressConnections::new).count;
         if (maxPerAddress > 0 && count.incrementAndGet() > maxPerAddress) {
             count.decrementAndGet();
             return false;
@@ -37,9 +51,9 @@ public final class ConnectionRegistry {
 
     void closed(ClientConnection connection, InetAddress address) {
         if (open.remove(connection)) {
-            AtomicInteger count = countsByAddress.get(address);
-            if (count != null && count.decrementAndGet() <= 0) {
-                countsByAddress.remove(address, count);
+            AddressConnections connections = byAddress.get(address);
+            if (connections != null && connections.count.decrementAndGet() <= 0) {
+                byAddress.remove(address, connections);
             }
         }
         paused.remove(connection);
@@ -112,6 +126,16 @@ public final class ConnectionRegistry {
     public void closeAll() {
         for (ClientConnection connection : connections()) {
             connection.closeNow();
+        }
+    }
+
+    /** One client address: its open connections and the identity list they share. */
+    private static final class AddressConnections {
+        final AtomicInteger count = new AtomicInteger();
+        final List<Id> identity;
+
+        AddressConnections(InetAddress address) {
+            identity = AuthIdentities.addressIdentity(address.getHostAddress());
         }
     }
 }

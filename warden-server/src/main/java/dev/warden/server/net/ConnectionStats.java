@@ -1,39 +1,55 @@
 package dev.warden.server.net;
 
 import dev.warden.protocol.OpCode;
-import java.util.concurrent.atomic.LongAccumulator;
-import java.util.concurrent.atomic.LongAdder;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One connection's figures for the cons and stat words, as ZooKeeper keeps them per connection:
  * packets each way, when it was established, the last operation, its cxid, zxid, reply time and
  * latency, and the latency range. {@code crst} resets them. Written by the connection's threads,
  * read by the admin words from any thread.
+ *
+ * <p>Plain volatile fields updated atomically through VarHandles, not LongAdders: a connection's
+ * writers rarely contend (its event loop and the thread answering its request), and four
+ * LongAdders and two LongAccumulators cost about 200 bytes more on every connection, idle ones
+ * included.
  */
 final class ConnectionStats {
-    private final LongAdder received = new LongAdder();
-    private final LongAdder sent = new LongAdder();
+    private static final VarHandle RECEIVED = field("received");
+    private static final VarHandle SENT = field("sent");
+    private static final VarHandle MIN_LATENCY_MS = field("minLatencyMs");
+    private static final VarHandle MAX_LATENCY_MS = field("maxLatencyMs");
+    private static final VarHandle LATENCY_COUNT = field("latencyCount");
+    private static final VarHandle LATENCY_TOTAL_MS = field("latencyTotalMs");
+
+    private volatile long received;
+    private volatile long sent;
     private final long establishedAtMs;
     private volatile String lastOperation = "NA";
     private volatile long lastCxid = -1;
     private volatile long lastZxid = -1;
     private volatile long lastResponseMs;
     private volatile long lastLatencyMs;
-    private final LongAccumulator minLatencyMs = new LongAccumulator(Math::min, Long.MAX_VALUE);
-    private final LongAccumulator maxLatencyMs = new LongAccumulator(Math::max, 0);
-    private final LongAdder latencyCount = new LongAdder();
-    private final LongAdder latencyTotalMs = new LongAdder();
+    private volatile long minLatencyMs = Long.MAX_VALUE;
+    private volatile long maxLatencyMs;
+    private volatile long latencyCount;
+    private volatile long latencyTotalMs;
 
     ConnectionStats(long establishedAtMs) {
         this.establishedAtMs = establishedAtMs;
     }
 
+    private static VarHandle field(String name) {
+        return FieldHandles.of(MethodHandles.lookup(), name, long.class);
+    }
+
     void received() {
-        received.increment();
+        RECEIVED.getAndAdd(this, 1L);
     }
 
     void sent() {
-        sent.increment();
+        SENT.getAndAdd(this, 1L);
     }
 
     /**
@@ -48,18 +64,26 @@ final class ConnectionStats {
         lastZxid = zxid;
         lastResponseMs = nowMs;
         lastLatencyMs = latencyMs;
-        minLatencyMs.accumulate(latencyMs);
-        maxLatencyMs.accumulate(latencyMs);
-        latencyCount.increment();
-        latencyTotalMs.add(latencyMs);
+        for (long min = minLatencyMs; latencyMs < min; min = minLatencyMs) {
+            if (MIN_LATENCY_MS.compareAndSet(this, min, latencyMs)) {
+                break;
+            }
+        }
+        for (long max = maxLatencyMs; latencyMs > max; max = maxLatencyMs) {
+            if (MAX_LATENCY_MS.compareAndSet(this, max, latencyMs)) {
+                break;
+            }
+        }
+        LATENCY_COUNT.getAndAdd(this, 1L);
+        LATENCY_TOTAL_MS.getAndAdd(this, latencyMs);
     }
 
     long packetsReceived() {
-        return received.sum();
+        return received;
     }
 
     long packetsSent() {
-        return sent.sum();
+        return sent;
     }
 
     /** ZooKeeper's "est": wall-clock milliseconds when the connection was accepted. */
@@ -88,32 +112,32 @@ final class ConnectionStats {
     }
 
     long minLatencyMs() {
-        long m = minLatencyMs.get();
+        long m = minLatencyMs;
         return m == Long.MAX_VALUE ? 0 : m;
     }
 
     long maxLatencyMs() {
-        return maxLatencyMs.get();
+        return maxLatencyMs;
     }
 
     long avgLatencyMs() {
-        long n = latencyCount.sum();
-        return n == 0 ? 0 : latencyTotalMs.sum() / n;
+        long n = latencyCount;
+        return n == 0 ? 0 : latencyTotalMs / n;
     }
 
     /** crst: everything but the establishment time starts again. */
     void reset() {
-        received.reset();
-        sent.reset();
+        received = 0;
+        sent = 0;
         lastOperation = "NA";
         lastCxid = -1;
         lastZxid = -1;
         lastResponseMs = 0;
         lastLatencyMs = 0;
-        minLatencyMs.reset();
-        maxLatencyMs.reset();
-        latencyCount.reset();
-        latencyTotalMs.reset();
+        minLatencyMs = Long.MAX_VALUE;
+        maxLatencyMs = 0;
+        latencyCount = 0;
+        latencyTotalMs = 0;
     }
 
     /** The four-letter names ZooKeeper gives the last operation in cons ("lop"). */

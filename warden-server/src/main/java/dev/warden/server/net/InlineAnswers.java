@@ -7,14 +7,13 @@ import dev.warden.server.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.ReplyHeaders;
 import dev.warden.server.pipeline.Request;
 
-/** The requests a connection answers on its own network thread: reads, and what a read-only session may not do. */
+/**
+ * The requests a connection answers on its own network thread: reads, and what a read-only
+ * session may not do. Static: an object per connection would only hold the two arguments, on
+ * every idle connection too.
+ */
 final class InlineAnswers {
-    private final ServerContext server;
-    private final ClientConnection connection;
-
-    InlineAnswers(ServerContext server, ClientConnection connection) {
-        this.server = server;
-        this.connection = connection;
+    private InlineAnswers() {
     }
 
     /**
@@ -23,7 +22,8 @@ final class InlineAnswers {
      * session of this member alone ends with it; one of the ensemble's is left to the ensemble).
      * False when the request was answered here.
      */
-    boolean readOnlyAllows(RequestHeader header, long receivedNs) {
+    static boolean readOnlyAllows(ServerContext server, ClientConnection connection, RequestHeader header,
+            long receivedNs) {
         int opcode = header.type();
         Request request = new Request(connection, connection.sessionId(), header.xid(), opcode, null)
                 .receivedAt(receivedNs);
@@ -41,7 +41,7 @@ final class InlineAnswers {
         return true;
     }
 
-    void readInline(Request request, long receivedNs) {
+    static void readInline(ServerContext server, ClientConnection connection, Request request, long receivedNs) {
         // Queue the reply before releasing the tree: a watch this read sets is fired under the
         // write lock, and its event must not reach the client ahead of the reply that set it.
         // asked under the tree's read lock: once read-only mode has ended (the member found a

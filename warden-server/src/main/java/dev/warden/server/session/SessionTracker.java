@@ -24,9 +24,13 @@ public final class SessionTracker {
     private final Clock clock;
     private final long tickMs;
     private final Map<Long, Session> sessions = new ConcurrentHashMap<>();
-    private final TreeMap<Long, Set<Long>> bucketsByExpiryMs = new TreeMap<>();
+    /**
+     * Expiry time → the sessions expiring then. A bucket holds the Session objects themselves
+     * (compared by identity): a set of ids would box one more Long for every session.
+     */
+    private final TreeMap<Long, Set<Session>> bucketsByExpiryMs = new TreeMap<>();
     /** The local sessions' buckets, kept apart so only this member's own check takes them. */
-    private final TreeMap<Long, Set<Long>> localBucketsByExpiryMs = new TreeMap<>();
+    private final TreeMap<Long, Set<Session>> localBucketsByExpiryMs = new TreeMap<>();
     private volatile int localSessions;
     private long nextSessionId;
     /** Sessions touched since {@link #drainActive}, when an ensemble member reports them. */
@@ -198,7 +202,7 @@ public final class SessionTracker {
         if (next != session.expiresAtMs) {
             unschedule(session);
             session.expiresAtMs = next;
-            bucketsOf(session).computeIfAbsent(next, k -> new HashSet<>()).add(id);
+            bucketsOf(session).computeIfAbsent(next, k -> new HashSet<>()).add(session);
         }
         return true;
     }
@@ -250,15 +254,14 @@ public final class SessionTracker {
         return takeExpired(localBucketsByExpiryMs);
     }
 
-    private List<Long> takeExpired(TreeMap<Long, Set<Long>> buckets) {
+    private List<Long> takeExpired(TreeMap<Long, Set<Session>> buckets) {
         long now = clock.monotonicMs();
         List<Long> expired = new ArrayList<>();
         while (!buckets.isEmpty() && buckets.firstKey() <= now) {
-            for (long id : buckets.pollFirstEntry().getValue()) {
-                Session session = sessions.get(id);
-                if (session != null && !session.closing) {
+            for (Session session : buckets.pollFirstEntry().getValue()) {
+                if (sessions.get(session.id) == session && !session.closing) {
                     session.closing = true;
-                    expired.add(id);
+                    expired.add(session.id);
                 }
             }
         }
@@ -326,24 +329,28 @@ public final class SessionTracker {
     /** When each session expires, for `dump`: expiry ms (monotonic) → session ids. */
     public synchronized Map<Long, Set<Long>> expiryBuckets() {
         TreeMap<Long, Set<Long>> copy = new TreeMap<>();
-        bucketsByExpiryMs.forEach((time, ids) -> copy.put(time, new HashSet<>(ids)));
+        bucketsByExpiryMs.forEach((time, bucket) -> {
+            Set<Long> ids = new HashSet<>();
+            bucket.forEach(session -> ids.add(session.id));
+            copy.put(time, ids);
+        });
         return copy;
     }
 
-    private TreeMap<Long, Set<Long>> bucketsOf(Session session) {
+    private TreeMap<Long, Set<Session>> bucketsOf(Session session) {
         return session.local ? localBucketsByExpiryMs : bucketsByExpiryMs;
     }
 
     private void schedule(Session session) {
         session.expiresAtMs = roundUpToTick(clock.monotonicMs() + session.timeoutMs);
-        bucketsOf(session).computeIfAbsent(session.expiresAtMs, k -> new HashSet<>()).add(session.id);
+        bucketsOf(session).computeIfAbsent(session.expiresAtMs, k -> new HashSet<>()).add(session);
     }
 
     private void unschedule(Session session) {
-        TreeMap<Long, Set<Long>> buckets = bucketsOf(session);
-        Set<Long> bucket = buckets.get(session.expiresAtMs);
+        TreeMap<Long, Set<Session>> buckets = bucketsOf(session);
+        Set<Session> bucket = buckets.get(session.expiresAtMs);
         if (bucket != null) {
-            bucket.remove(session.id);
+            bucket.remove(session);
             if (bucket.isEmpty()) {
                 buckets.remove(session.expiresAtMs);
             }
