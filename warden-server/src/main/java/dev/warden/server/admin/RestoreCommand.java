@@ -53,15 +53,30 @@ final class RestoreCommand {
         this.rateLimit = rateLimit;
     }
 
-    /** The largest body a restore takes: one restore transaction must fit in one log record. */
+    /** The largest body a restore takes on this JVM: see {@link #maxBodyBytes(long)}. */
     static int maxBodyBytes() {
-        return SnapshotRestore.maxSnapshotBytes();
+        return maxBodyBytes(Runtime.getRuntime().maxMemory());
     }
+
+    /**
+     * The largest body a restore takes with a heap of {@code maxHeapBytes}: one restore
+     * transaction must fit in one log record, and the file may take at most an eighth of the heap,
+     * since a restore holds it several times over at once (the body, the check's full load, the
+     * transaction, the state it becomes) beside the state it replaces.
+     */
+    static int maxBodyBytes(long maxHeapBytes) {
+        return (int) Math.min(SnapshotRestore.maxSnapshotBytes(), maxHeapBytes / HEAP_SHARE);
+    }
+
+    /** The heap's share a restore's file may take: one part in this many. */
+    static final int HEAP_SHARE = 8;
 
     /** The answer to a body larger than {@link #maxBodyBytes()}: 413, before it is read. */
     static String tooLarge(long bodyBytes) {
-        return "the request body of " + bodyBytes + " bytes is above the " + maxBodyBytes() + " bytes one restore"
-                + " transaction can log; " + OFFLINE_WAY;
+        return "the request body of " + bodyBytes + " bytes is above the " + maxBodyBytes() + " bytes a restore takes"
+                + " here (the " + SnapshotRestore.maxSnapshotBytes() + " bytes one restore transaction can log, and an"
+                + " eighth of this server's heap of " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB); "
+                + OFFLINE_WAY;
     }
 
     /** Runs a restore of {@code body}; the answer comes through {@code answer}, maybe from another thread. */
