@@ -182,21 +182,41 @@ public final class NetNamespaces implements AutoCloseable {
         }
         for (LinkTable.Link link : List.copyOf(cut)) {
             if (!wanted.contains(link)) {
-                inNamespace(link.to(), "iptables", "-w", "-D", "INPUT", "-s", sources(link.from()), "-j", "DROP");
+                for (String source : sources(link.from())) {
+                    while (hasRule(link.to(), source)) { // an interrupted add may have left a copy
+                        inNamespace(link.to(), "iptables", "-w", "-D", "INPUT", "-s", source, "-j", "DROP");
+                    }
+                }
                 cut.remove(link);
             }
         }
         for (LinkTable.Link link : wanted) {
             if (!cut.contains(link)) {
-                inNamespace(link.to(), "iptables", "-w", "-A", "INPUT", "-s", sources(link.from()), "-j", "DROP");
+                for (String source : sources(link.from())) {
+                    if (!hasRule(link.to(), source)) {
+                        inNamespace(link.to(), "iptables", "-w", "-A", "INPUT", "-s", source, "-j", "DROP");
+                    }
+                }
                 cut.add(link);
             }
         }
     }
 
+    /**
+     * Whether member {@code id}'s INPUT chain drops what comes from {@code source}
+     * ({@code iptables -C}). A change interrupted half way (the flapping partition's thread stopped
+     * at its heal, say) may have taken effect or not; asking the kernel keeps the next change from
+     * failing on a rule already gone, or from adding one twice and leaving a copy after the heal.
+     */
+    private boolean hasRule(int id, String source) throws IOException {
+        List<String> check = new ArrayList<>(execIn(id));
+        check.addAll(List.of("iptables", "-w", "-C", "INPUT", "-s", source, "-j", "DROP"));
+        return HostCommands.run(check).ok();
+    }
+
     /** What arrives from member {@code id}: through the relays (its alias), or straight from its namespace. */
-    private String sources(int id) {
-        return aliasAddress(id) + "," + memberAddress(id);
+    private List<String> sources(int id) {
+        return List.of(aliasAddress(id), memberAddress(id));
     }
 
     /** The rules in member {@code id}'s INPUT chain, as {@code iptables -S} prints them (for logs and tests). */

@@ -59,6 +59,17 @@ class NetnsPartitionTest {
             assertTrue(others.contains(newLeader));
             awaitMode(ensemble, leader, mode -> mode != MemberMode.LEADER, "the cut-off member gives up leading");
 
+            // a change interrupted half way (the flapping partition stopped at its heal): one rule
+            // already gone, another added twice; the heal still leaves exactly no cut
+            List<String> drop = new ArrayList<>(namespaces.execIn(leader));
+            drop.addAll(List.of("iptables", "-w", "-D", "INPUT", "-s", namespaces.memberAddress(follower), "-j",
+                    "DROP"));
+            HostCommands.require(drop);
+            List<String> twice = new ArrayList<>(namespaces.execIn(leader));
+            twice.addAll(List.of("iptables", "-w", "-A", "INPUT", "-s", namespaces.aliasAddress(others.get(1)), "-j",
+                    "DROP"));
+            HostCommands.require(twice);
+
             links.healAll();
             assertFalse(namespaces.rules(leader).contains("DROP"), namespaces.rules(leader));
             assertTrue(canConnect(namespaces, ensemble, leader, follower), "after the heal, the old leader reaches "
