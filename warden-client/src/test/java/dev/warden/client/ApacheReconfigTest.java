@@ -103,9 +103,28 @@ class ApacheReconfigTest {
             Throwable cause = stale instanceof CompletionException ? stale.getCause() : stale;
             assertEquals(ErrorCode.BAD_VERSION, assertInstanceOf(WardenException.class, cause).code());
 
-            DataAndStat back = client.admin().reconfigure(List.of(ensemble.memberSpec(leaving)), List.of(), version(after))
-                    .get(30, TimeUnit.SECONDS);
+            DataAndStat back = rejoin(client, ensemble.memberSpec(leaving), version(after));
             assertTrue(text(back).contains("server." + leavingId + "="), text(back));
+        }
+    }
+
+    /**
+     * Adds a removed member back. ZooKeeper answers NEWCONFIGNOQUORUM until the removed member has
+     * found the leader again as a non-voting follower and synced, which on a loaded machine takes
+     * a few seconds after the removal, so the request is repeated as an operator would.
+     */
+    private static DataAndStat rejoin(WardenClient client, String memberSpec, long fromVersion) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                return client.admin().reconfigure(List.of(memberSpec), List.of(), fromVersion).get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException e) {
+                boolean noQuorumYet = e.getCause() instanceof WardenException w && w.code() == ErrorCode.NEW_CONFIG_NO_QUORUM;
+                if (!noQuorumYet || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
         }
     }
 
