@@ -139,6 +139,24 @@ final class KazooHarness {
     }
 
     /**
+     * Runs the test class {@code testClass} of kazoo's test file {@code suite} against a
+     * three-member Warden ensemble, with the plugin that waits until every member serves (so
+     * pytest's {@code -s} output shows the members' logs on a failure), the harness told
+     * {@code zookeeperVersion}; asserts pytest reports {@code passed} tests passed (none skipped)
+     * and returns its output.
+     */
+    static String runEnsembleSuite(Path dir, Path suite, String testClass, String zookeeperVersion, int passed)
+            throws Exception {
+        assumeInstalled(suite, "kazoo, pytest", "python3-kazoo and python3-pytest");
+        String log = runPytest(dir, suite.getFileName() + "-" + testClass, 3,
+                List.of("-s", "-p", "warden_ensemble_ready", suite.toString(), "-k", testClass),
+                Map.of("PYTHONPATH", pythonPath(dir).toString(), "ZOOKEEPER_VERSION", zookeeperVersion));
+        assertTrue(log.contains(passed + " passed"), "kazoo's " + testClass + " runs and its " + passed
+                + " tests pass, none skipped:\n" + log);
+        return log;
+    }
+
+    /**
      * The harness's first port: its members listen on the 10 * members ports from there. They are
      * taken below the kernel's ephemeral range (ip_local_port_range), where no outgoing connection
      * of this machine can hold one: a busy machine with thousands of connections open would
