@@ -113,9 +113,17 @@ public final class ResourceProbe {
                 ProbeReport.RESTART_WITH_LOG_SERVER_START_MS));
     }
 
+    /**
+     * The watch holder's heap: the Apache client keeps a record of every watch it set (about 200
+     * bytes each), so 1 GiB holds 2.5 million, and a larger tree gets a larger holder.
+     */
+    static long watchHolderHeapMb(int watches) {
+        return Math.max(1024, watches / 2_500);
+    }
+
     /** Heap growth while a child JVM's session holds one exists-watch on every leaf znode. */
     private long weighWatches(EmbeddedServer server) throws IOException, InterruptedException {
-        Process holder = ChildJvm.start(List.of("-Xmx1g"), WatchHolder.class,
+        Process holder = ChildJvm.start(List.of("-Xmx" + watchHolderHeapMb(options.znodes()) + "m"), WatchHolder.class,
                 List.of(server.connectString(), Integer.toString(options.znodes()),
                         Integer.toString(options.maxInFlight())),
                 options.dataDir().resolveSibling(options.dataDir().getFileName() + "-watch-holder.log"));
