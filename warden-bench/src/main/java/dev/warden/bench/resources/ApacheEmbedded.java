@@ -5,11 +5,12 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import org.apache.zookeeper.server.ServerCnxnFactory;
+import org.apache.zookeeper.server.SyncRequestProcessor;
 import org.apache.zookeeper.server.ZooKeeperServer;
 
 /**
- * Apache ZooKeeper's standalone server (the baseline) with its defaults (fsync on, snapCount
- * 100,000) on a free loopback port: the same classes ZooKeeperServerMain wires together.
+ * Apache ZooKeeper's standalone server (the baseline) with its defaults (fsync on; snapCount as
+ * the probe is told, 100,000 by default) on a free loopback port: the same classes ZooKeeperServerMain wires together.
  */
 final class ApacheEmbedded implements EmbeddedServer {
     private static final int TICK_TIME_MS = 2000;
@@ -23,7 +24,9 @@ final class ApacheEmbedded implements EmbeddedServer {
         this.connections = connections;
     }
 
-    static ApacheEmbedded start(Path dataDir) throws IOException {
+    static ApacheEmbedded start(Path dataDir, int snapCount) throws IOException {
+        // What zookeeper.snapCount sets; read when the sync processor starts.
+        SyncRequestProcessor.setSnapCount(snapCount);
         File dir = dataDir.toFile();
         ZooKeeperServer server = new ZooKeeperServer(dir, dir, TICK_TIME_MS);
         ServerCnxnFactory connections = ServerCnxnFactory.createFactory(

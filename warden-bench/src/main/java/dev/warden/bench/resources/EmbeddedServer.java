@@ -14,10 +14,11 @@ interface EmbeddedServer extends AutoCloseable {
     @Override
     void close();
 
-    static EmbeddedServer start(Flavour flavour, Path dataDir) throws IOException {
+    /** Starts a server on {@code dataDir} that snapshots every snapCount/2 to snapCount transactions. */
+    static EmbeddedServer start(Flavour flavour, Path dataDir, int snapCount) throws IOException {
         return switch (flavour) {
-            case WARDEN -> WardenEmbedded.start(dataDir);
-            case APACHE -> ApacheEmbedded.start(dataDir);
+            case WARDEN -> WardenEmbedded.start(dataDir, snapCount);
+            case APACHE -> ApacheEmbedded.start(dataDir, snapCount);
         };
     }
 }

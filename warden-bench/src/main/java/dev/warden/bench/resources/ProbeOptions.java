@@ -9,11 +9,14 @@ import java.util.List;
  * logTail-1 were set to {@link ZnodeLoader#TAIL_VALUE} by writes logged after the snapshot, and
  * the restarted server must show that.
  */
-record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, boolean restartPhase, int logTail) {
+record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, boolean restartPhase, int logTail,
+                    int snapCount) {
     static final int DEFAULT_ZNODES = 1_000_000;
     static final int DEFAULT_IN_FLIGHT = 1000;
+    /** Both servers' default: a snapshot every 50,000 to 100,000 transactions. */
+    static final int DEFAULT_SNAP_COUNT = 100_000;
     static final String USAGE = "usage: ResourceProbe --flavour warden|apache --data-dir DIR [--znodes N] "
-            + "[--in-flight N]";
+            + "[--in-flight N] [--snap-count N]";
 
     ProbeOptions {
         if (znodes < 1) {
@@ -21,6 +24,9 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
         }
         if (maxInFlight < 1) {
             throw new IllegalArgumentException("--in-flight must be >= 1: " + maxInFlight);
+        }
+        if (snapCount < 2) {
+            throw new IllegalArgumentException("--snap-count must be >= 2: " + snapCount);
         }
         if (logTail < 0 || logTail > znodes) {
             throw new IllegalArgumentException("--log-tail must be within 0.." + znodes + ": " + logTail);
@@ -34,6 +40,7 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
         int inFlight = DEFAULT_IN_FLIGHT;
         boolean restart = false;
         int logTail = 0;
+        int snapCount = DEFAULT_SNAP_COUNT;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -43,19 +50,20 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
                 case "--in-flight" -> inFlight = intValue(args, ++i, arg);
                 case "--restart-phase" -> restart = true;
                 case "--log-tail" -> logTail = intValue(args, ++i, arg);
+                case "--snap-count" -> snapCount = intValue(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown option '" + arg + "'; " + USAGE);
             }
         }
         if (flavour == null || dataDir == null) {
             throw new IllegalArgumentException("--flavour and --data-dir are required; " + USAGE);
         }
-        return new ProbeOptions(flavour, znodes, dataDir, inFlight, restart, logTail);
+        return new ProbeOptions(flavour, znodes, dataDir, inFlight, restart, logTail, snapCount);
     }
 
     /** The arguments that start this probe's restart phase on the same data, with {@code logTail} set after the snapshot. */
     List<String> restartArgs(int logTail) {
         return List.of("--flavour", flavour.cliName(), "--data-dir", dataDir.toString(),
-                "--znodes", Integer.toString(znodes), "--restart-phase", "--log-tail", Integer.toString(logTail));
+                "--znodes", Integer.toString(znodes), "--restart-phase", "--log-tail", Integer.toString(logTail), "--snap-count", Integer.toString(snapCount));
     }
 
     private static String value(String[] args, int i, String option) {

@@ -28,14 +28,14 @@ final class ResourceComparison {
     private ResourceComparison() {
     }
 
-    static ProbeReport runProbe(Flavour flavour, int znodes, String xmx, Path workDir)
+    static ProbeReport runProbe(Flavour flavour, int znodes, String xmx, int snapCount, Path workDir)
             throws IOException, InterruptedException {
         Path dataDir = workDir.resolve(flavour.cliName());
         Path log = workDir.resolve(flavour.cliName() + "-probe.log");
         Files.createDirectories(workDir);
         Process probe = ChildJvm.start(List.of("-Xms" + xmx, "-Xmx" + xmx), ResourceProbe.class,
                 List.of("--flavour", flavour.cliName(), "--znodes", Integer.toString(znodes),
-                        "--data-dir", dataDir.toString()), log);
+                        "--data-dir", dataDir.toString(), "--snap-count", Integer.toString(snapCount)), log);
         String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!probe.waitFor(PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS) || probe.exitValue() != 0) {
             probe.destroyForcibly();
@@ -45,12 +45,13 @@ final class ResourceComparison {
     }
 
     /** The figures of both servers as Markdown: when and where measured, then the table. */
-    static String section(ProbeReport warden, ProbeReport apache, int znodes, String xmx) {
+    static String section(ProbeReport warden, ProbeReport apache, int znodes, String xmx, int snapCount) {
         var os = ManagementFactory.getOperatingSystemMXBean();
         String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-        return String.format(Locale.ROOT, "Measured %s with %,d znodes (plus %,d parents), %,d watches, -Xms%s -Xmx%s.%n",
+        return String.format(Locale.ROOT, "Measured %s with %,d znodes (plus %,d parents), %,d watches, -Xms%s -Xmx%s%s.%n",
                         when, znodes, Integer.parseInt(warden.get(ProbeReport.ZNODES_WITH_PARENTS)) - znodes,
-                        Integer.parseInt(warden.get(ProbeReport.WATCHES)), xmx, xmx)
+                        Integer.parseInt(warden.get(ProbeReport.WATCHES)), xmx, xmx,
+                        snapCount == ProbeOptions.DEFAULT_SNAP_COUNT ? "" : String.format(Locale.ROOT, ", snapCount %,d", snapCount))
                 + String.format(Locale.ROOT, "Machine: %s %s %s, %d cores, Java %s.%n%n", os.getName(), os.getVersion(),
                         os.getArch(), os.getAvailableProcessors(), Runtime.version())
                 + FiguresTable.render(warden, apache);

@@ -79,7 +79,7 @@ public final class ResourceProbe {
                 .put(ProbeReport.FLAVOUR, options.flavour().cliName())
                 .put(ProbeReport.ZNODES, znodes)
                 .put(ProbeReport.ZNODES_WITH_PARENTS, total);
-        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), dataDir)) {
+        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), dataDir, options.snapCount())) {
             long heapBaseline = ProcessMemory.heapUsedAfterGcBytes();
             long rssBaseline = ProcessMemory.residentBytes();
             long createStartNs = System.nanoTime();
@@ -104,7 +104,7 @@ public final class ResourceProbe {
         }
         report.putAll(timeRestart(0, ProbeReport.RESTART_TO_SERVING_MS, ProbeReport.RESTART_SERVER_START_MS));
         int logTail = Math.min(LOG_TAIL_WRITES, znodes);
-        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), dataDir);
+        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), dataDir, options.snapCount());
              ZnodeLoader loader = ZnodeLoader.connect(server.connectString(), options.maxInFlight())) {
             loader.setTree(logTail);
         }
@@ -201,7 +201,7 @@ public final class ResourceProbe {
      */
     ProbeReport restart() throws IOException, InterruptedException {
         long startNs = System.nanoTime();
-        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), options.dataDir())) {
+        try (EmbeddedServer server = EmbeddedServer.start(options.flavour(), options.dataDir(), options.snapCount())) {
             long serverStartMs = elapsedMs(startNs);
             String lastPath = ZnodeLayout.nodePath(options.znodes() - 1);
             try (ZnodeLoader loader = ZnodeLoader.connect(server.connectString(), 1)) {

@@ -39,6 +39,11 @@ public final class ResourcesCommand implements Callable<Integer> {
             description = "-Xms and -Xmx of each server's JVM, e.g. 4g or 512m (default ${DEFAULT-VALUE}).")
     private String heap;
 
+    @Option(names = "--snap-count", defaultValue = "100000", paramLabel = "N",
+            description = "Both servers' snapCount: a snapshot every N/2 to N transactions (default ${DEFAULT-VALUE},"
+                    + " both servers' default). A large tree needs a larger one: each snapshot holds the whole tree.")
+    private int snapCount;
+
     @Option(names = "--work-dir", paramLabel = "DIR",
             description = "Where both servers keep data and the child JVMs' logs; must be empty or absent and on a"
                     + " real disk (default: a temporary directory, deleted afterwards).")
@@ -54,6 +59,9 @@ public final class ResourcesCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (znodes < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--znodes must be at least 1: " + znodes);
+        }
+        if (snapCount < 2) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--snap-count must be at least 2: " + snapCount);
         }
         if (!heap.matches("[0-9]+[kKmMgG]?")) {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -81,10 +89,10 @@ public final class ResourcesCommand implements Callable<Integer> {
         ExitCleanup.Registration deleteAtExit = temporaryDir ? ExitCleanup.deleteOnExit(dir) : null;
         try {
             say(out, "Warden: %,d znodes, -Xmx%s, work directory %s", znodes, heap, dir);
-            ProbeReport warden = ResourceComparison.runProbe(Flavour.WARDEN, znodes, heap, dir);
+            ProbeReport warden = ResourceComparison.runProbe(Flavour.WARDEN, znodes, heap, snapCount, dir);
             say(out, "Apache ZooKeeper: %,d znodes, -Xmx%s", znodes, heap);
-            ProbeReport apache = ResourceComparison.runProbe(Flavour.APACHE, znodes, heap, dir);
-            String section = ResourceComparison.section(warden, apache, znodes, heap);
+            ProbeReport apache = ResourceComparison.runProbe(Flavour.APACHE, znodes, heap, snapCount, dir);
+            String section = ResourceComparison.section(warden, apache, znodes, heap, snapCount);
             out.println();
             out.print(section);
             if (Files.isRegularFile(docFile)) {

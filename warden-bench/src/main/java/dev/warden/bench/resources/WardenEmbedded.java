@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Warden with its defaults (fsync on, snapCount 100,000) on a free loopback port, except that
+ * Warden with its defaults (fsync on; snapCount as the probe is told, 100,000 by default) on a free loopback port, except that
  * one session may hold any number of watches, as in Apache ZooKeeper, so the probe's single
  * watching session is not cut off past 1M.
  */
@@ -17,13 +17,14 @@ final class WardenEmbedded implements EmbeddedServer {
         this.server = server;
     }
 
-    static WardenEmbedded start(Path dataDir) throws IOException {
+    static WardenEmbedded start(Path dataDir, int snapCount) throws IOException {
         ServerConfig config = ServerConfig.builder()
                 .dataDir(dataDir)
                 .dataLogDir(dataDir)
                 .clientPort(0)
                 .maxClientCnxns(0)
                 .maxWatchesPerSession(Integer.MAX_VALUE)
+                .snapCount(snapCount)
                 .build();
         return new WardenEmbedded(WardenServer.start(config));
     }

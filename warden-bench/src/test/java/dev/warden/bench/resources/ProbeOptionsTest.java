@@ -19,14 +19,16 @@ class ProbeOptionsTest {
         assertEquals(ProbeOptions.DEFAULT_IN_FLIGHT, options.maxInFlight());
         assertEquals(false, options.restartPhase());
         assertEquals(0, options.logTail());
+        assertEquals(ProbeOptions.DEFAULT_SNAP_COUNT, options.snapCount());
     }
 
     @Test
     void restartArgumentsDescribeTheSameDataInTheRestartPhase() {
         ProbeOptions options = ProbeOptions.parse(new String[] {"--flavour", "warden", "--data-dir", "/d",
-                "--znodes", "5"});
+                "--znodes", "5", "--snap-count", "2000000"});
         ProbeOptions restart = ProbeOptions.parse(options.restartArgs(3).toArray(String[]::new));
-        assertEquals(new ProbeOptions(Flavour.WARDEN, 5, Path.of("/d"), ProbeOptions.DEFAULT_IN_FLIGHT, true, 3), restart);
+        assertEquals(new ProbeOptions(Flavour.WARDEN, 5, Path.of("/d"), ProbeOptions.DEFAULT_IN_FLIGHT, true, 3, 2_000_000),
+                restart);
     }
 
     @Test
@@ -39,6 +41,7 @@ class ProbeOptionsTest {
         assertMessage("--data-dir needs a value", "--flavour", "warden", "--data-dir");
         assertMessage("--log-tail must be within 0..5: 6", "--flavour", "warden", "--data-dir", "/d", "--znodes", "5",
                 "--log-tail", "6");
+        assertMessage("--snap-count must be >= 2: 1", "--flavour", "warden", "--data-dir", "/d", "--snap-count", "1");
         assertMessage("unknown option '--fast'", "--fast");
     }
 

@@ -16,7 +16,11 @@ class ResourceComparisonTest {
     @Test
     void wardenProbeOnATinyTreeReportsEveryFigure() throws Exception {
         int znodes = 3000;
-        ProbeReport report = ResourceComparison.runProbe(Flavour.WARDEN, znodes, "512m", dir);
+        // A small snapCount: the server snapshots every 500 to 1,000 creates while loading.
+        ProbeReport report = ResourceComparison.runProbe(Flavour.WARDEN, znodes, "512m", 1_000, dir);
+        try (var snapshots = java.nio.file.Files.list(dir.resolve("warden").resolve("snapshots"))) {
+            assertTrue(snapshots.count() >= 4, "the probe's --snap-count reached the server");
+        }
         assertEquals("warden", report.get(ProbeReport.FLAVOUR));
         assertEquals(znodes, (int) report.getDouble(ProbeReport.ZNODES));
         assertEquals(znodes + ZnodeLayout.parentCount(znodes), (int) report.getDouble(ProbeReport.ZNODES_WITH_PARENTS));
@@ -41,7 +45,7 @@ class ResourceComparisonTest {
         ProbeReport warden = sample("100", "1000").put(ProbeReport.ZNODES_WITH_PARENTS, "1010")
                 .put(ProbeReport.WATCHES, "1000");
         ProbeReport apache = sample("400", "2000");
-        String section = ResourceComparison.section(warden, apache, 1000, "512m");
+        String section = ResourceComparison.section(warden, apache, 1000, "512m", ProbeOptions.DEFAULT_SNAP_COUNT);
         assertTrue(section.contains("with 1,000 znodes (plus 10 parents), 1,000 watches"), section);
         assertTrue(section.contains("-Xms512m -Xmx512m"), section);
         assertTrue(section.contains("| heap per znode | bytes | 100 | 400 | 0.25 |"), section);
