@@ -215,7 +215,7 @@ public final class Pipeline implements RequestPipeline {
             preparer.prepare(request);
         } catch (RuntimeException e) {
             log.error("prep failed for {}", request, e);
-            request.error = ErrorCode.SYSTEM_ERROR;
+            request.presetError(ErrorCode.SYSTEM_ERROR, request.closeAfterReply());
         }
     }
 
@@ -309,13 +309,12 @@ public final class Pipeline implements RequestPipeline {
                 failing = false;
                 continue;
             }
-            if (request.txn != null) {
+            if (request.txn() != null) {
                 if (failing) {
-                    request.txn = null;
-                    request.error = ErrorCode.SYSTEM_ERROR;
+                    request.abandonWrite(ErrorCode.SYSTEM_ERROR);
                 } else {
                     try {
-                        txnLog.append(request.txn.zxid(), request.txn.encode());
+                        txnLog.append(request.txn().zxid(), request.txn().encode());
                         appended++;
                     } catch (IOException e) {
                         failing = failBatch(forward, request, e);
@@ -352,7 +351,7 @@ public final class Pipeline implements RequestPipeline {
         logFailure(cause);
         long durable = txnLog.lastDurableZxid();
         for (Request request : forward) {
-            if (request.txn != null && request.txn.zxid() > durable) {
+            if (request.txn() != null && request.txn().zxid() > durable) {
                 failWrite(request);
             }
         }
@@ -396,11 +395,10 @@ public final class Pipeline implements RequestPipeline {
     }
 
     private void failWrite(Request request) {
-        if (request.txn.body() instanceof TxnBody.CloseSession) {
+        if (request.txn().body() instanceof TxnBody.CloseSession) {
             stateMachine.sessions().clearClosing(request.sessionId);
         }
-        request.txn = null;
-        request.error = ErrorCode.SYSTEM_ERROR;
+        request.abandonWrite(ErrorCode.SYSTEM_ERROR);
     }
 
     private void maybeRollForSnapshot(int appended) {

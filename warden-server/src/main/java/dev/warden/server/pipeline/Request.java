@@ -69,6 +69,15 @@ public final class Request {
         this.closeAfterReply = thenClose;
     }
 
+    /**
+     * A write whose transaction could not be made durable: it is never applied and is answered
+     * with {@code code} instead.
+     */
+    public void abandonWrite(ErrorCode code) {
+        this.txn = null;
+        this.error = code;
+    }
+
     public Txn txn() {
         return txn;
     }

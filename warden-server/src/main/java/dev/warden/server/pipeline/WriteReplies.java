@@ -21,7 +21,7 @@ public final class WriteReplies {
     private WriteReplies() {
     }
 
-    static Record body(Request request, List<Stat> stats) {
+    public static Record body(Request request, List<Stat> stats) {
         return body(request, request.txn, stats);
     }
 
