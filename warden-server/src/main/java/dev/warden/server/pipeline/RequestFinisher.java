@@ -1,10 +1,18 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.state.pipeline.Origin;
+import dev.warden.state.pipeline.PendingState;
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.Reply;
+import dev.warden.state.pipeline.ReplyHeaders;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.WriteReplies;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.Stat;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.txn.TxnBody;
 import java.util.List;
 
 /** The pipeline's last stage for one request: applies its transaction, if any, and answers its origin. */
