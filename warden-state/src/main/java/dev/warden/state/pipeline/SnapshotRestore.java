@@ -87,8 +87,8 @@ public final class SnapshotRestore {
      * with the transaction's zxid. /zookeeper/config stays the member's own node (data and Stat):
      * a restore brings back data, never another ensemble's membership or configuration version,
      * which a member reads from that node when it starts. Watches are not fired: the
-     * server drops every watch and connection after a restore (see
-     * {@link PipelineListener#stateRestored}).
+     * server drops every watch and connection after a restore (warden-server's
+     * {@code PipelineListener.stateRestored}).
      *
      * @return what {@link DataTree#apply} returns for a transaction that leaves no node
      */
