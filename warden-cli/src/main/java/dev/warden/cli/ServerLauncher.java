@@ -1,7 +1,7 @@
 package dev.warden.cli;
 
 import dev.warden.cli.faults.DiskFaultControl;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.warden.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
 import dev.warden.server.config.ServerConfig;

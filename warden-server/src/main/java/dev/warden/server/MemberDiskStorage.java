@@ -2,10 +2,10 @@ package dev.warden.server;
 
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.SnapshotData;
-import dev.warden.server.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateMachine;
 import dev.warden.server.quorum.EpochFiles;
 import dev.warden.server.quorum.Member;
-import dev.warden.server.pipeline.StateSnapshots;
+import dev.warden.state.pipeline.StateSnapshots;
 import dev.warden.server.quorum.TxnLogView;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;

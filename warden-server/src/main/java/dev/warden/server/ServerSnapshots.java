@@ -1,7 +1,7 @@
 package dev.warden.server;
 
-import dev.warden.server.common.Clock;
-import dev.warden.server.pipeline.StateMachine;
+import dev.warden.state.common.Clock;
+import dev.warden.state.pipeline.StateMachine;
 import dev.warden.storage.SnapshotStore;
 import java.io.IOException;
 import java.nio.file.Path;

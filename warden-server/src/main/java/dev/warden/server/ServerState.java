@@ -1,7 +1,7 @@
 package dev.warden.server;
 
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.pipeline.StateSnapshots;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateSnapshots;
 import dev.warden.storage.SnapshotStore;
 import java.io.IOException;
 import java.nio.file.Path;

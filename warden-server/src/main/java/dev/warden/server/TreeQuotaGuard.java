@@ -1,7 +1,7 @@
 package dev.warden.server;
 
-import dev.warden.server.pipeline.QuotaGuard;
-import dev.warden.server.tree.DataTree;
+import dev.warden.state.pipeline.QuotaGuard;
+import dev.warden.state.tree.DataTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

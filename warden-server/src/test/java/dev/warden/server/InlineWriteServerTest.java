@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.SetDataRequest;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.it.RawClient;
 import dev.warden.server.pipeline.Pipeline;

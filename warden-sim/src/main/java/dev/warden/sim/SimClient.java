@@ -2,7 +2,7 @@ package dev.warden.sim;
 
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.Stat;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.txn.TxnBody;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;

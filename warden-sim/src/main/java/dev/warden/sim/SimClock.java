@@ -1,6 +1,6 @@
 package dev.warden.sim;
 
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import java.util.function.LongSupplier;
 
 /**

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.txn.Txn;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.txn.Txn;
+import dev.warden.state.txn.TxnBody;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Entry;
-import dev.warden.server.tree.DataNode;
-import dev.warden.server.txn.Txn;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.tree.DataNode;
+import dev.warden.state.txn.Txn;
+import dev.warden.state.txn.TxnBody;
 import java.util.List;
 
 /** Small steps scripted scenarios share: start an ensemble, write through a member, pick members by role. */

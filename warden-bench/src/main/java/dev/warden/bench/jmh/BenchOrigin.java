@@ -2,10 +2,10 @@ package dev.warden.bench.jmh;
 
 import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
-import dev.warden.server.auth.AuthIdentities;
-import dev.warden.server.pipeline.Origin;
-import dev.warden.server.pipeline.Request;
-import dev.warden.server.watch.Watcher;
+import dev.warden.state.auth.AuthIdentities;
+import dev.warden.state.pipeline.Origin;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.watch.Watcher;
 
 /** A connection stand-in for read benchmarks: anonymous identity, replies dropped. */
 final class BenchOrigin implements Origin {

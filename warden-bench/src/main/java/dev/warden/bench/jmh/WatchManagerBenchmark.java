@@ -2,8 +2,8 @@ package dev.warden.bench.jmh;
 
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.EventType;
-import dev.warden.server.watch.WatchManager;
-import dev.warden.server.watch.Watcher;
+import dev.warden.state.watch.WatchManager;
+import dev.warden.state.watch.Watcher;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,10 +1,10 @@
 package dev.warden.cli.data;
 
-import dev.warden.server.common.Clock;
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.pipeline.StateSnapshots;
-import dev.warden.server.session.SessionTracker;
-import dev.warden.server.tree.DataTree;
+import dev.warden.state.common.Clock;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateSnapshots;
+import dev.warden.state.session.SessionTracker;
+import dev.warden.state.tree.DataTree;
 import dev.warden.storage.SnapshotStore;
 import java.io.DataInputStream;
 import java.io.EOFException;

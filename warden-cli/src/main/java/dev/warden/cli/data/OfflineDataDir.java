@@ -1,6 +1,6 @@
 package dev.warden.cli.data;
 
-import dev.warden.server.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateMachine;
 import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;

@@ -2,7 +2,7 @@ package dev.warden.cli.data;
 
 import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataLayout;
-import dev.warden.server.txn.Txn;
+import dev.warden.state.txn.Txn;
 import dev.warden.storage.LogFiles;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,8 +1,8 @@
 package dev.warden.cli.data;
 
 import dev.warden.protocol.Stat;
-import dev.warden.server.tree.DataNode;
-import dev.warden.server.tree.DataTree;
+import dev.warden.state.tree.DataNode;
+import dev.warden.state.tree.DataTree;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.warden.cli.data;
 
-import dev.warden.server.pipeline.StateSnapshots;
+import dev.warden.state.pipeline.StateSnapshots;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

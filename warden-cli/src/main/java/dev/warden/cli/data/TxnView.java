@@ -2,9 +2,9 @@ package dev.warden.cli.data;
 
 import dev.warden.cli.shell.AclText;
 import dev.warden.protocol.Acl;
-import dev.warden.server.tree.NodeOwner;
-import dev.warden.server.txn.Txn;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.tree.NodeOwner;
+import dev.warden.state.txn.Txn;
+import dev.warden.state.txn.TxnBody;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;

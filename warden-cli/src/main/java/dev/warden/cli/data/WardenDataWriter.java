@@ -1,7 +1,7 @@
 package dev.warden.cli.data;
 
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.pipeline.StateSnapshots;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateSnapshots;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;

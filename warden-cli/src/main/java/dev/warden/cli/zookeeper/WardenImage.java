@@ -2,7 +2,7 @@ package dev.warden.cli.zookeeper;
 
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.Id;
-import dev.warden.server.tree.TreeImageWriter;
+import dev.warden.state.tree.TreeImageWriter;
 import dev.warden.storage.SnapshotStore;
 import java.io.DataOutputStream;
 import java.io.IOException;

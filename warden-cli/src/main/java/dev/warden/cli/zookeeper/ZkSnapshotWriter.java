@@ -1,9 +1,9 @@
 package dev.warden.cli.zookeeper;
 
 import dev.warden.protocol.Acl;
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.session.SessionTracker;
-import dev.warden.server.tree.DataTree;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.session.SessionTracker;
+import dev.warden.state.tree.DataTree;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

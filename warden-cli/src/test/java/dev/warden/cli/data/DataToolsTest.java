@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
-import dev.warden.server.pipeline.StateSnapshots;
+import dev.warden.state.pipeline.StateSnapshots;
 import dev.warden.storage.SnapshotStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.warden.cli.data;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.txn.TxnBody;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package dev.warden.server.admin;
 
 import dev.warden.protocol.Id;
 import dev.warden.protocol.Perms;
-import dev.warden.server.auth.AclChecker;
-import dev.warden.server.auth.AuthIdentities;
-import dev.warden.server.auth.Digests;
+import dev.warden.state.auth.AclChecker;
+import dev.warden.state.auth.AuthIdentities;
+import dev.warden.state.auth.Digests;
 import dev.warden.server.common.Json;
 import dev.warden.server.net.ServerContext;
 import io.netty.buffer.ByteBuf;

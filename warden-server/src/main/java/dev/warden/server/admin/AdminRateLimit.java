@@ -1,6 +1,6 @@
 package dev.warden.server.admin;
 
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 
 /**
  * ZooKeeper's limit on the snapshot and restore commands, one of these for each: at most one per

@@ -2,8 +2,8 @@ package dev.warden.server.console;
 
 import dev.warden.server.net.ClientConnection;
 import dev.warden.server.net.ServerContext;
-import dev.warden.server.session.SessionTracker;
-import dev.warden.server.watch.Watcher;
+import dev.warden.state.session.SessionTracker;
+import dev.warden.state.watch.Watcher;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -2,8 +2,8 @@ package dev.warden.server.net;
 
 import dev.warden.server.common.WardenVersion;
 import dev.warden.server.recovery.DataLayout;
-import dev.warden.server.tree.DigestHistory;
-import dev.warden.server.watch.Watcher;
+import dev.warden.state.tree.DigestHistory;
+import dev.warden.state.watch.Watcher;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

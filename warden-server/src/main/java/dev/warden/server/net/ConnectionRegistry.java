@@ -1,8 +1,8 @@
 package dev.warden.server.net;
 
 import dev.warden.protocol.Id;
-import dev.warden.server.auth.AuthIdentities;
-import dev.warden.server.watch.WatchManager;
+import dev.warden.state.auth.AuthIdentities;
+import dev.warden.state.watch.WatchManager;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,9 +3,9 @@ package dev.warden.server.net;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.RequestHeader;
-import dev.warden.server.pipeline.ReadProcessor;
-import dev.warden.server.pipeline.ReplyHeaders;
-import dev.warden.server.pipeline.Request;
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.ReplyHeaders;
+import dev.warden.state.pipeline.Request;
 
 /**
  * The requests a connection answers on its own network thread: reads, and what a read-only

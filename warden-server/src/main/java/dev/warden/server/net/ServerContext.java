@@ -1,12 +1,12 @@
 package dev.warden.server.net;
 
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.RequestPipeline;
-import dev.warden.server.pipeline.ServedState;
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.watch.WatchManager;
+import dev.warden.state.pipeline.ServedState;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.watch.WatchManager;
 
 /** What a client connection needs from the server, in one place. */
 public record ServerContext(ServerConfig config, Clock clock, StateMachine stateMachine, WatchManager watches,

@@ -1,7 +1,7 @@
 package dev.warden.server.net;
 
 import dev.warden.protocol.Id;
-import dev.warden.server.auth.AuthIdentities;
+import dev.warden.state.auth.AuthIdentities;
 import dev.warden.server.security.X509Identities;
 import java.net.SocketAddress;
 import java.security.cert.Certificate;

@@ -1,9 +1,14 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.state.pipeline.PendingState;
+import dev.warden.state.pipeline.Preparer;
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.pipeline.StateMachine;
 import dev.warden.server.threads.ServerThreads;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.txn.TxnBody;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -215,7 +220,7 @@ public final class Pipeline implements RequestPipeline {
             preparer.prepare(request);
         } catch (RuntimeException e) {
             log.error("prep failed for {}", request, e);
-            request.error = ErrorCode.SYSTEM_ERROR;
+            request.presetError(ErrorCode.SYSTEM_ERROR, request.closeAfterReply());
         }
     }
 
@@ -309,13 +314,12 @@ public final class Pipeline implements RequestPipeline {
                 failing = false;
                 continue;
             }
-            if (request.txn != null) {
+            if (request.txn() != null) {
                 if (failing) {
-                    request.txn = null;
-                    request.error = ErrorCode.SYSTEM_ERROR;
+                    request.abandonWrite(ErrorCode.SYSTEM_ERROR);
                 } else {
                     try {
-                        txnLog.append(request.txn.zxid(), request.txn.encode());
+                        txnLog.append(request.txn().zxid(), request.txn().encode());
                         appended++;
                     } catch (IOException e) {
                         failing = failBatch(forward, request, e);
@@ -352,7 +356,7 @@ public final class Pipeline implements RequestPipeline {
         logFailure(cause);
         long durable = txnLog.lastDurableZxid();
         for (Request request : forward) {
-            if (request.txn != null && request.txn.zxid() > durable) {
+            if (request.txn() != null && request.txn().zxid() > durable) {
                 failWrite(request);
             }
         }
@@ -396,11 +400,10 @@ public final class Pipeline implements RequestPipeline {
     }
 
     private void failWrite(Request request) {
-        if (request.txn.body() instanceof TxnBody.CloseSession) {
+        if (request.txn().body() instanceof TxnBody.CloseSession) {
             stateMachine.sessions().clearClosing(request.sessionId);
         }
-        request.txn = null;
-        request.error = ErrorCode.SYSTEM_ERROR;
+        request.abandonWrite(ErrorCode.SYSTEM_ERROR);
     }
 
     private void maybeRollForSnapshot(int appended) {

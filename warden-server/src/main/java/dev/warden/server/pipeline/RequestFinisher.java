@@ -1,10 +1,18 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.state.pipeline.Origin;
+import dev.warden.state.pipeline.PendingState;
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.Reply;
+import dev.warden.state.pipeline.ReplyHeaders;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.WriteReplies;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.Stat;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.txn.TxnBody;
 import java.util.List;
 
 /** The pipeline's last stage for one request: applies its transaction, if any, and answers its origin. */
@@ -24,21 +32,21 @@ final class RequestFinisher {
     /** Applies the request's transaction (a write that was logged) or answers it as a read or a failure. */
     void finish(Request request) {
         Origin origin = request.origin;
-        if (request.txn != null) {
-            List<Stat> stats = stateMachine.apply(request.txn);
-            pending.applied(request.pendingRecords);
-            if (request.txn.body() instanceof TxnBody.Restore) {
+        if (request.txn() != null) {
+            List<Stat> stats = stateMachine.apply(request.txn());
+            pending.applied(request.pendingRecords());
+            if (request.txn().body() instanceof TxnBody.Restore) {
                 listener.stateRestored(); // before the restore is answered: old connections go first
             }
             if (origin == null) {
-                if (request.txn.body() instanceof TxnBody.CloseSession) {
+                if (request.txn().body() instanceof TxnBody.CloseSession) {
                     listener.sessionClosed(request.sessionId);
                 }
                 return;
             }
             if (request.opcode == OpCode.CREATE_SESSION) {
-                TxnBody.CreateSession created = (TxnBody.CreateSession) request.txn.body();
-                origin.sessionCreated(request.txn.sessionId(), created.timeoutMs(), created.password());
+                TxnBody.CreateSession created = (TxnBody.CreateSession) request.txn().body();
+                origin.sessionCreated(request.txn().sessionId(), created.timeoutMs(), created.password());
                 origin.requestDone(request);
                 return;
             }
@@ -54,16 +62,16 @@ final class RequestFinisher {
         }
         if (request.opcode == OpCode.CREATE_SESSION) {
             // Could not persist the session: tell the client it has none, then hang up.
-            origin.send(null, ReplyHeaders.noSession(request.readOnlyPresent));
+            origin.send(null, ReplyHeaders.noSession(request.readOnlyPresent()));
             origin.closeAfterFlush();
             origin.requestDone(request);
             return;
         }
-        if (request.multiErrors != null) {
-            reply(origin, request, ErrorCode.OK, WriteReplies.failedMulti(request.multiErrors));
-        } else if (request.error != null) {
-            reply(origin, request, request.error, null);
-            if (request.closeAfterReply) {
+        if (request.multiErrors() != null) {
+            reply(origin, request, ErrorCode.OK, WriteReplies.failedMulti(request.multiErrors()));
+        } else if (request.error() != null) {
+            reply(origin, request, request.error(), null);
+            if (request.closeAfterReply()) {
                 origin.closeAfterFlush();
             }
         } else if (!stateMachine.sessions().isActive(request.sessionId)) {

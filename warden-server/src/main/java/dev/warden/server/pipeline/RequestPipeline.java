@@ -1,5 +1,7 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.Request;
 import dev.warden.protocol.OpCode;
 
 /**

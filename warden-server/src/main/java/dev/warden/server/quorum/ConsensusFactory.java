@@ -3,7 +3,7 @@ package dev.warden.server.quorum;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.SnapshotSource;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.storage.TxnLog;

@@ -5,7 +5,7 @@ import dev.warden.protocol.CreateRequest;
 import dev.warden.protocol.MultiRequest;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
-import dev.warden.server.pipeline.Request;
+import dev.warden.state.pipeline.Request;
 
 /**
  * Whether a request would create an ephemeral node (a create, or a multi with one among its

@@ -3,8 +3,8 @@ package dev.warden.server.quorum;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
-import dev.warden.server.pipeline.Preparer;
-import dev.warden.server.pipeline.Request;
+import dev.warden.state.pipeline.Preparer;
+import dev.warden.state.pipeline.Request;
 
 /**
  * A request of a session connected to this member, waiting in its session's queue on the apply

@@ -2,7 +2,7 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.SnapshotData;
-import dev.warden.server.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateMachine;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;

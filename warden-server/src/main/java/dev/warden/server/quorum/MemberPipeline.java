@@ -5,10 +5,10 @@ import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.config.LocalSessionSettings;
 import dev.warden.server.pipeline.OutstandingRequests;
-import dev.warden.server.pipeline.Preparer;
-import dev.warden.server.pipeline.Request;
+import dev.warden.state.pipeline.Preparer;
+import dev.warden.state.pipeline.Request;
 import dev.warden.server.pipeline.RequestPipeline;
-import dev.warden.server.session.SessionTracker;
+import dev.warden.state.session.SessionTracker;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 

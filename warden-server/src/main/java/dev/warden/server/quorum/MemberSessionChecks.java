@@ -1,10 +1,10 @@
 package dev.warden.server.quorum;
 
 import dev.warden.protocol.OpCode;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.pipeline.Request;
-import dev.warden.server.session.SessionTracker;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.session.SessionTracker;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;

@@ -4,8 +4,8 @@ import dev.warden.consensus.ConfigCodec;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Entry;
 import dev.warden.server.config.EnsembleConfig;
-import dev.warden.server.txn.Txn;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.txn.Txn;
+import dev.warden.state.txn.TxnBody;
 import java.nio.charset.StandardCharsets;
 
 /**

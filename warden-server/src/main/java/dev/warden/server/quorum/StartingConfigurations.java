@@ -5,7 +5,7 @@ import dev.warden.consensus.Configurations;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.LogView;
 import dev.warden.server.config.EnsembleConfig;
-import dev.warden.server.tree.DataTree;
+import dev.warden.state.tree.DataTree;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateMachine;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

@@ -1,9 +1,9 @@
 package dev.warden.server.recovery;
 
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.pipeline.StateSnapshots;
-import dev.warden.server.tree.DataTree;
-import dev.warden.server.txn.Txn;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateSnapshots;
+import dev.warden.state.tree.DataTree;
+import dev.warden.state.txn.Txn;
 import dev.warden.storage.LogIterator;
 import dev.warden.storage.LogRecord;
 import dev.warden.storage.LogScan;

@@ -2,7 +2,7 @@ package dev.warden.server.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.warden.server.pipeline.SnapshotRestore;
+import dev.warden.state.pipeline.SnapshotRestore;
 import org.junit.jupiter.api.Test;
 
 class RestoreBodyLimitTest {

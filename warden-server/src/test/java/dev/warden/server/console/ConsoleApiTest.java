@@ -14,7 +14,7 @@ import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
-import dev.warden.server.auth.Digests;
+import dev.warden.state.auth.Digests;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import dev.warden.server.ApacheClients;
 import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
-import dev.warden.server.auth.Digests;
+import dev.warden.state.auth.Digests;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -184,7 +184,7 @@ class AdminRestoreTest {
     @Test
     void aBodyAboveTheLimitIsRefusedBeforeItIsRead() throws Exception {
         try (WardenServer server = WardenServer.start(config(0))) {
-            byte[] tooLarge = new byte[dev.warden.server.pipeline.SnapshotRestore.maxSnapshotBytes() + 1];
+            byte[] tooLarge = new byte[dev.warden.state.pipeline.SnapshotRestore.maxSnapshotBytes() + 1];
             HttpResponse<String> answer = restore(adminUrl(server), SUPER_AUTH, tooLarge);
             assertEquals(413, answer.statusCode(), answer.body());
             assertTrue(JSON.readTree(answer.body()).get("error").asText().contains("warden restore"), answer.body());

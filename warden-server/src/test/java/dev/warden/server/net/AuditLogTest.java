@@ -11,8 +11,8 @@ import dev.warden.protocol.Id;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.SetACLRequest;
 import dev.warden.protocol.SetDataRequest;
-import dev.warden.server.auth.AuthIdentities;
-import dev.warden.server.pipeline.Request;
+import dev.warden.state.auth.AuthIdentities;
+import dev.warden.state.pipeline.Request;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,17 +1,23 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.state.pipeline.Origin;
+import dev.warden.state.pipeline.PendingState;
+import dev.warden.state.pipeline.Preparer;
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.pipeline.StateMachine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
-import dev.warden.server.auth.AuthIdentities;
-import dev.warden.server.common.Clock;
-import dev.warden.server.session.SessionTracker;
-import dev.warden.server.tree.DataTree;
-import dev.warden.server.watch.WatchManager;
-import dev.warden.server.watch.Watcher;
+import dev.warden.state.auth.AuthIdentities;
+import dev.warden.state.common.Clock;
+import dev.warden.state.session.SessionTracker;
+import dev.warden.state.tree.DataTree;
+import dev.warden.state.watch.WatchManager;
+import dev.warden.state.watch.Watcher;
 import dev.warden.storage.TxnLog;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
@@ -84,7 +84,7 @@ class GrowFromOneMemberTest {
         StringBuilder cfg = new StringBuilder("dataDir=" + memberDir + "\ntickTime=" + TestEnsemble.TICK_MS
                 + "\ninitLimit=" + EnsembleTestLimits.LIMIT_TICKS + "\nsyncLimit=" + EnsembleTestLimits.LIMIT_TICKS
                 + "\nmaxSessionTimeout=30000\nstandaloneEnabled=false\nreconfigEnabled=true\nsuperDigest="
-                + dev.warden.server.auth.Digests.idFor("super:" + SUPER_PASSWORD) + "\n");
+                + dev.warden.state.auth.Digests.idFor("super:" + SUPER_PASSWORD) + "\n");
         cfg.append(extraLines);
         for (long member : memberIds) {
             cfg.append(spec(line(member))).append('\n');

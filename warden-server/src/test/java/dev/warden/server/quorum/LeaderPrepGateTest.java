@@ -9,13 +9,13 @@ import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Perms;
 import dev.warden.protocol.ReconfigRequest;
 import dev.warden.protocol.Record;
-import dev.warden.server.ManualClock;
-import dev.warden.server.auth.AuthIdentities;
-import dev.warden.server.pipeline.PendingState;
-import dev.warden.server.pipeline.Preparer;
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.session.SessionTracker;
-import dev.warden.server.tree.DataTree;
+import dev.warden.state.common.ManualClock;
+import dev.warden.state.auth.AuthIdentities;
+import dev.warden.state.pipeline.PendingState;
+import dev.warden.state.pipeline.Preparer;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.session.SessionTracker;
+import dev.warden.state.tree.DataTree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -42,7 +42,7 @@ class LeaderPrepGateTest {
             new LeaderPrep.Output() {
                 @Override
                 public void propose(long zxid, byte[] txn) {
-                    events.add("propose " + dev.warden.server.txn.Txn.decode(txn).sessionId());
+                    events.add("propose " + dev.warden.state.txn.Txn.decode(txn).sessionId());
                 }
 
                 @Override

@@ -15,7 +15,7 @@ import dev.warden.protocol.JuteWriter;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.config.LocalSessionSettings;
 import dev.warden.server.WardenServer;
-import dev.warden.server.session.SessionTracker;
+import dev.warden.state.session.SessionTracker;
 import java.io.DataInputStream;
 import java.net.Socket;
 import java.nio.file.Path;

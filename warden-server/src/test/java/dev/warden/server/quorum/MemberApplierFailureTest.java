@@ -2,12 +2,12 @@ package dev.warden.server.quorum;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.ManualClock;
-import dev.warden.server.pipeline.ReadProcessor;
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.session.SessionTracker;
-import dev.warden.server.tree.DataTree;
-import dev.warden.server.watch.WatchManager;
+import dev.warden.state.common.ManualClock;
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.session.SessionTracker;
+import dev.warden.state.tree.DataTree;
+import dev.warden.state.watch.WatchManager;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

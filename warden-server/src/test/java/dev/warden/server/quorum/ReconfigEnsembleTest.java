@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
 import dev.warden.server.config.QuorumMember;
@@ -83,7 +83,7 @@ class ReconfigEnsembleTest {
                 .tickTimeMs(TestEnsemble.TICK_MS).serverId((int) id)
                 .initLimitTicks(EnsembleTestLimits.LIMIT_TICKS).syncLimitTicks(EnsembleTestLimits.LIMIT_TICKS)
                 .members(members).reconfigEnabled(reconfigEnabled).skipAcl(skipAcl)
-                .superDigest(dev.warden.server.auth.Digests.idFor("super:" + SUPER_PASSWORD))
+                .superDigest(dev.warden.state.auth.Digests.idFor("super:" + SUPER_PASSWORD))
                 .build();
         dev.warden.storage.FaultInjectingChannels disk = new dev.warden.storage.FaultInjectingChannels();
         disks.put(id, disk);
@@ -305,7 +305,7 @@ class ReconfigEnsembleTest {
                     + "clientPort=" + clientPorts.get(id) + "\ntickTime=" + TestEnsemble.TICK_MS + "\ninitLimit="
                     + EnsembleTestLimits.LIMIT_TICKS + "\nsyncLimit=" + EnsembleTestLimits.LIMIT_TICKS
                     + "\nreconfigEnabled=true\nsuperDigest="
-                    + dev.warden.server.auth.Digests.idFor("super:" + SUPER_PASSWORD) + "\n");
+                    + dev.warden.state.auth.Digests.idFor("super:" + SUPER_PASSWORD) + "\n");
             for (long member = 1; member <= 3; member++) {
                 cfg.append(spec(line(member))).append('\n');
             }

@@ -1,7 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Role;
-import dev.warden.server.common.Clock;
+import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
 import dev.warden.server.config.QuorumMember;

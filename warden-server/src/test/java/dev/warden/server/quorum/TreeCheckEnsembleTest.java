@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.consensus.Role;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.WardenServer;
-import dev.warden.server.pipeline.StateMachine;
-import dev.warden.server.pipeline.StateSnapshots;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateSnapshots;
 import dev.warden.server.recovery.ResyncMarker;
-import dev.warden.server.session.SessionTracker;
-import dev.warden.server.tree.DataTree;
-import dev.warden.server.txn.Txn;
-import dev.warden.server.txn.TxnBody;
+import dev.warden.state.session.SessionTracker;
+import dev.warden.state.tree.DataTree;
+import dev.warden.state.txn.Txn;
+import dev.warden.state.txn.TxnBody;
 import dev.warden.storage.Snapshot;
 import dev.warden.storage.SnapshotStore;
 import java.io.DataInputStream;
@@ -139,9 +139,9 @@ class TreeCheckEnsembleTest {
     private static void rewriteNewestSnapshot(Path dataDir, String path, String data) throws Exception {
         SnapshotStore store = new SnapshotStore(dataDir.resolve("snapshots"));
         Snapshot newest = store.newestValid().orElseThrow();
-        StateMachine state = new StateMachine(new DataTree(), new SessionTracker(dev.warden.server.common.Clock.SYSTEM, 200, 1));
+        StateMachine state = new StateMachine(new DataTree(), new SessionTracker(dev.warden.state.common.Clock.SYSTEM, 200, 1));
         try (DataInputStream in = newest.openBody()) {
-            dev.warden.server.pipeline.StateSnapshots.readBody(state, in, newest.zxid());
+            dev.warden.state.pipeline.StateSnapshots.readBody(state, in, newest.zxid());
         }
         int version = state.tree().node(path).version();
         state.tree().apply(new Txn(0, 0, newest.zxid(), System.currentTimeMillis(),
