@@ -18,8 +18,14 @@ class ObserverMasterTest {
     private static final long OBSERVER = 4;
 
     private static TestCluster ensemble(boolean observerMasters) {
+        return ensemble(observerMasters, 0);
+    }
+
+    /** @param counterLimit if positive, every epoch ends after this many proposals (epoch bumps) */
+    private static TestCluster ensemble(boolean observerMasters, long counterLimit) {
         TestCluster cluster = new TestCluster(VOTERS, Set.of(OBSERVER));
         cluster.observerMasters = observerMasters;
+        cluster.counterLimit = counterLimit;
         EpochState epochs = new EpochState(0, 0);
         for (long id = 1; id <= 4; id++) {
             cluster.add(id, new MemoryLog(), epochs);
@@ -156,6 +162,25 @@ class ObserverMasterTest {
         observer.drive();
         cluster.runUntil(c -> observer.syncsDone.contains(77L), 5_000);
         assertTrue(observer.log.applied.containsKey(zxid), "a sync completes only after what the leader committed");
+    }
+
+    @Test
+    void epochBumpsReachTheObserverThroughItsMaster() {
+        TestCluster cluster = ensemble(true, 3);
+        long master = masterOf(cluster);
+        long leaderId = cluster.leader().id;
+        List<Long> zxids = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            zxids.add(cluster.propose("w" + i));
+            cluster.deliverAll();
+        }
+        cluster.runUntil(c -> c.member(OBSERVER).log.applied.keySet().containsAll(zxids), 5_000);
+        assertTrue(Zxid.epoch(zxids.get(9)) > Zxid.epoch(zxids.get(0)), "the epoch moved on");
+        assertSameHistory(cluster);
+        assertEquals(master, masterOf(cluster), "the observer kept its master across the bumps");
+        assertEquals(leaderId, cluster.leader().id);
+        assertTrue(cluster.deliveredOfType(ZabMessage.EpochBump.class).stream()
+                .anyMatch(m -> m.from() == master && m.to() == OBSERVER));
     }
 
     @Test
