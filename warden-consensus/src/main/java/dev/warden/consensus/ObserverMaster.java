@@ -35,6 +35,8 @@ final class ObserverMaster {
     private final Map<Long, long[]> relayedSyncs = new HashMap<>();
     private long nextRelayToken = -1;
     private boolean serving;
+    /** This member's committed zxid as last seen here: INFORMs continue from it. */
+    private long committedSeenZxid;
     /**
      * Observers that asked before this member served, in the order they came: taken up when it
      * starts serving (a master still syncing after an election is the common case), so they need
@@ -46,11 +48,14 @@ final class ObserverMaster {
         this.state = state;
         this.leaderId = leaderId;
         this.planner = new SyncPlanner(state);
+        this.committedSeenZxid = state.committedZxid;
     }
 
     /** The owning follower serves: observers are taken from now on, those that asked already first. */
     void startServing() {
         serving = true;
+        // observers are synced up to what is committed from now on, and INFORMed after it
+        committedSeenZxid = state.committedZxid;
         Map<Long, ZabMessage.FollowerInfo> asked = new LinkedHashMap<>(early);
         early.clear();
         asked.forEach(this::onFollowerInfo);
@@ -171,15 +176,27 @@ final class ObserverMaster {
         state.out.send(link.id, new ZabMessage.UpToDate(state.committedZxid));
     }
 
-    /** This member committed {@code entries}: observers past their sync get them as an INFORM. */
-    void committed(List<Entry> entries) {
-        if (entries.isEmpty()) {
+    /**
+     * This member committed up to its committed zxid, handing out {@code handedOut}: observers past
+     * their sync get everything newly committed as an INFORM.
+     */
+    void committed(List<Entry> handedOut) {
+        long from = committedSeenZxid;
+        long to = state.committedZxid;
+        if (to <= from) {
             return;
         }
-        for (Entry entry : entries) {
+        committedSeenZxid = to;
+        for (Entry entry : handedOut) {
             recentCommitted.put(entry.zxid(), entry);
         }
         recentCommitted.headMap(state.log.lastZxid(), true).clear();
+        List<Entry> entries = handedOut;
+        if (hasForwardingLinks() && !continues(from, handedOut, to)) {
+            // Entries this member logged before it started following (applied when it started)
+            // commit without being handed out again; its observers still need them.
+            entries = committedBetween(from, to);
+        }
         int max = state.config.maxEntriesPerMessage();
         for (LeaderLink link : links.values()) {
             if (link.forwarding()) {
@@ -192,6 +209,43 @@ final class ObserverMaster {
         for (LeaderLink link : new ArrayList<>(links.values())) {
             syncIfCaughtUp(link);
         }
+    }
+
+    private boolean hasForwardingLinks() {
+        for (LeaderLink link : links.values()) {
+            if (link.forwarding()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True if {@code entries} are exactly those after {@code from} up to {@code to} (no entry before them missing). */
+    private static boolean continues(long from, List<Entry> entries, long to) {
+        if (entries.isEmpty() || entries.get(entries.size() - 1).zxid() != to) {
+            return false;
+        }
+        long first = entries.get(0).zxid();
+        return Zxid.epoch(first) == Zxid.epoch(from) && Zxid.counter(first) == Zxid.counter(from) + 1;
+    }
+
+    /** The committed entries after {@code from} up to {@code to}: from the log, then from memory. */
+    private List<Entry> committedBetween(long from, long to) {
+        List<Entry> entries = new ArrayList<>();
+        long cursor = from;
+        if (from >= state.log.firstReadableZxid()) {
+            long logLast = Math.min(state.log.lastZxid(), to);
+            while (cursor < logLast) {
+                List<Entry> read = state.log.read(cursor, logLast, state.config.maxEntriesPerMessage());
+                if (read.isEmpty()) {
+                    break;
+                }
+                entries.addAll(read);
+                cursor = read.get(read.size() - 1).zxid();
+            }
+        }
+        entries.addAll(recentCommitted.subMap(cursor, false, to, true).values());
+        return entries;
     }
 
     /** Our leader's heartbeat: observers that acknowledged their epoch hear it too, with what we committed. */
