@@ -308,8 +308,13 @@ public final class ZabPeer {
      * Linearizable sync: {@code token} appears in {@link Ready#syncsDone()} once this member has
      * applied everything the leader had committed when the request reached it, and the leader
      * has confirmed with a quorum round that it was still leader. False if not serving.
+     * {@code token} must not be negative: an observer master asks its leader for its observers'
+     * syncs under negative tokens of its own.
      */
     public boolean sync(long token) {
+        if (token < 0) {
+            throw new IllegalArgumentException("sync token " + token + " is negative");
+        }
         if (leader != null) {
             return leader.established() && leader.broadcast.sync(token);
         }
