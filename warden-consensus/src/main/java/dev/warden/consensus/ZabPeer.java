@@ -187,7 +187,9 @@ public final class ZabPeer {
     public void peerDisconnected(long peerId) {
         if (leader != null) {
             leader.peerDisconnected(peerId);
-        } else if (follower != null && (follower.leaderId() == peerId || follower.upstreamId() == peerId)) {
+        } else if (follower != null && follower.upstreamId() == peerId) {
+            // our leader, or an observer's master: an observer that follows a master hears
+            // nothing from the leader itself, so a link to the leader breaking says nothing to it
             lookForLeader();
         } else if (follower != null) {
             follower.peerDisconnected(peerId);

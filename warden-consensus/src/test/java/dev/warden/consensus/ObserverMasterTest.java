@@ -123,6 +123,20 @@ class ObserverMasterTest {
     }
 
     @Test
+    void aBrokenLinkToTheLeaderLeavesAnObserverOnItsMaster() {
+        TestCluster cluster = ensemble(true);
+        long master = masterOf(cluster);
+        TestCluster.Member observer = cluster.member(OBSERVER);
+        observer.peer.peerDisconnected(cluster.leader().id);
+        observer.drive();
+        assertTrue(observer.peer.isServing());
+        assertEquals(master, masterOf(cluster));
+        observer.peer.peerDisconnected(master);
+        observer.drive();
+        assertTrue(!observer.peer.isServing(), "a broken link to its master sends it looking");
+    }
+
+    @Test
     void observerLooksAgainWhenItsMasterBecomesLeader() {
         TestCluster cluster = ensemble(true);
         long master = masterOf(cluster);
