@@ -38,6 +38,11 @@ final class Broadcast {
     private boolean ownBumpDurable;
     private long bumpStartedMs;
     private final List<Entry> held = new ArrayList<>();
+    /**
+     * Observers that follow an observer master, by id: the follower that last relayed their
+     * application data, through which the leader's answers go back to them.
+     */
+    private final Map<Long, Long> observerMasterOf = new HashMap<>();
 
     Broadcast(PeerState state, LeaderSide leader) {
         this.state = state;
@@ -103,6 +108,12 @@ final class Broadcast {
         } else if (message instanceof ZabMessage.AppData data) {
             if (link.stage == LeaderLink.Stage.SYNCED) {
                 state.out.received(new Received(link.id, data.payload()));
+            }
+        } else if (message instanceof ZabMessage.Relay relay) {
+            // an observer's traffic through its master: delivered as the observer's own
+            if (link.stage == LeaderLink.Stage.SYNCED && !link.observer && relay.memberId() != state.config.myId()) {
+                observerMasterOf.put(relay.memberId(), link.id);
+                state.out.received(new Received(relay.memberId(), relay.payload()));
             }
         }
         // otherwise: stale or misdirected traffic: a leader ignores it
@@ -322,12 +333,23 @@ final class Broadcast {
     }
 
     boolean sendTo(long peerId, byte[] payload) {
+        if (!started) {
+            return false;
+        }
         LeaderLink link = leader.links.get(peerId);
-        if (!started || link == null || !link.forwarding()) {
+        if (link != null && link.forwarding()) {
+            flush();
+            state.out.send(peerId, new ZabMessage.AppData(payload));
+            return true;
+        }
+        // an observer that follows a master: the answer goes down through that master
+        Long masterId = observerMasterOf.get(peerId);
+        LeaderLink master = masterId == null ? null : leader.links.get(masterId);
+        if (master == null || !master.forwarding()) {
             return false;
         }
         flush();
-        state.out.send(peerId, new ZabMessage.AppData(payload));
+        state.out.send(masterId, new ZabMessage.Relay(peerId, payload));
         return true;
     }
 

@@ -169,7 +169,12 @@ final class Election {
                 return decided == null || decided.role() == Role.LEADING ? decided
                         : new Decision(roleUnderNewerConfiguration(), decided.leaderId());
             }
-            state.out.send(from, myVoteMessage());
+            // Not to one in a later round than ours: it ignores our older vote and answers it
+            // with its own, which we would answer again, for as long as both look (an observer
+            // that tried several observer masters has started more rounds than the voters).
+            if (vote.round() <= round) {
+                state.out.send(from, myVoteMessage());
+            }
             return null;
         }
         if (vote.round() < round) {

@@ -9,12 +9,20 @@ import java.util.Set;
  * A follower's or observer's side of discovery, synchronization and broadcast, for one leader.
  * Everything it acknowledges is persisted first: acknowledgements go in sendAfterPersist.
  * A new instance is made each time the member starts following someone.
+ *
+ * <p>With observer masters on, an observer may take all of it from a follower of that leader
+ * instead (its upstream), which relays the leader's stream; a follower then also serves
+ * observers ({@link ObserverMaster}).
  */
 final class FollowerSide {
     enum Stage { DISCOVERING, EPOCH_ACKED, SYNCING, SYNCED, SERVING }
 
     private final PeerState state;
     private final long leaderId;
+    /** Whom this member syncs from and talks to: the leader, or an observer's master. */
+    private final long upstreamId;
+    /** A follower's service to observers (null unless observer masters are on and this member follows). */
+    private final ObserverMaster observerMaster;
     private final Role role;
     private final long startedMs;
     private final long sentAcceptedEpoch;
@@ -29,21 +37,37 @@ final class FollowerSide {
     /** Cumulative, from LeaderDurable: this leader's proposals on its disk. */
     private long leaderDurableZxid;
 
-    /** @param role the role the member joins in: the election's decision (see {@code Election}) */
-    FollowerSide(PeerState state, long leaderId, Role role) {
+    /**
+     * @param role       the role the member joins in: the election's decision (see {@code Election})
+     * @param upstreamId the member to sync from: {@code leaderId}, or for an observer its master
+     */
+    FollowerSide(PeerState state, long leaderId, long upstreamId, Role role) {
         this.state = state;
         this.leaderId = leaderId;
+        this.upstreamId = upstreamId;
         this.role = role;
+        this.observerMaster = role == Role.FOLLOWING && state.config.observerMasters()
+                ? new ObserverMaster(state, leaderId) : null;
         this.startedMs = state.nowMs;
         this.lastHeardMs = state.nowMs;
         this.sentAcceptedEpoch = state.epochs.acceptedEpoch();
         state.setRole(role, leaderId, -1, false);
-        state.out.send(leaderId, new ZabMessage.FollowerInfo(state.epochs.acceptedEpoch(), state.lastLoggedZxid,
+        state.out.send(upstreamId, new ZabMessage.FollowerInfo(state.epochs.acceptedEpoch(), state.lastLoggedZxid,
                 role == Role.OBSERVING, state.resyncRequired));
     }
 
     long leaderId() {
         return leaderId;
+    }
+
+    /** The member this one syncs from and hears the leader's stream from (the leader, or a master). */
+    long upstreamId() {
+        return upstreamId;
+    }
+
+    /** This follower's service to observers, or null. */
+    ObserverMaster observerMaster() {
+        return observerMaster;
     }
 
     long epoch() {
@@ -73,6 +97,23 @@ final class FollowerSide {
         long syncDeadlineMs = lastHeardMs + state.config.syncLimitTicks() * state.config.tickMs();
         if (stage != Stage.SERVING ? state.nowMs > initDeadlineMs : state.nowMs > syncDeadlineMs) {
             failed = true;
+        }
+        // A master that serves observers offers its epoch as soon as our FollowerInfo arrives;
+        // one still silent after syncLimit serves none (down, not serving yet, or without
+        // observer masters): the observer moves on to the next instead of waiting out initLimit.
+        long masterDeadlineMs = startedMs + state.config.syncLimitTicks() * state.config.tickMs();
+        if (upstreamId != leaderId && stage == Stage.DISCOVERING && state.nowMs > masterDeadlineMs) {
+            failed = true;
+        }
+        if (observerMaster != null) {
+            observerMaster.tick();
+        }
+    }
+
+    /** A member other than our upstream broke its link: an observer of ours, perhaps. */
+    void peerDisconnected(long peerId) {
+        if (observerMaster != null) {
+            observerMaster.peerDisconnected(peerId);
         }
     }
 
@@ -133,7 +174,7 @@ final class FollowerSide {
             onUpToDate(upToDate);
         } else if (message instanceof ZabMessage.Commit commit) {
             if (stage.compareTo(Stage.SYNCED) >= 0) {
-                state.commitUpTo(commit.zxid());
+                commitUpTo(commit.zxid());
             }
         } else if (message instanceof ZabMessage.LeaderDurable durable) {
             if (stage == Stage.SERVING) {
@@ -142,20 +183,28 @@ final class FollowerSide {
             }
         } else if (message instanceof ZabMessage.Inform inform) {
             if (stage.compareTo(Stage.SYNCED) >= 0 && onEntries(inform.entries(), false)) {
-                state.commitUpTo(state.lastLoggedZxid);
+                commitUpTo(state.lastLoggedZxid);
             }
         } else if (message instanceof ZabMessage.Ping ping) {
             if (stage.compareTo(Stage.EPOCH_ACKED) >= 0) {
-                state.out.send(leaderId, new ZabMessage.PingAck(ping.round()));
+                state.out.send(upstreamId, new ZabMessage.PingAck(ping.round()));
+                if (observerMaster != null) {
+                    observerMaster.relayPing(ping);
+                }
             }
         } else if (message instanceof ZabMessage.EpochBump bump) {
             onEpochBump(bump);
         } else if (message instanceof ZabMessage.SyncReply reply) {
-            if (stage == Stage.SERVING) {
+            if (stage == Stage.SERVING && (observerMaster == null || !observerMaster.syncReplied(reply))) {
                 state.awaitApplied(reply.token(), reply.zxid());
             }
         } else if (message instanceof ZabMessage.AppData data) {
+            // relayed by a master or sent by the leader: the application's word comes from the leader
             state.out.received(new Received(leaderId, data.payload()));
+        } else if (message instanceof ZabMessage.Relay relay) {
+            if (observerMaster != null) {
+                observerMaster.relayDown(relay);
+            }
         }
         // otherwise: messages only a leader handles, or stale election traffic: nothing to do
     }
@@ -174,7 +223,7 @@ final class FollowerSide {
         }
         epoch = info.newEpoch();
         stage = Stage.EPOCH_ACKED;
-        state.out.sendAfterPersist(leaderId, new ZabMessage.AckEpoch(state.epochs.currentEpoch(), state.lastLoggedZxid));
+        state.out.sendAfterPersist(upstreamId, new ZabMessage.AckEpoch(state.epochs.currentEpoch(), state.lastLoggedZxid));
     }
 
     private boolean startSync(Stage next) {
@@ -216,7 +265,15 @@ final class FollowerSide {
      */
     private void commitWhatTwoDisksHold() {
         if (role == Role.FOLLOWING && state.isQuorum(Set.of(leaderId, state.config.myId()))) {
-            state.commitUpTo(Math.min(ownDurableZxid, leaderDurableZxid));
+            commitUpTo(Math.min(ownDurableZxid, leaderDurableZxid));
+        }
+    }
+
+    /** Commits, and passes what was newly committed on to the observers this member serves. */
+    private void commitUpTo(long zxid) {
+        List<Entry> committed = state.commitUpTo(zxid);
+        if (observerMaster != null) {
+            observerMaster.committed(committed);
         }
     }
 
@@ -239,7 +296,7 @@ final class FollowerSide {
             state.persistEpochs(new EpochState(state.epochs.acceptedEpoch(), epoch));
         }
         stage = Stage.SYNCED;
-        state.out.sendAfterPersist(leaderId, new ZabMessage.AckNewLeader(epoch));
+        state.out.sendAfterPersist(upstreamId, new ZabMessage.AckNewLeader(epoch));
         if (role == Role.FOLLOWING) {
             state.out.sendAfterPersist(leaderId, new ZabMessage.Ack(state.lastLoggedZxid));
         }
@@ -249,9 +306,12 @@ final class FollowerSide {
         if (stage != Stage.SYNCED) {
             return;
         }
-        state.commitUpTo(upToDate.committedZxid());
+        commitUpTo(upToDate.committedZxid());
         stage = Stage.SERVING;
         state.setRole(role, leaderId, epoch, true);
+        if (observerMaster != null) {
+            observerMaster.startServing();
+        }
         // everything the sync stream sent is on our disk (acknowledged after persisting)
         state.resynced();
     }
@@ -270,14 +330,17 @@ final class FollowerSide {
         if (stage == Stage.SERVING) {
             state.setRole(role, leaderId, epoch, true);
         }
-        state.out.sendAfterPersist(leaderId, new ZabMessage.EpochBumpAck(bump.newEpoch()));
+        state.out.sendAfterPersist(upstreamId, new ZabMessage.EpochBumpAck(bump.newEpoch()));
+        if (observerMaster != null) {
+            observerMaster.relayEpochBump(bump);
+        }
     }
 
     boolean sendToLeader(byte[] payload) {
         if (stage != Stage.SERVING) {
             return false;
         }
-        state.out.send(leaderId, new ZabMessage.AppData(payload));
+        state.out.send(upstreamId, new ZabMessage.AppData(payload));
         return true;
     }
 
@@ -285,7 +348,7 @@ final class FollowerSide {
         if (stage != Stage.SERVING) {
             return false;
         }
-        state.out.send(leaderId, new ZabMessage.SyncRequest(token));
+        state.out.send(upstreamId, new ZabMessage.SyncRequest(token));
         return true;
     }
 }

@@ -173,13 +173,17 @@ final class PeerState {
         committedZxid = Math.min(committedZxid, snapshot.zxid());
     }
 
-    /** Commits everything logged up to {@code zxid} (cumulative) and hands new entries out for applying. */
-    void commitUpTo(long zxid) {
+    /**
+     * Commits everything logged up to {@code zxid} (cumulative) and hands new entries out for
+     * applying. Returns the entries handed out (an observer master relays them to its observers).
+     */
+    List<Entry> commitUpTo(long zxid) {
         long target = Math.min(zxid, lastLoggedZxid);
         if (target <= committedZxid) {
-            return;
+            return List.of();
         }
         committedZxid = target;
+        List<Entry> handedOut = new ArrayList<>();
         Iterator<Map.Entry<Long, Entry>> it = unapplied.headMap(target, true).entrySet().iterator();
         while (it.hasNext()) {
             Entry entry = it.next().getValue();
@@ -188,12 +192,14 @@ final class PeerState {
             }
             appliedZxid = entry.zxid();
             out.commit(entry);
+            handedOut.add(entry);
             it.remove();
         }
         appliedZxid = Math.max(appliedZxid, target);
         membership.committedUpTo(target);
         reportCommittedConfiguration();
         completeSyncs();
+        return handedOut;
     }
 
     /** The leader's configurations, taken at synchronization. */

@@ -16,6 +16,7 @@ import dev.warden.consensus.ZabMessage.NewLeader;
 import dev.warden.consensus.ZabMessage.Ping;
 import dev.warden.consensus.ZabMessage.PingAck;
 import dev.warden.consensus.ZabMessage.Propose;
+import dev.warden.consensus.ZabMessage.Relay;
 import dev.warden.consensus.ZabMessage.Snap;
 import dev.warden.consensus.ZabMessage.SyncReply;
 import dev.warden.consensus.ZabMessage.SyncRequest;
@@ -62,6 +63,7 @@ public final class ZabCodec {
     private static final byte SYNC_REPLY = 20;
     private static final byte APP_DATA = 21;
     private static final byte LEADER_DURABLE = 22;
+    private static final byte RELAY = 23;
 
     /** An entry on the wire is at least a zxid and a buffer length. */
     private static final int MIN_ENTRY_BYTES = 12;
@@ -135,6 +137,8 @@ public final class ZabCodec {
             out.writeByte(SYNC_REPLY).writeLong(m.token()).writeLong(m.zxid());
         } else if (message instanceof AppData m) {
             out.writeByte(APP_DATA).writeBuffer(nonNull(m.payload(), "AppData.payload"));
+        } else if (message instanceof Relay m) {
+            out.writeByte(RELAY).writeLong(m.memberId()).writeBuffer(nonNull(m.payload(), "Relay.payload"));
         } else {
             throw new IllegalArgumentException("unknown message " + message);
         }
@@ -160,6 +164,8 @@ public final class ZabCodec {
             size = 1 + entriesSize(m.entries());
         } else if (message instanceof AppData m) {
             size = 1 + 4L + nonNull(m.payload(), "AppData.payload").length;
+        } else if (message instanceof Relay m) {
+            size = 1 + 8 + 4L + nonNull(m.payload(), "Relay.payload").length;
         } else if (message != null) {
             size = 1 + 8; // every other message is one long
         } else {
@@ -215,6 +221,7 @@ public final class ZabCodec {
             case SYNC_REQUEST -> new SyncRequest(in.readLong());
             case SYNC_REPLY -> new SyncReply(in.readLong(), in.readLong());
             case APP_DATA -> new AppData(readBytes(in, "AppData.payload"));
+            case RELAY -> new Relay(in.readLong(), readBytes(in, "Relay.payload"));
             default -> throw new ProtocolException("unknown Zab message type " + type);
         };
     }

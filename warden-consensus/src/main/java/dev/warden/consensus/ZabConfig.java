@@ -21,10 +21,21 @@ import java.util.Set;
  *                                 a follower further behind gets a snapshot instead, so a member that was
  *                                 down under heavy writes rejoins without the leader reading (and queueing)
  *                                 everything it missed
+ * @param observerMasters          ZooKeeper's observerMasterPort is set: a serving follower takes observers
+ *                                 (synchronizes them, relays the committed stream and their traffic), and an
+ *                                 observer follows a voter other than the leader, moving on to another when
+ *                                 that one fails ({@link ObserverMaster}, {@link MasterRotation})
  */
 public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long tickMs, int initLimitTicks,
                         int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage,
-                        long maxSyncDiffBytes) {
+                        long maxSyncDiffBytes, boolean observerMasters) {
+    /** Observers follow the leader itself (ZooKeeper without observerMasterPort). */
+    public ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long tickMs, int initLimitTicks,
+                     int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage, long maxSyncDiffBytes) {
+        this(myId, voters, observers, tickMs, initLimitTicks, syncLimitTicks, electionTimeoutMs, maxEntriesPerMessage,
+                maxSyncDiffBytes, false);
+    }
+
     public ZabConfig {
         voters = Set.copyOf(voters);
         observers = Set.copyOf(observers);

@@ -87,4 +87,10 @@ public sealed interface ZabMessage {
 
     // --- the application's own traffic (forwarded requests, session activity, replies) ---
     record AppData(byte[] payload) implements ZabMessage { }
+    /**
+     * Application data of an observer that follows an observer master (a follower) instead of the
+     * leader: from the master up to the leader, {@code memberId} is the observer that sent it;
+     * from the leader down to the master, the observer it is for.
+     */
+    record Relay(long memberId, byte[] payload) implements ZabMessage { }
 }

@@ -17,6 +17,8 @@ public final class ZabPeer {
     private final Election election;
     private LeaderSide leader;
     private FollowerSide follower;
+    /** Whom an observer follows next when observer masters are on. */
+    private final MasterRotation masters;
 
     /**
      * FollowerInfo that came while we were looking, by sender in the order they came: taken up,
@@ -63,6 +65,7 @@ public final class ZabPeer {
         this.state = new PeerState(config, persisted, log, snapshots, random, nowMs, resyncRequired, configurations,
                 codec);
         this.election = new Election(state);
+        this.masters = new MasterRotation(state);
         lookForLeader();
     }
 
@@ -93,8 +96,11 @@ public final class ZabPeer {
             onVote(fromId, vote);
         } else if (leader != null) {
             leader.receive(fromId, message);
-        } else if (follower != null && fromId == follower.leaderId()) {
+        } else if (follower != null && fromId == follower.upstreamId()) {
             follower.receive(message);
+        } else if (follower != null && follower.observerMaster() != null
+                && follower.observerMaster().receive(fromId, message)) {
+            return; // an observer of ours
         } else if (message instanceof ZabMessage.FollowerInfo info) {
             if (follower == null) {
                 // still looking: the sender decided on us first; if we lead, we take it up then
@@ -106,7 +112,8 @@ public final class ZabPeer {
     }
 
     private void onVote(long fromId, ZabMessage.Vote vote) {
-        if (follower != null && fromId == follower.leaderId() && wontLeadUs(fromId, vote)) {
+        if (follower != null && (fromId == follower.leaderId() && wontLeadUs(fromId, vote)
+                || fromId == follower.upstreamId() && fromId != follower.leaderId() && masterWontServeUs(vote))) {
             lookForLeader();
         }
         if (leader != null) {
@@ -137,6 +144,16 @@ public final class ZabPeer {
         return vote.senderRole() != Role.LEADING && vote.round() >= election.leaderRound();
     }
 
+    /**
+     * True if a vote from the observer master we follow says it no longer relays our leader: it
+     * looks for a leader, or settled under another one. We move on to another master at once
+     * instead of waiting out syncLimit. (A settled vote naming our leader says nothing: it may
+     * be the answer to a vote of ours from the election just finished.)
+     */
+    private boolean masterWontServeUs(ZabMessage.Vote vote) {
+        return vote.senderRole() == Role.LOOKING || vote.leaderId() != follower.leaderId();
+    }
+
     private void settle(Election.Decision decision) {
         // a copy in arrival order: Map.copyOf would iterate in an order that differs from one JVM
         // to the next, and the messages this sends would then too (a seed would not replay)
@@ -148,7 +165,9 @@ public final class ZabPeer {
             // they would wait out initLimit. One that has since moved on ignores our LeaderInfo.
             early.forEach(leader::receive);
         } else {
-            follower = new FollowerSide(state, decision.leaderId(), decision.role());
+            long upstream = decision.role() == Role.OBSERVING && state.config.observerMasters()
+                    ? masters.next(decision.leaderId()) : decision.leaderId();
+            follower = new FollowerSide(state, decision.leaderId(), upstream, decision.role());
         }
     }
 
@@ -168,8 +187,12 @@ public final class ZabPeer {
     public void peerDisconnected(long peerId) {
         if (leader != null) {
             leader.peerDisconnected(peerId);
-        } else if (follower != null && follower.leaderId() == peerId) {
+        } else if (follower != null && follower.upstreamId() == peerId) {
+            // our leader, or an observer's master: an observer that follows a master hears
+            // nothing from the leader itself, so a link to the leader breaking says nothing to it
             lookForLeader();
+        } else if (follower != null) {
+            follower.peerDisconnected(peerId);
         }
     }
 
@@ -287,8 +310,13 @@ public final class ZabPeer {
      * Linearizable sync: {@code token} appears in {@link Ready#syncsDone()} once this member has
      * applied everything the leader had committed when the request reached it, and the leader
      * has confirmed with a quorum round that it was still leader. False if not serving.
+     * {@code token} must not be negative: an observer master asks its leader for its observers'
+     * syncs under negative tokens of its own.
      */
     public boolean sync(long token) {
+        if (token < 0) {
+            throw new IllegalArgumentException("sync token " + token + " is negative");
+        }
         if (leader != null) {
             return leader.established() && leader.broadcast.sync(token);
         }
@@ -326,6 +354,20 @@ public final class ZabPeer {
 
     public Role role() {
         return state.role;
+    }
+
+    /**
+     * The member this learner syncs from and hears the committed stream from: its leader, or,
+     * for an observer with observer masters on, the follower it observes through (ZooKeeper's
+     * learner master). -1 unless following or observing.
+     */
+    public long learnerMasterId() {
+        return follower != null ? follower.upstreamId() : -1;
+    }
+
+    /** Observers synchronized from this follower and following it (observer masters on); 0 otherwise. */
+    public int observersServed() {
+        return follower != null && follower.observerMaster() != null ? follower.observerMaster().observersServed() : 0;
     }
 
     /** The leader this member follows or is, or -1. */

@@ -121,6 +121,8 @@ final class TestCluster {
     Configuration initialConfiguration;
     /** Each member's {@link ZabConfig#maxSyncDiffBytes}; set before adding members to make diffs small. */
     long syncDiffBytes = Long.MAX_VALUE;
+    /** Each member's {@link ZabConfig#observerMasters}; set before adding members. */
+    boolean observerMasters;
 
     TestCluster(Set<Long> voters, Set<Long> observers) {
         this.voters = voters;
@@ -128,7 +130,7 @@ final class TestCluster {
     }
 
     ZabConfig config(long id) {
-        return new ZabConfig(id, voters, observers, 100, 10, 5, 200, 3, syncDiffBytes);
+        return new ZabConfig(id, voters, observers, 100, 10, 5, 200, 3, syncDiffBytes, observerMasters);
     }
 
     Member add(long id, MemoryLog log, EpochState epochs) {
@@ -189,9 +191,14 @@ final class TestCluster {
     /** Delivers messages (and moves time a little when idle) until the condition holds. */
     void runUntil(Predicate<TestCluster> done, long maxMs) {
         long deadlineMs = nowMs + maxMs;
+        int deliveredSinceTick = 0;
         while (!done.test(this)) {
             if (!deliverOne()) {
                 advanceTime(10);
+                deliveredSinceTick = 0;
+            } else if (++deliveredSinceTick > 100_000) {
+                List<InFlight> last = delivered.subList(Math.max(0, delivered.size() - 20), delivered.size());
+                throw new AssertionError("message storm; the last delivered: " + last);
             }
             if (nowMs > deadlineMs) {
                 throw new AssertionError("condition not reached within " + maxMs + " ms");

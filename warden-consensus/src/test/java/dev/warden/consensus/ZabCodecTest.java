@@ -139,7 +139,8 @@ class ZabCodecTest {
                 num.map(ZabMessage.EpochBumpAck::new),
                 num.map(ZabMessage.SyncRequest::new),
                 Combinators.combine(num, num).as(ZabMessage.SyncReply::new),
-                bytes.map(ZabMessage.AppData::new)));
+                bytes.map(ZabMessage.AppData::new),
+                Combinators.combine(num, bytes).as(ZabMessage.Relay::new)));
     }
 
     /** Configurations of both quorum kinds, ids from a small range so members overlap. */

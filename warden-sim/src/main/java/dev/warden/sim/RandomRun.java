@@ -33,8 +33,16 @@ public final class RandomRun {
      *                    the leader for configuration changes now and then (add, remove, voter to
      *                    observer and back, remove the leader, replace a member)
      */
+    /**
+     * @param observerMasters every member runs with observerMasterPort set: observers follow followers
+     */
     public record Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery,
-                          boolean reconfigure, boolean weighted) {
+                          boolean reconfigure, boolean weighted, boolean observerMasters) {
+        public Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery,
+                       boolean reconfigure, boolean weighted) {
+            this(members, observers, steps, brokenDriver, trustingRecovery, reconfigure, weighted, false);
+        }
+
         public Options(int members, int observers, int steps, boolean brokenDriver, boolean trustingRecovery,
                        boolean reconfigure) {
             this(members, observers, steps, brokenDriver, trustingRecovery, reconfigure, false);
@@ -88,8 +96,9 @@ public final class RandomRun {
         }
     }
 
+    /** {@code observersOnMasters}: observers that, at the end, followed a follower (observer masters on). */
     public record Outcome(long seed, long traceHash, int committedEntries, int acknowledgedWrites, long simulatedMs,
-                          FaultCounts faults) { }
+                          FaultCounts faults, int observersOnMasters) { }
 
     /** A failed run: the message says how to replay it. */
     public static final class Failure extends RuntimeException {
@@ -103,7 +112,8 @@ public final class RandomRun {
         return "./warden sim --seed " + seed + " --members " + options.members() + " --observers " + options.observers()
                 + " --steps " + options.steps() + (options.brokenDriver() ? " --broken-driver" : "")
                 + (options.trustingRecovery() ? " --trusting-recovery" : "")
-                + (options.reconfigure() ? " --reconfigure" : "") + (options.weighted() ? " --weighted" : "") + " --verbose";
+                + (options.reconfigure() ? " --reconfigure" : "") + (options.weighted() ? " --weighted" : "")
+                + (options.observerMasters() ? " --observer-masters" : "") + " --verbose";
     }
 
     private RandomRun() {
@@ -136,13 +146,13 @@ public final class RandomRun {
     public static Outcome run(long seed, Options options, Consumer<String> log) {
         Simulation sim = new Simulation(seed, options.members(), options.observers(),
                 options.reconfigure() ? SPARES : 0, options.members() + 1,
-                options.weighted() ? weightedQuorumLines(options.members()) : "");
+                options.weighted() ? weightedQuorumLines(options.members()) : "", options.observerMasters());
         sim.setLog(log);
         try {
             safetyPhase(sim, options);
             livenessPhase(sim);
             return new Outcome(seed, sim.traceHash(), sim.checkers().historyLength(),
-                    sim.checkers().ackedWriteCount(), sim.nowMs(), sim.faultCounts());
+                    sim.checkers().ackedWriteCount(), sim.nowMs(), sim.faultCounts(), sim.observersOnMasters());
         } catch (RuntimeException | AssertionError e) {
             throw new Failure(seed, options, e);
         }

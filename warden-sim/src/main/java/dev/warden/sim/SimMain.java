@@ -8,12 +8,12 @@ import java.util.List;
  * The {@code warden sim} command: runs seeds {@code S..S+N-1}, prints failures with their replay
  * commands and one summary line, and exits 1 if any seed failed (2 for bad arguments).
  * {@code --seeds N --seed S --members 3|5 --observers 0..2 --steps K [--verbose] [--broken-driver]
- * [--trusting-recovery] [--reconfigure] [--weighted]}.
+ * [--trusting-recovery] [--reconfigure] [--weighted] [--observer-masters]}.
  */
 public final class SimMain {
     static final String USAGE = "usage: warden sim [--seeds N] [--seed S] [--members 3|5] [--observers 0..2]"
             + " [--steps K] [--verbose] [--broken-driver] [--trusting-recovery] [--reconfigure]"
-            + " [--weighted]";
+            + " [--weighted] [--observer-masters]";
 
     /** Parsed command line. */
     record Arguments(long firstSeed, int seeds, RandomRun.Options options, boolean verbose) {
@@ -27,6 +27,7 @@ public final class SimMain {
             boolean trusting = false;
             boolean reconfigure = false;
             boolean weighted = false;
+            boolean observerMasters = false;
             boolean verbose = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -39,6 +40,7 @@ public final class SimMain {
                     case "--trusting-recovery" -> trusting = true;
                     case "--reconfigure" -> reconfigure = true;
                     case "--weighted" -> weighted = true;
+                    case "--observer-masters" -> observerMasters = true;
                     case "--verbose" -> verbose = true;
                     case "--help", "-h" -> throw new IllegalArgumentException(USAGE);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -52,7 +54,7 @@ public final class SimMain {
                         + " quorum is changed by a whole new member list, which the simulated operator does not write)");
             }
             return new Arguments(firstSeed, seeds, new RandomRun.Options(members, observers, steps, broken, trusting,
-                    reconfigure, weighted),
+                    reconfigure, weighted, observerMasters),
                     verbose);
         }
 

@@ -6,6 +6,7 @@ import dev.warden.consensus.RoleChange;
 import dev.warden.protocol.ReconfigRequest;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.consensus.ZabPeer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,15 +51,21 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         this(seed, memberCount, 0, 0, clientCount, "");
     }
 
+    public Simulation(long seed, int voterCount, int observerCount, int spareCount, int clientCount,
+                      String quorumLines) {
+        this(seed, voterCount, observerCount, spareCount, clientCount, quorumLines, false);
+    }
+
     /**
      * {@code voterCount} voting members with ids 1..n, then {@code observerCount} observers, then
      * {@code spareCount} members outside the initial configuration: they start with it in their
      * files, follow as non-voting learners, and reconfigurations may add them. {@code quorumLines}
      * ({@code group.N} and {@code weight.N} lines, as in zoo.cfg) make the initial configuration a
-     * hierarchical quorum; empty for a majority.
+     * hierarchical quorum; empty for a majority. {@code observerMasters}: every member runs with
+     * ZooKeeper's observerMasterPort set, so observers follow followers ({@code ZabConfig}).
      */
     public Simulation(long seed, int voterCount, int observerCount, int spareCount, int clientCount,
-                      String quorumLines) {
+                      String quorumLines, boolean observerMasters) {
         if (voterCount < 1 || observerCount < 0 || spareCount < 0 || voterCount + observerCount + spareCount > 9) {
             throw new IllegalArgumentException("need 1..9 members, got " + voterCount + " voters, "
                     + observerCount + " observers and " + spareCount + " spares");
@@ -78,7 +85,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         this.initialConfiguration = SimConfigurations.configurationOf(voters, observers, quorumLines, 0);
         for (long id : ids) {
             ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50,
-                    SimConfigurations.syncDiffBytes(seed));
+                    SimConfigurations.syncDiffBytes(seed), observerMasters);
             SimServer member = new SimServer(id, config, initialConfiguration, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);
@@ -87,6 +94,19 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
             long memberId = ids.get((int) ((c - 1) % ids.size()));
             clients.add(new SimClient(c, memberId, random.split(), 2_000));
         }
+    }
+
+    /** Serving observers, among the members up, that follow a member other than their leader (an observer master). */
+    public int observersOnMasters() {
+        int count = 0;
+        for (SimServer member : members.values()) {
+            ZabPeer peer = member.isUp() ? member.peer() : null;
+            if (peer != null && peer.role() == dev.warden.consensus.Role.OBSERVING && peer.isServing()
+                    && peer.learnerMasterId() != peer.leaderId()) {
+                count++;
+            }
+        }
+        return count;
     }
 
     public Configuration initialConfiguration() {

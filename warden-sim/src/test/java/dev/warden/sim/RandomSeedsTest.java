@@ -111,6 +111,24 @@ class RandomSeedsTest {
         runSeeds(new RandomRun.Options(5, 0, STEPS, false, false, false, true), 3_000, 60);
     }
 
+    /**
+     * Five voters and two observers with observer masters on (ZooKeeper's observerMasterPort):
+     * observers sync from and follow followers, move on when those crash, are cut off or lead,
+     * and every checker holds (no observer applies anything not committed: prefix agreement and
+     * equal digests at the end). At the end most seeds have an observer following a follower.
+     */
+    @Test
+    void observersFollowingFollowersSurviveFaultsAndRecover() {
+        RandomRun.Options options = new RandomRun.Options(5, 2, STEPS, false, false, false, false, true);
+        int seeds = 60;
+        long onMasters = 0;
+        for (long seed = 7_000; seed < 7_000 + seeds; seed++) {
+            onMasters += RandomRun.run(seed, options).observersOnMasters();
+        }
+        assertTrue(onMasters > seeds, "observers followed followers at the end: " + onMasters + " of "
+                + 2 * seeds);
+    }
+
     @Test
     void aSeedReplaysIdentically() {
         RandomRun.Options options = new RandomRun.Options(5, STEPS, false);

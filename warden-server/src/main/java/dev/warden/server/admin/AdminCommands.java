@@ -69,7 +69,8 @@ final class AdminCommands {
             // observers keep no per-connection figures on a Warden leader, so there is nothing to reset
         }));
         add("observers", List.of("obsr"), serving(r -> {
-            r.put("synced_observers", server.memberStatus().leaderFigures().map(f -> f.syncedObservers()).orElse(0));
+            r.put("synced_observers", server.memberStatus().leaderFigures().map(f -> f.syncedObservers())
+                    .orElse(server.memberStatus().observersServed().orElse(0)));
             r.put("observers", List.of());
         }));
         add("ruok", List.of(), (p, r) -> null);

@@ -111,6 +111,8 @@ public final class ConfigLoader {
             Setting.of((b, k, v, w) -> b.enforceQuota(asBoolean(k, v)), "enforceQuota", "zookeeper.enforceQuota"),
             Setting.of((b, k, v, w) -> b.observerSyncEnabled(asBoolean(k, v)),
                     "syncEnabled", "observer.syncEnabled", "zookeeper.observer.syncEnabled"),
+            Setting.of((b, k, v, w) -> b.observerMasterPort(asInt(ServerConfig.Range.OBSERVER_MASTER_PORT, k, v)),
+                    "observerMasterPort", "zookeeper.observerMasterPort"),
             Setting.of((b, k, v, w) -> b.multiAddress(b.multiAddress().withEnabled(asBoolean(k, v))),
                     "multiAddress.enabled", "zookeeper.multiAddress.enabled"),
             Setting.of((b, k, v, w) -> b.multiAddress(b.multiAddress().withReachabilityCheckEnabled(asBoolean(k, v))),

@@ -69,6 +69,9 @@ final class ConfigSettings {
             if (!c.observerSyncEnabled()) {
                 s.put("syncEnabled", "false");
             }
+            if (c.observerMasterPort() > 0) {
+                s.put("observerMasterPort", Integer.toString(c.observerMasterPort()));
+            }
             // only when set: ZooKeeper's conf does not list them, and most ensembles leave them alone
             MultiAddressSettings defaults = MultiAddressSettings.DEFAULTS;
             if (c.multiAddress().enabled() != defaults.enabled()) {

@@ -69,7 +69,8 @@ public record ServerConfig(
         boolean auditEnabled,
         SecurityConfig security,
         boolean readOnlyModeEnabled,
-        LocalSessionSettings localSessions) {
+        LocalSessionSettings localSessions,
+        int observerMasterPort) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -121,7 +122,9 @@ public record ServerConfig(
                 "must be 0 (no limit) or a positive number of milliseconds"),
         METRICS_PORT("metricsProvider.httpPort", 0, 65535, "must be a port from 0 to 65535 (0 picks a free port)"),
         MULTI_ADDRESS_REACHABILITY_TIMEOUT("multiAddress.reachabilityCheckTimeoutMs", 1, Integer.MAX_VALUE,
-                "must be a positive number of milliseconds");
+                "must be a positive number of milliseconds"),
+        OBSERVER_MASTER_PORT("observerMasterPort", 0, 65535, "must be a port from 1 to 65535 (0, the default,"
+                + " leaves observers following the leader)");
 
         final String key;
         final long min;
@@ -287,7 +290,8 @@ public record ServerConfig(
                 .quorumListenOnAllIPs(quorumListenOnAllIPs).multiAddress(multiAddress)
                 .observerSyncEnabled(observerSyncEnabled).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
-                .security(security).readOnlyModeEnabled(readOnlyModeEnabled).localSessions(localSessions);
+                .security(security).readOnlyModeEnabled(readOnlyModeEnabled).localSessions(localSessions)
+                .observerMasterPort(observerMasterPort);
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -377,6 +381,7 @@ public record ServerConfig(
         private SecurityConfig security = SecurityConfig.NONE;
         private boolean readOnlyModeEnabled;
         private LocalSessionSettings localSessions = LocalSessionSettings.DEFAULTS;
+        private int observerMasterPort;
 
         private Builder() {
         }
@@ -459,6 +464,12 @@ public record ServerConfig(
         /** localSessionsEnabled and localSessionsUpgradingEnabled; both off by default. */
         public Builder localSessions(LocalSessionSettings v) { localSessions = v; return this; }
         public LocalSessionSettings localSessions() { return localSessions; }
+        /**
+         * observerMasterPort (zookeeper.observerMasterPort): above 0, followers take observers and
+         * observers follow a follower instead of the leader (docs/ENSEMBLE.md, "Observer masters");
+         * 0, the default, leaves them following the leader.
+         */
+        public Builder observerMasterPort(int v) { observerMasterPort = v; return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -475,7 +486,8 @@ public record ServerConfig(
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
                     quorumListenOnAllIPs, multiAddress, observerSyncEnabled, leaderServes, snapshotCompression,
-                    auditEnabled, security, readOnlyModeEnabled, localSessions);
+                    auditEnabled, security, readOnlyModeEnabled, localSessions,
+                    (int) Range.OBSERVER_MASTER_PORT.check(observerMasterPort));
         }
 
         static int derived(int ticks, int tickTimeMs) {

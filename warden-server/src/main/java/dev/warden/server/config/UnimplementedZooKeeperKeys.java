@@ -163,8 +163,8 @@ final class UnimplementedZooKeeperKeys {
                 + " Remove it (or set true)."));
 
         // ---- warned: ignoring them is harmless ----
-        r.add(warn("observerMasterPort", "Warden's observers follow the leader directly"));
-        r.add(warn("observerMaster.sizeLimit", "Warden's observers follow the leader directly"));
+        r.add(warn("observerMaster.sizeLimit", "an observer master syncs observers from its log, as the leader"
+                + " does, and keeps in memory only the committed entries not yet on its disk"));
         r.add(warn("connectToLearnerMasterLimit", "Warden gives a follower initLimit ticks to connect and sync"));
         r.add(warn("maxCnxns", "Warden limits connections per client address (maxClientCnxns), not in total"));
         r.add(warn("clientPortListenBacklog", "Warden uses the operating system's listen backlog"));

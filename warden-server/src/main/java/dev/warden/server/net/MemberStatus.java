@@ -122,6 +122,23 @@ public interface MemberStatus {
     }
 
     /**
+     * A serving observer: the member it syncs from and takes the committed stream from, its
+     * leader or (observerMasterPort set) a follower (ZooKeeper's observer_master_id); empty on
+     * other members.
+     */
+    default java.util.OptionalLong observerMasterId() {
+        return java.util.OptionalLong.empty();
+    }
+
+    /**
+     * A serving follower with observerMasterPort set: the observers it serves as their observer
+     * master (ZooKeeper reports them as a follower's synced_observers); empty elsewhere.
+     */
+    default java.util.OptionalInt observersServed() {
+        return java.util.OptionalInt.empty();
+    }
+
+    /**
      * A leader's view of its ensemble.
      *
      * @param learners         followers and observers connected to it

@@ -88,6 +88,7 @@ public final class Monitor {
         summary(out, "node_changed_watch_count", server.watches().firedPerEvent(EventType.NODE_DATA_CHANGED));
         summary(out, "node_children_watch_count", server.watches().firedPerEvent(EventType.NODE_CHILDREN_CHANGED));
         leaderLines(out, server.memberStatus(), server.clock().wallTimeMs());
+        observerMasterLines(out, server.memberStatus());
         OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
             line(out, "zk_open_file_descriptor_count", unix.getOpenFileDescriptorCount());
@@ -114,6 +115,15 @@ public final class Monitor {
             line(out, "zk_pending_syncs", figures.pendingSyncs());
             line(out, "zk_quorum_size", figures.quorumSize());
         });
+    }
+
+    /**
+     * A follower serving observers (observerMasterPort set) counts them under the leader's name
+     * for its own, zk_synced_observers; an observer names the member it syncs from.
+     */
+    static void observerMasterLines(Map<String, Object> out, MemberStatus status) {
+        status.observersServed().ifPresent(count -> line(out, "zk_synced_observers", count));
+        status.observerMasterId().ifPresent(id -> line(out, "zk_observer_master_id", id));
     }
 
     /** An average as ZooKeeper gives one: rounded half-up to 4 decimals (printed as a Java double: "17.25", "0.0"). */

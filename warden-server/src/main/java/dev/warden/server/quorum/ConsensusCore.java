@@ -41,6 +41,19 @@ public interface ConsensusCore {
         return java.util.Map.of();
     }
 
+    /**
+     * The member this learner syncs from: its leader, or with observer masters the follower an
+     * observer follows; -1 unless following or observing, or where the core does not say.
+     */
+    default long learnerMasterId() {
+        return -1;
+    }
+
+    /** Observers this follower serves as their observer master; 0 elsewhere. */
+    default int observersServed() {
+        return 0;
+    }
+
     /** The last zxid in this member's log as the core counts it; -1 where the core does not say. */
     default long lastLoggedZxid() {
         return -1;

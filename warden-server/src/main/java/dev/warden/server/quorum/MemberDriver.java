@@ -217,6 +217,16 @@ public final class MemberDriver implements AutoCloseable {
         return member.peersHeardWithin(windowMs);
     }
 
+    /** The member this learner syncs from (its leader, or an observer's master), -1 if none; any thread. */
+    public long learnerMasterId() {
+        return member.learnerMasterId();
+    }
+
+    /** Observers this follower serves as their observer master; any thread. */
+    public int observersServed() {
+        return member.observersServed();
+    }
+
     public boolean isRunning() {
         return running;
     }

@@ -138,6 +138,8 @@ public final class MemberLoop {
     private final BatchesInFlight inFlight = new BatchesInFlight();
     private final PeersHeard peersHeard = new PeersHeard();
     private final MemberLoopFigures figures = new MemberLoopFigures();
+    /** The learner master last logged (driver thread). */
+    private long learnerMasterLogged = -1;
     /** A Ready that resets state, taken from the core, waiting until no batch is in flight. */
     private Ready waitingReset;
     private volatile MemberStanding standing = MemberStanding.INITIAL;
@@ -229,6 +231,7 @@ public final class MemberLoop {
         core.tick(nowMs);
         prep.releaseWaiting(nowMs);
         figures.publishIfDue(nowMs, core, inFlight.size());
+        noteLearnerMaster();
         for (Event event : now) {
             feed(event);
         }
@@ -465,6 +468,33 @@ public final class MemberLoop {
      */
     public Map<Long, Long> followerLag() {
         return figures.followerLag();
+    }
+
+    /**
+     * Logs the observer master an observer follows when it takes one, so the log says which
+     * member an observer syncs from (its figures say it too: {@link #learnerMasterId()}).
+     */
+    private void noteLearnerMaster() {
+        long master = core.learnerMasterId();
+        if (master != learnerMasterLogged) {
+            learnerMasterLogged = master;
+            if (master >= 0 && core.role() == Role.OBSERVING && master != core.leaderId()) {
+                log.info("member {}: observing leader {} through observer master {}", myId, core.leaderId(), master);
+            }
+        }
+    }
+
+    /**
+     * The member this learner syncs from (its leader, or an observer's master), -1 if none, as of
+     * at most {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} ago; any thread.
+     */
+    public long learnerMasterId() {
+        return figures.learnerMasterId();
+    }
+
+    /** Observers this follower serves as their master, as of at most a lag period ago; any thread. */
+    public int observersServed() {
+        return figures.observersServed();
     }
 
     /** Batches at the log writer as of at most {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} ago; any thread. */

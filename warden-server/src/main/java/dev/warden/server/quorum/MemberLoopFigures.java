@@ -12,6 +12,9 @@ final class MemberLoopFigures {
     private volatile Map<Long, Long> followerLag = Map.of();
     /** Batches at the log writer, published with the lag for readers on other threads. */
     private volatile int logBatchesInFlight;
+    /** The member this learner syncs from (-1: none) and the observers it serves as their master, published with the lag. */
+    private volatile long learnerMasterId = -1;
+    private volatile int observersServed;
     /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
     private final AtomicLong diffSyncs = new AtomicLong();
     private final AtomicLong snapSyncs = new AtomicLong();
@@ -29,6 +32,8 @@ final class MemberLoopFigures {
             followerLagPublishedMs = nowMs;
             followerLag = FollowerLag.of(core.lastLoggedZxid(), core.followerProgress());
             logBatchesInFlight = batchesInFlight;
+            learnerMasterId = core.learnerMasterId();
+            observersServed = core.observersServed();
         }
     }
 
@@ -67,6 +72,14 @@ final class MemberLoopFigures {
 
     int logBatchesInFlight() {
         return logBatchesInFlight;
+    }
+
+    long learnerMasterId() {
+        return learnerMasterId;
+    }
+
+    int observersServed() {
+        return observersServed;
     }
 
     long diffSyncs() {

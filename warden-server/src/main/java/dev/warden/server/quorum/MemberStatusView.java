@@ -137,6 +137,21 @@ final class MemberStatusView implements MemberStatus {
         return leading.getAsBoolean() ? driver.followerLag() : java.util.Map.of();
     }
 
+    @Override
+    public java.util.OptionalLong observerMasterId() {
+        MemberStanding now = driver.standing();
+        long master = driver.learnerMasterId();
+        return now.role() == Role.OBSERVING && now.serving() && master > 0 ? java.util.OptionalLong.of(master)
+                : java.util.OptionalLong.empty();
+    }
+
+    @Override
+    public java.util.OptionalInt observersServed() {
+        MemberStanding now = driver.standing();
+        return now.role() == Role.FOLLOWING && now.serving() && config.observerMasterPort() > 0
+                ? java.util.OptionalInt.of(driver.observersServed()) : java.util.OptionalInt.empty();
+    }
+
     /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */
     @Override
     public Optional<LeaderFigures> leaderFigures() {

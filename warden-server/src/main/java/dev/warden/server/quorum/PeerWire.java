@@ -20,9 +20,10 @@ final class PeerWire {
      * Members of different versions refuse each other at the hello, with a clear reason, instead
      * of dropping the link on the first message the other cannot read (version 2 added
      * LeaderDurable, version 3 FollowerInfo's resyncing flag, version 4 the hello's flags and SASL,
-     * version 5 the configuration version in votes and the configurations in NEWLEADER).
+     * version 5 the configuration version in votes and the configurations in NEWLEADER, version 6
+     * the Relay message of observer masters).
      */
-    static final int VERSION = 5;
+    static final int VERSION = 6;
     static final int HELLO_BYTES = 4 + 4 + 8 + 4;
     static final int LENGTH_BYTES = 4;
     /** The hello's flag: the dialler authenticates with SASL before it sends messages (version 4). */

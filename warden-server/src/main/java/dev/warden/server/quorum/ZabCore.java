@@ -77,6 +77,16 @@ public final class ZabCore implements ConsensusCore {
     }
 
     @Override
+    public long learnerMasterId() {
+        return peer.learnerMasterId();
+    }
+
+    @Override
+    public int observersServed() {
+        return peer.observersServed();
+    }
+
+    @Override
     public Role role() {
         return peer.role();
     }

@@ -197,6 +197,8 @@ class ConfigLoaderTest {
             "zookeeper.fsync.warningthresholdms|soon|must be a positive number of milliseconds",
             "txnLogDirectIo|sometimes|must be true/false or yes/no",
             "inlineIdleWrites|often|must be true/false or yes/no",
+            "observerMasterPort|70000|must be a port from 1 to 65535",
+            "zookeeper.observerMasterPort|-1|must be a port from 1 to 65535",
             "clientPortAddress|''|must be a host name or IP address",
             "dataDir|''|must be a directory path",
             "dataLogDir|a\u0000b|must be a directory path"})
