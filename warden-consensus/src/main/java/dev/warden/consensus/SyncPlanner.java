@@ -115,35 +115,58 @@ final class SyncPlanner {
      */
     private boolean addEntries(List<ZabMessage> messages, long afterZxid, long upToZxid,
                                NavigableMap<Long, Entry> unpersisted, long budgetBytes) {
-        int max = state.config.maxEntriesPerMessage();
-        List<Entry> batch = new ArrayList<>();
-        long bytes = 0;
+        Batcher batcher = new Batcher(messages, state.config.maxEntriesPerMessage(), budgetBytes, afterZxid);
         long logLast = Math.min(state.log.lastZxid(), upToZxid);
-        long cursor = afterZxid;
-        while (cursor < logLast) {
-            List<Entry> read = state.log.read(cursor, logLast, max);
-            Invariants.check(!read.isEmpty(), "log has no entries after " + Zxid.hex(cursor) + " up to "
-                    + Zxid.hex(logLast));
-            for (Entry entry : read) {
-                bytes += entry.payload().length;
-                if (bytes > budgetBytes) {
-                    return false;
-                }
-                batch = add(messages, batch, entry, max);
-                cursor = entry.zxid();
-            }
+        // one pass over the log: the leader's driver thread waits for it, and every write with it
+        state.log.scan(afterZxid, logLast, batcher::add);
+        if (batcher.overBudget) {
+            return false;
         }
-        for (Entry entry : unpersisted.subMap(cursor, false, upToZxid, true).values()) {
-            bytes += entry.payload().length;
-            if (bytes > budgetBytes) {
+        Invariants.check(batcher.lastZxid >= logLast, "log has no entries after " + Zxid.hex(batcher.lastZxid)
+                + " up to " + Zxid.hex(logLast));
+        for (Entry entry : unpersisted.subMap(batcher.lastZxid, false, upToZxid, true).values()) {
+            if (!batcher.add(entry)) {
                 return false;
             }
-            batch = add(messages, batch, entry, max);
         }
-        if (!batch.isEmpty()) {
-            messages.add(new ZabMessage.Propose(List.copyOf(batch)));
-        }
+        batcher.finish();
         return true;
+    }
+
+    /** Gathers entries into Propose batches of at most {@code max} while their payloads stay within a budget. */
+    private static final class Batcher {
+        private final List<ZabMessage> messages;
+        private final int max;
+        private final long budgetBytes;
+        private List<Entry> batch = new ArrayList<>();
+        private long bytes;
+        long lastZxid;
+        boolean overBudget;
+
+        Batcher(List<ZabMessage> messages, int max, long budgetBytes, long afterZxid) {
+            this.messages = messages;
+            this.max = max;
+            this.budgetBytes = budgetBytes;
+            this.lastZxid = afterZxid;
+        }
+
+        /** Adds the entry; false (and nothing added) once the payloads would exceed the budget. */
+        boolean add(Entry entry) {
+            bytes += entry.payload().length;
+            if (bytes > budgetBytes) {
+                overBudget = true;
+                return false;
+            }
+            batch = SyncPlanner.add(messages, batch, entry, max);
+            lastZxid = entry.zxid();
+            return true;
+        }
+
+        void finish() {
+            if (!batch.isEmpty()) {
+                messages.add(new ZabMessage.Propose(List.copyOf(batch)));
+            }
+        }
     }
 
     private static List<Entry> add(List<ZabMessage> messages, List<Entry> batch, Entry entry, int max) {

@@ -211,7 +211,9 @@ public final class ZabPeer {
      * down; the voters of the new configuration elect a leader among themselves. A follower whose
      * leader may no longer lead, or whose own role changed (voter and observer), looks for a
      * leader again and joins in its new role. Members no longer in the configuration go on
-     * following as non-voting learners (as a joining member does before it is added).
+     * following as non-voting learners (as a joining member does before it is added). A leader
+     * that stays tells the members that do not follow it yet that it leads ({@link
+     * #announceToNewMembers}).
      */
     private void onConfigurationCommitted() {
         long me = state.config.myId();
@@ -219,10 +221,30 @@ public final class ZabPeer {
             if (!state.membership.mayLead(me)) {
                 leader.broadcast.flush();
                 lookForLeader();
+            } else {
+                announceToNewMembers();
             }
         } else if (follower != null) {
             if (!state.membership.mayLead(follower.leaderId()) || follower.roleNoLongerFits()) {
                 lookForLeader();
+            }
+        }
+    }
+
+    /**
+     * Tells every member of the configuration just committed that has no link with this leader
+     * (a member the change added, above all) that it leads. A joiner has been looking since it
+     * started, refused by the members until the change was logged, so its votes went nowhere;
+     * left alone it would find this leader only at its next vote, up to one and a half election
+     * timeouts (6 s with the default tick) later, and until it follows and is synchronized every
+     * write needs the acknowledgement of all the other voters instead of a quorum's. Told by the
+     * leader under the newer configuration, it joins at once. A member that is down misses the
+     * message; one that already follows us has a link and is not told again.
+     */
+    private void announceToNewMembers() {
+        for (long id : state.others()) {
+            if (!leader.links.containsKey(id)) {
+                election.announceTo(id, leader.epoch);
             }
         }
     }

@@ -258,6 +258,35 @@ class ReconfigurationTest {
         }
     }
 
+    /**
+     * A joiner cut off from the ensemble until the change naming it is logged (the members refuse
+     * its links until then, so its votes went nowhere) follows the leader as soon as the change
+     * commits, told so by the leader, not at its next vote, an election timeout or more away.
+     */
+    @Test
+    void aJoinerHeardFromNobodyFollowsTheLeaderAsSoonAsTheChangeCommits() {
+        TestCluster cluster = serving(THREE, Set.of(), 1, 2, 3);
+        for (long id : THREE) {
+            cluster.cut(4, id);
+        }
+        cluster.add(4, new MemoryLog(), EpochState.INITIAL);
+        // the joiner votes into the void for a while, so its next vote is anywhere in its resend interval
+        runFor(cluster, 1_000, () -> { });
+        assertEquals(Role.LOOKING, cluster.member(4).peer.role());
+
+        Set<Long> four = Set.of(1L, 2L, 3L, 4L);
+        long version = proposeConfiguration(cluster, four, Set.of());
+        cluster.healCuts(); // the members link to the joiner once the change is logged
+        cluster.runUntil(c -> c.leader().peer.configurations().committed().version() == version, 1_000);
+        long committedAtMs = cluster.nowMs;
+
+        cluster.runUntil(c -> c.member(4).peer.isServing(), 2_000);
+        assertTrue(cluster.nowMs - committedAtMs <= 30, "the joiner served " + (cluster.nowMs - committedAtMs)
+                + " ms after the change committed");
+        assertEquals(cluster.leader().id, cluster.member(4).peer.leaderId());
+        assertOneHistory(cluster);
+    }
+
     @Test
     void aChangeLoggedButNotCommittedCountsBothQuorumsAfterARestart() {
         TestCluster cluster = serving(THREE, Set.of(), 1, 2, 3, 4, 5);

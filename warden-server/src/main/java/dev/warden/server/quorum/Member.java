@@ -485,5 +485,6 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         consensus.close();
         applier.close();
         driver.close();
+        configurations.close();
     }
 }

@@ -2,11 +2,9 @@ package dev.warden.server.quorum;
 
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Configurations;
-import dev.warden.server.config.DynamicConfigWriter;
 import dev.warden.server.config.EnsembleConfig;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** A member's view of the ensemble's configurations: the committed one (saved and announced), and the members its peer links reach. */
-final class MemberConfigurations {
+final class MemberConfigurations implements AutoCloseable {
     /** The member's logger: these lines are the member's. */
     private static final Logger log = LoggerFactory.getLogger(Member.class);
 
@@ -30,6 +28,8 @@ final class MemberConfigurations {
     private Map<Long, QuorumMember> knownMembers;
     /** Members a waiting reconfig adds, dialled by this leader before any configuration names them (driver thread). */
     private Map<Long, QuorumMember> joiners = new HashMap<>();
+    /** Records committed configurations in the member's files; null for a member started without zoo.cfg. */
+    private final ConfigFileRecorder files;
     /** Told after a configuration change commits (on the driver thread: it must only hand off). */
     private volatile Runnable listener = () -> { };
 
@@ -40,6 +40,7 @@ final class MemberConfigurations {
         this.config = config;
         this.consensus = consensus;
         this.treeCheck = treeCheck;
+        this.files = config.configFile() == null ? null : new ConfigFileRecorder(myId, config.configFile());
         this.knownMembers = new HashMap<>(config.members());
         // the core starts from the files' configuration or a newer one its snapshot and log show
         this.committed = startingCommitted.data().length == 0 ? config.ensembleConfig()
@@ -56,14 +57,17 @@ final class MemberConfigurations {
         this.listener = listener;
     }
 
-    /** Driver thread: a configuration committed; it is written to the dynamic file and announced. */
-    void committed(Configuration configuration) throws IOException {
+    /**
+     * Driver thread: a configuration committed; it is announced, and written to the dynamic file
+     * on the recorder's thread.
+     */
+    void committed(Configuration configuration) {
         EnsembleConfig committed = EnsembleConfig.fromConfiguration(configuration);
         this.committed = committed;
         log.info("member {}: configuration 0x{} committed: {}", myId, Long.toHexString(committed.version()),
                 committed.memberText().strip().replace('\n', ' '));
-        if (config.configFile() != null) {
-            DynamicConfigWriter.write(config.configFile(), myId, committed);
+        if (files != null) {
+            files.record(committed);
         }
         if (treeCheck != null) {
             treeCheck.configurationChanged(committed.members().keySet(), committed.voterIds());
@@ -96,5 +100,13 @@ final class MemberConfigurations {
         Map<Long, QuorumMember> all = new HashMap<>(joiners);
         all.putAll(knownMembers);
         consensus.membersChanged(all);
+    }
+
+    /** Waits for the configuration files still being written. */
+    @Override
+    public void close() {
+        if (files != null) {
+            files.close();
+        }
     }
 }

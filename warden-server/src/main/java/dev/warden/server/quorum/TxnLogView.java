@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The Zab core's view of this member's log, and the driver's way to change it. Reads are served
@@ -148,6 +149,34 @@ public final class TxnLogView implements LogView {
             throw new UncheckedIOException(e);
         }
         return out;
+    }
+
+    /**
+     * One pass: from the cache when it holds the start, otherwise one iterator over the segments
+     * from {@code afterZxid} on. A {@link #read} per batch would scan the segment from its first
+     * record each time; bringing a new member up to date from an empty log read its segment
+     * about as many times as there were batches, on the leader's driver thread, which held every
+     * write for up to a second on a busy machine.
+     */
+    @Override
+    public void scan(long afterZxid, long upToZxid, Predicate<Entry> visitor) {
+        if (upToZxid <= afterZxid) {
+            return;
+        }
+        if (afterZxid < readableFromZxid || recent.covers(afterZxid)) {
+            LogView.super.scan(afterZxid, upToZxid, visitor); // read's refusal, or the cache
+            return;
+        }
+        try (LogIterator records = log.readAfter(afterZxid)) {
+            while (records.hasNext()) {
+                LogRecord record = records.next();
+                if (record.zxid() > upToZxid || !visitor.test(new Entry(record.zxid(), record.payload()))) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Appends the entries and fsyncs once (Ready's entriesToPersist), then publishes them. */

@@ -55,6 +55,44 @@ class TxnLogViewTest {
         }
     }
 
+    /**
+     * A scan (a leader reading a follower's diff) reads a segment once however many entries it
+     * holds, stops when told, and hands out what {@link TxnLogView#read} would.
+     */
+    @Test
+    void aScanReadsEachSegmentOnceAndStopsWhenTold() throws IOException {
+        java.util.concurrent.atomic.AtomicInteger segmentOpens = new java.util.concurrent.atomic.AtomicInteger();
+        TxnLogOptions counting = TxnLogOptions.defaults().withForceSync(false).withChannels((path, options) -> {
+            if (options.equals(java.util.Set.of(java.nio.file.StandardOpenOption.READ))) {
+                segmentOpens.incrementAndGet();
+            }
+            return java.nio.channels.FileChannel.open(path, options);
+        });
+        try (TxnLog log = TxnLog.open(dir, counting)) {
+            TxnLogView view = new TxnLogView(log, 0, 10, 1 << 20);
+            List<Entry> all = new ArrayList<>();
+            for (long counter = 1; counter <= 3 * dev.warden.consensus.LogView.SCAN_CHUNK_ENTRIES; counter++) {
+                all.add(new Entry(Zxid.of(1, counter), ("v" + counter).getBytes()));
+            }
+            view.persist(all);
+            assertEquals(1, log.segmentRanges().size(), "one segment");
+
+            segmentOpens.set(0);
+            List<Long> scanned = new ArrayList<>();
+            view.scan(0, view.lastZxid(), entry -> scanned.add(entry.zxid()));
+            assertEquals(all.stream().map(Entry::zxid).toList(), scanned);
+            assertEquals(1, segmentOpens.get(), "segment opened for the scan");
+
+            List<Long> firstFive = new ArrayList<>();
+            long from = all.get(100).zxid();
+            view.scan(from, view.lastZxid(), entry -> firstFive.add(entry.zxid()) && firstFive.size() < 5);
+            assertEquals(all.subList(101, 106).stream().map(Entry::zxid).toList(), firstFive);
+            List<Long> bounded = new ArrayList<>();
+            view.scan(from, all.get(110).zxid(), entry -> bounded.add(entry.zxid()));
+            assertEquals(view.read(from, all.get(110).zxid(), 100).stream().map(Entry::zxid).toList(), bounded);
+        }
+    }
+
     @Test
     void reopenedViewStartsFromItsBaseAndReadsOldEntriesFromDisk() throws IOException {
         List<Entry> all = history(30);
