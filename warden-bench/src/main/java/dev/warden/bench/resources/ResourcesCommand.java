@@ -7,6 +7,7 @@ import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.report.DocSplicer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -66,6 +67,17 @@ public final class ResourcesCommand implements Callable<Integer> {
         if (!heap.matches("[0-9]+[kKmMgG]?")) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--xmx must look like 4g, 512m or 4096m: '" + heap + "'");
+        }
+        long heapBytes = heapBytes(heap);
+        long machineBytes = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        if (2 * heapBytes > machineBytes) {
+            // The probe's JVM keeps its heap while it times a restart in a second JVM of the same
+            // size; past the machine's memory the kernel kills one of them minutes into the run.
+            throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+                    "--xmx %s: a probe and the restart it times run at once, each with that heap (%,d MiB together),"
+                            + " more than this machine's %,d MiB; use a smaller --xmx",
+                    heap, 2 * heapBytes >> 20, machineBytes >> 20));
         }
         try {
             DocSplicer.requireMarkersIfExists(docFile, ResourceComparison.FIGURES);
@@ -134,5 +146,18 @@ public final class ResourcesCommand implements Callable<Integer> {
     private static void say(PrintWriter out, String format, Object... args) {
         out.println(String.format(Locale.ROOT, format, args));
         out.flush();
+    }
+
+    /** {@code --xmx}'s size in bytes, as the JVM reads it (no suffix: bytes). */
+    static long heapBytes(String size) {
+        char unit = Character.toLowerCase(size.charAt(size.length() - 1));
+        int shift = switch (unit) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            default -> 0;
+        };
+        String digits = shift == 0 ? size : size.substring(0, size.length() - 1);
+        return Long.parseLong(digits) << shift;
     }
 }

@@ -62,6 +62,13 @@ class ResourcesCommandTest {
         assertEquals(2, run("resources", "--xmx", "lots"));
         assertTrue(err.toString().contains("--xmx must look like 4g"), err::toString);
 
+        // a heap the machine cannot give twice over (probe and restart at once) is refused up front
+        assertEquals(2, run("resources", "--xmx", "100000g"));
+        assertTrue(err.toString().contains("more than this machine's"), err::toString);
+        assertEquals(4L << 30, ResourcesCommand.heapBytes("4g"));
+        assertEquals(512L << 20, ResourcesCommand.heapBytes("512M"));
+        assertEquals(4096, ResourcesCommand.heapBytes("4096"));
+
         Path used = Files.createDirectories(dir.resolve("used"));
         Files.writeString(used.resolve("leftover"), "x");
         assertEquals(2, run("resources", "--work-dir", used.toString()));
