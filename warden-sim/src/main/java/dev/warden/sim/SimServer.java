@@ -18,7 +18,7 @@ import dev.warden.server.quorum.AppMessage;
 import dev.warden.server.quorum.DriverEffects;
 import dev.warden.server.quorum.LogBatch;
 import dev.warden.server.quorum.MemberLoop;
-import dev.warden.server.quorum.PeerSender;
+import dev.warden.server.peer.PeerSender;
 import dev.warden.server.quorum.ReconfigEntries;
 import dev.warden.server.quorum.StartingConfigurations;
 import dev.warden.server.quorum.ZabCore;

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabMessage;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.peer.PeerSender;
 import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;

@@ -1,5 +1,10 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.peer.PeerHandler;
+import dev.warden.server.peer.PeerOptions;
+import dev.warden.server.peer.PeerSecurity;
+import dev.warden.server.peer.PeerSender;
+import dev.warden.server.peer.PeerTransport;
 import dev.warden.consensus.SnapshotSource;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;

@@ -9,7 +9,7 @@ import io.netty.buffer.ByteBufAllocatorMetricProvider;
  * in whole chunks, so the figure moves in steps of megabytes: good for telling "a few buffers"
  * from "the frame a stranger announced", not for counting bytes.
  */
-final class DirectMemoryWatch implements AutoCloseable {
+public final class DirectMemoryWatch implements AutoCloseable {
     private static final long SAMPLE_INTERVAL_MS = 2;
 
     private final long baselineBytes;
@@ -34,11 +34,11 @@ final class DirectMemoryWatch implements AutoCloseable {
         sampler.start();
     }
 
-    static DirectMemoryWatch start() {
+    public static DirectMemoryWatch start() {
         return new DirectMemoryWatch();
     }
 
-    static long usedDirectBytes() {
+    public static long usedDirectBytes() {
         if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider provider) {
             return provider.metric().usedDirectMemory();
         }
@@ -46,12 +46,12 @@ final class DirectMemoryWatch implements AutoCloseable {
                 + " reports no metrics");
     }
 
-    long baselineBytes() {
+    public long baselineBytes() {
         return baselineBytes;
     }
 
     /** The largest amount seen above the amount held when the watch started. */
-    long maxGrowthBytes() {
+    public long maxGrowthBytes() {
         return Math.max(0, Math.max(maxBytes, usedDirectBytes()) - baselineBytes);
     }
 

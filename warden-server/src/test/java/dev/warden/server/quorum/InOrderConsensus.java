@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.SnapshotSource;
 import dev.warden.server.config.QuorumMember;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.peer.PeerSender;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

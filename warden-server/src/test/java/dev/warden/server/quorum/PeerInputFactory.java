@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.peer.PeerWire;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabCodec;

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.peer.PeerWire;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import dev.warden.server.security.SaslServers;
 import io.netty.util.concurrent.EventExecutor;

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import dev.warden.consensus.ZabMessage;
 
@@ -6,7 +6,7 @@ import dev.warden.consensus.ZabMessage;
  * Receives what {@link PeerTransport} delivers. Called on the transport's single I/O thread, in
  * order, so implementations should only queue the event for the driver and return.
  */
-interface PeerHandler {
+public interface PeerHandler {
     /** A message from member {@code from}; messages from one member on one connection arrive in send order. */
     void onMessage(long from, ZabMessage message);
 

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.net.RefusalLog;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * {@link PeerHandler} come on the single I/O thread, so they are ordered; none come after
  * {@link #close}.
  */
-final class PeerTransport implements PeerSender, AutoCloseable {
+public final class PeerTransport implements PeerSender, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PeerTransport.class);
     static final String PEER_PORT = "peer port";
     static final String ELECTION_PORT = "election port";
@@ -102,7 +102,7 @@ final class PeerTransport implements PeerSender, AutoCloseable {
     }
 
     /** As above, protecting its connections as {@code security} says. */
-    PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
+    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
                   PeerSecurity security, EventLoopGroup group) {
         this(myId, members, handler, options, security, group, false);
     }

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import dev.warden.protocol.sasl.SaslCredentials;
 import dev.warden.server.config.QuorumMember;

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -347,13 +347,11 @@ class PeerTransportTest {
     }
 
     @Test
-    void theQueueBudgetIsAnEighthOfTheHeapWithinItsBoundsAndASyncDiffAQuarterOfIt() {
+    void theQueueBudgetIsAnEighthOfTheHeapWithinItsBounds() {
         long mib = 1L << 20;
         assertEquals(32 * mib, PeerOptions.forHeap(256 * mib).maxQueuedBytes());
         assertEquals(16 * mib, PeerOptions.forHeap(64 * mib).maxQueuedBytes(), "floor");
         assertEquals(256 * mib, PeerOptions.forHeap(8192 * mib).maxQueuedBytes(), "ceiling");
-        assertEquals(8 * mib, ZabConsensus.maxSyncDiffBytes(PeerOptions.forHeap(256 * mib)));
-        assertEquals(64 * mib, ZabConsensus.maxSyncDiffBytes(PeerOptions.forHeap(4096 * mib)));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 /**
  * Limits and timing of the peer transport.

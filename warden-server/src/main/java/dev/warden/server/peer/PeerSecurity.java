@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.security.SecurityConfig;
@@ -9,14 +9,14 @@ import java.util.Collection;
  * ({@link PeerSasl}). Built once per member from its security settings and shared by its peer
  * and election ports.
  */
-record PeerSecurity(PeerTls tls, PeerSasl sasl) {
+public record PeerSecurity(PeerTls tls, PeerSasl sasl) {
     static final PeerSecurity NONE = new PeerSecurity(PeerTls.NONE, PeerSasl.OFF);
 
     /**
      * Reads the stores and the JAAS sections now (logging in from keytabs): a bad one stops the
      * member with the key named.
      */
-    static PeerSecurity of(SecurityConfig security, Collection<QuorumMember> members) {
+    public static PeerSecurity of(SecurityConfig security, Collection<QuorumMember> members) {
         return new PeerSecurity(PeerTls.of(security), PeerSasl.of(security.quorumSasl(),
                 security.sasl().jaasFile(), members));
     }

@@ -1,9 +1,10 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
-import static dev.warden.server.quorum.PeerTransportTest.WAIT_MS;
-import static dev.warden.server.quorum.PeerTransportTest.awaitDelivery;
-import static dev.warden.server.quorum.PeerTransportTest.ensemble;
-import static dev.warden.server.quorum.PeerTransportTest.fast;
+import dev.warden.server.quorum.DirectMemoryWatch;
+import static dev.warden.server.peer.PeerTransportTest.WAIT_MS;
+import static dev.warden.server.peer.PeerTransportTest.awaitDelivery;
+import static dev.warden.server.peer.PeerTransportTest.ensemble;
+import static dev.warden.server.peer.PeerTransportTest.fast;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,8 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.config.QuorumMember;
-import dev.warden.server.quorum.PeerTransportTest.Event;
-import dev.warden.server.quorum.PeerTransportTest.Recorder;
+import dev.warden.server.peer.PeerTransportTest.Event;
+import dev.warden.server.peer.PeerTransportTest.Recorder;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.peer;
 
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.JuteWriter;
@@ -14,8 +14,8 @@ import io.netty.buffer.Unpooled;
  * an {@link AuthReply} (a status byte, then a token or a reason), and Zab messages flow only once
  * it is over.
  */
-final class PeerWire {
-    static final int MAGIC = 0x5741_5a42; // "WAZB"
+public final class PeerWire {
+    public static final int MAGIC = 0x5741_5a42; // "WAZB"
     /**
      * Members of different versions refuse each other at the hello, with a clear reason, instead
      * of dropping the link on the first message the other cannot read (version 2 added
@@ -23,19 +23,19 @@ final class PeerWire {
      * version 5 the configuration version in votes and the configurations in NEWLEADER, version 6
      * the Relay message of observer masters).
      */
-    static final int VERSION = 6;
-    static final int HELLO_BYTES = 4 + 4 + 8 + 4;
-    static final int LENGTH_BYTES = 4;
+    public static final int VERSION = 6;
+    public static final int HELLO_BYTES = 4 + 4 + 8 + 4;
+    public static final int LENGTH_BYTES = 4;
     /** The hello's flag: the dialler authenticates with SASL before it sends messages (version 4). */
-    static final int SASL = 1;
+    public static final int SASL = 1;
     /**
      * Largest SASL token either side takes: DIGEST-MD5 tokens are a few hundred bytes, a Kerberos
      * ticket a few KiB. Until a member has authenticated, this is all it can make the other hold.
      */
-    static final int MAX_AUTH_FRAME_BYTES = 64 << 10;
+    public static final int MAX_AUTH_FRAME_BYTES = 64 << 10;
 
     /** A decoded hello. */
-    record Hello(long sender, int flags) {
+    public record Hello(long sender, int flags) {
         boolean wantsSasl() {
             return (flags & SASL) != 0;
         }
@@ -53,7 +53,7 @@ final class PeerWire {
         NOT_OFFERED
     }
 
-    record AuthReply(AuthStatus status, byte[] payload) {
+    public record AuthReply(AuthStatus status, byte[] payload) {
         String reason() {
             return new String(payload, java.nio.charset.StandardCharsets.UTF_8);
         }
@@ -62,13 +62,13 @@ final class PeerWire {
     private PeerWire() {
     }
 
-    static ByteBuf hello(long myId, int flags) {
+    public static ByteBuf hello(long myId, int flags) {
         return frame(new JuteWriter(HELLO_BYTES).writeInt(MAGIC).writeInt(VERSION).writeLong(myId).writeInt(flags)
                 .toByteArray());
     }
 
     /** A hello frame's body; bad magic, version or size is a protocol error. */
-    static Hello readHello(byte[] body) {
+    public static Hello readHello(byte[] body) {
         if (body.length != HELLO_BYTES) {
             throw new ProtocolException("hello of " + body.length + " bytes, expected " + HELLO_BYTES);
         }
@@ -90,14 +90,14 @@ final class PeerWire {
     }
 
     /** The member dialled's answer to a SASL token. */
-    static ByteBuf authReply(AuthStatus status, byte[] payload) {
+    public static ByteBuf authReply(AuthStatus status, byte[] payload) {
         byte[] body = new byte[1 + payload.length];
         body[0] = (byte) status.ordinal();
         System.arraycopy(payload, 0, body, 1, payload.length);
         return frame(body);
     }
 
-    static AuthReply readAuthReply(byte[] body) {
+    public static AuthReply readAuthReply(byte[] body) {
         if (body.length < 1 || body[0] < 0 || body[0] >= AuthStatus.values().length) {
             throw new ProtocolException("not a SASL answer (" + body.length + " bytes)");
         }
@@ -105,7 +105,7 @@ final class PeerWire {
     }
 
     /** Length prefix and body without copying the body. */
-    static ByteBuf frame(byte[] body) {
+    public static ByteBuf frame(byte[] body) {
         ByteBuf length = Unpooled.buffer(LENGTH_BYTES, LENGTH_BYTES).writeInt(body.length);
         return Unpooled.wrappedBuffer(length, Unpooled.wrappedBuffer(body));
     }
