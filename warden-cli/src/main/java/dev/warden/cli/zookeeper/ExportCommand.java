@@ -3,7 +3,7 @@ package dev.warden.cli.zookeeper;
 import dev.warden.cli.data.EmptyTarget;
 import dev.warden.cli.data.OfflineDataDir;
 import dev.warden.cli.data.ToolRefusal;
-import dev.warden.server.quorum.EpochFiles;
+import dev.warden.server.log.EpochFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -7,7 +7,7 @@ import dev.warden.cli.data.WardenDataWriter;
 import dev.warden.consensus.EpochState;
 import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataLayout;
-import dev.warden.server.quorum.EpochFiles;
+import dev.warden.server.log.EpochFiles;
 import dev.warden.storage.SnapshotStore;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.log.TxnLogView;
 import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.log.TxnLogView;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;

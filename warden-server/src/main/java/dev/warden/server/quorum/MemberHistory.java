@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.server.log.TxnLogView;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.SnapshotData;
 import dev.warden.state.pipeline.StateMachine;

@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

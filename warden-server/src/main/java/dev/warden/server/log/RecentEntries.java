@@ -1,4 +1,4 @@
-package dev.warden.server.quorum;
+package dev.warden.server.log;
 
 import dev.warden.consensus.Entry;
 import java.util.ArrayList;
