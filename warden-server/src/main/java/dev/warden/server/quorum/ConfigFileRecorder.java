@@ -2,10 +2,10 @@ package dev.warden.server.quorum;
 
 import dev.warden.server.config.DynamicConfigWriter;
 import dev.warden.server.config.EnsembleConfig;
+import dev.warden.server.threads.ServerThreads;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,11 +33,7 @@ final class ConfigFileRecorder implements AutoCloseable {
     ConfigFileRecorder(long myId, Path zooCfg) {
         this.myId = myId;
         this.zooCfg = zooCfg;
-        this.writer = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "warden-" + myId + "-config-files");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.writer = ServerThreads.single("warden-" + myId + "-config-files");
     }
 
     /** Queues the files' rewrite for {@code committed}; returns at once. */
