@@ -42,6 +42,17 @@ public final class PersistentEphemeralNode implements AutoCloseable {
     private volatile boolean ownsClient;
     private volatile String path;
     private volatile boolean closed;
+    /**
+     * The czxid of the node last reported created. Two watch events can both find the node gone
+     * and both ensure it; the second then finds the first's node (its own) and must not report
+     * it, or watch it, again.
+     */
+    private volatile long reportedCzxid = -1;
+    private static final long UNKNOWN_CZXID = Long.MIN_VALUE;
+
+    /** A node this recipe's session holds: its path and the zxid that created it. */
+    private record Held(String path, long czxid) {
+    }
 
     /**
      * @param sessionSource where a new session comes from after LOST, or null to give up then
@@ -102,20 +113,28 @@ public final class PersistentEphemeralNode implements AutoCloseable {
         if (closed || session != client) {
             return;
         }
-        CompletableFuture<String> created = EnsurePath.exists(session, EnsurePath.parentOf(basePath)).thenCompose(ignored ->
+        CompletableFuture<Held> created = EnsurePath.exists(session, EnsurePath.parentOf(basePath)).thenCompose(ignored ->
                 sequential
                         ? session.createProtected(basePath, data, Perms.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL)
-                                .thenApply(result -> result.path())
+                                // A protected create that found its node after a lost reply may find it gone again (no stat).
+                                .thenApply(result -> new Held(result.path(), result.stat() == null ? UNKNOWN_CZXID : result.stat().czxid()))
                         : createFixed(session));
-        created.whenComplete((createdPath, failure) -> {
+        created.whenComplete((held, failure) -> {
             if (failure != null) {
                 // A connection loss: the check after RECONNECTED creates it. A session end: LOST handles it.
                 return;
             }
-            if (createdPath == null) {
+            if (held == null) {
                 return;   // waiting for someone else's node to go
             }
+            String createdPath = held.path();
             path = createdPath;
+            synchronized (this) {
+                if (held.czxid() == reportedCzxid && held.czxid() != UNKNOWN_CZXID) {
+                    return;   // another ensure made this node and reported it
+                }
+                reportedCzxid = held.czxid();
+            }
             if (closed) {
                 RecipeCalls.deleteIfExists(session, createdPath);
                 return;
@@ -130,24 +149,24 @@ public final class PersistentEphemeralNode implements AutoCloseable {
      * A fixed name: create it; if it exists and is this session's, keep it; if another
      * session's, wait for it to go (the watch calls {@link #ensure} again) and complete with null.
      */
-    private CompletableFuture<String> createFixed(WardenClient session) {
-        return session.create(basePath, data, CreateMode.EPHEMERAL).handle((created, failure) -> {
+    private CompletableFuture<Held> createFixed(WardenClient session) {
+        return session.createWithStat(basePath, data, Perms.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL).handle((created, failure) -> {
             if (failure == null) {
-                return CompletableFuture.completedFuture(created);
+                return CompletableFuture.completedFuture(new Held(created.path(), created.stat().czxid()));
             }
             boolean exists = Failures.is(failure, WardenException.NodeExistsException.class);
             if (!exists && !RecipeCalls.isConnectionLoss(failure)) {
-                return CompletableFuture.<String>failedFuture(Failures.cause(failure));
+                return CompletableFuture.<Held>failedFuture(Failures.cause(failure));
             }
             // A lost reply may hide our own create: look at the owner.
             return session.exists(basePath, event -> onWatch(session, event)).thenApply(stat -> {
                 if (stat.isPresent() && stat.get().ephemeralOwner() == session.sessionId()) {
-                    return basePath;
+                    return new Held(basePath, stat.get().czxid());
                 }
                 if (stat.isEmpty()) {
                     ensure(session);
                 }
-                return (String) null;
+                return (Held) null;
             });
         }).thenCompose(next -> next);
     }
