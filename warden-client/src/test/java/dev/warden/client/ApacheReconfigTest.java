@@ -88,8 +88,7 @@ class ApacheReconfigTest {
             DataAndStat before = client.getConfig(config).join();
             assertTrue(text(before).contains("server." + leavingId + "="), text(before));
 
-            DataAndStat after = client.admin().reconfigure(List.of(), List.of(leavingId), WardenAdmin.ANY_VERSION)
-                    .get(30, TimeUnit.SECONDS);
+            DataAndStat after = reconfigure(client, List.of(), List.of(leavingId), WardenAdmin.ANY_VERSION);
             assertFalse(text(after).contains("server." + leavingId + "="), text(after));
             assertNotEquals(version(before), version(after));
             WatchEvent changed = config.nextEvent(WAIT);
@@ -103,21 +102,23 @@ class ApacheReconfigTest {
             Throwable cause = stale instanceof CompletionException ? stale.getCause() : stale;
             assertEquals(ErrorCode.BAD_VERSION, assertInstanceOf(WardenException.class, cause).code());
 
-            DataAndStat back = rejoin(client, ensemble.memberSpec(leaving), version(after));
+            DataAndStat back = reconfigure(client, List.of(ensemble.memberSpec(leaving)), List.of(), version(after));
             assertTrue(text(back).contains("server." + leavingId + "="), text(back));
         }
     }
 
     /**
-     * Adds a removed member back. ZooKeeper answers NEWCONFIGNOQUORUM until the removed member has
-     * found the leader again as a non-voting follower and synced, which on a loaded machine takes
-     * a few seconds after the removal, so the request is repeated as an operator would.
+     * An incremental reconfig, repeated while ZooKeeper answers NEWCONFIGNOQUORUM: it does so until
+     * a quorum of the new configuration follows the leader and is synced, which on a loaded
+     * machine takes seconds after the ensemble first serves a client (for the removal) and after
+     * a removed member left (for adding it back). An operator would repeat it the same way.
      */
-    private static DataAndStat rejoin(WardenClient client, String memberSpec, long fromVersion) throws Exception {
+    private static DataAndStat reconfigure(WardenClient client, List<String> joining, List<String> leaving,
+                                           long fromVersion) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try {
-                return client.admin().reconfigure(List.of(memberSpec), List.of(), fromVersion).get(30, TimeUnit.SECONDS);
+                return client.admin().reconfigure(joining, leaving, fromVersion).get(30, TimeUnit.SECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
                 boolean noQuorumYet = e.getCause() instanceof WardenException w && w.code() == ErrorCode.NEW_CONFIG_NO_QUORUM;
                 if (!noQuorumYet || System.nanoTime() > deadline) {
