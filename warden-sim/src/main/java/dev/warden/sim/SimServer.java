@@ -17,6 +17,7 @@ import dev.warden.state.pipeline.Preparer;
 import dev.warden.server.quorum.AppMessage;
 import dev.warden.server.quorum.DriverEffects;
 import dev.warden.server.quorum.LogBatch;
+import dev.warden.server.quorum.LoopEvent;
 import dev.warden.server.quorum.MemberLoop;
 import dev.warden.server.peer.PeerSender;
 import dev.warden.server.quorum.ReconfigEntries;
@@ -82,7 +83,7 @@ public final class SimServer {
     private MemberLoop loop;
     private boolean up;
     /** Events for the member's next cycle (deliveries, disconnects, client requests, its prep's chores). */
-    private final List<MemberLoop.Event> inbox = new ArrayList<>();
+    private final List<LoopEvent> inbox = new ArrayList<>();
     private final Deque<Writing> writing = new ArrayDeque<>();
     /** Refusals from the leader's prep, delivered once this member applied what preceded them. */
     private final List<AppMessage.Failed> refusals = new ArrayList<>();
@@ -180,7 +181,7 @@ public final class SimServer {
         Preparer preparer = new Preparer(pending, machine.state().sessions(), clock, random, false, 0);
         loop = new MemberLoop(id, new ZabCore(peer), sender, effects, this::write,
                 new MemberLoop.PrepState(preparer, pending, machine.state().sessions(), machine.tree(), true),
-                task -> inbox.add(new MemberLoop.Chore(task)), logView::lastZxid, clock, ackBeforePersist);
+                task -> inbox.add(new LoopEvent.Chore(task)), logView::lastZxid, clock, ackBeforePersist);
         up = true;
     }
 
@@ -191,7 +192,7 @@ public final class SimServer {
      */
     void reconfigure(ReconfigRequest request) {
         if (up) {
-            inbox.add(new MemberLoop.Chore(() -> loop.prepareHousekeeping(
+            inbox.add(new LoopEvent.Chore(() -> loop.prepareHousekeeping(
                     new Request(null, 0, 0, OpCode.RECONFIG, request))));
         }
     }
@@ -204,7 +205,7 @@ public final class SimServer {
     /** The member gives up its history at run time (as on a digest that differs from the quorum's). */
     void abandonHistory() {
         if (up) {
-            inbox.add(new MemberLoop.Chore(loop::abandonHistory));
+            inbox.add(new LoopEvent.Chore(loop::abandonHistory));
         }
     }
 
@@ -224,13 +225,13 @@ public final class SimServer {
 
     void deliver(long from, ZabMessage message) {
         if (up) {
-            inbox.add(new MemberLoop.PeerMessage(from, message));
+            inbox.add(new LoopEvent.PeerMessage(from, message));
         }
     }
 
     void disconnected(long peerId) {
         if (up) {
-            inbox.add(new MemberLoop.PeerDown(peerId));
+            inbox.add(new LoopEvent.PeerDown(peerId));
         }
     }
 
@@ -242,7 +243,7 @@ public final class SimServer {
         nowMs = stepMs;
         finishDueFsyncs();
         for (int cycles = 0; cycles < MAX_CYCLES_PER_STEP && up; cycles++) {
-            List<MemberLoop.Event> events = new ArrayList<>(inbox);
+            List<LoopEvent> events = new ArrayList<>(inbox);
             inbox.clear();
             try {
                 loop.cycle(nowMs, events);
@@ -265,7 +266,7 @@ public final class SimServer {
         if (!pipelined && latencyMs == 0 && !diskStalled && writing.isEmpty()) {
             disk.fsync();
             batch.durable();
-            inbox.add(new MemberLoop.LogProgress());
+            inbox.add(new LoopEvent.LogProgress());
             return;
         }
         // a batch's fsync cannot finish before the one ahead of it, nor in the step it was written
@@ -281,7 +282,7 @@ public final class SimServer {
             finished = true;
         }
         if (finished) {
-            inbox.add(new MemberLoop.LogProgress());
+            inbox.add(new LoopEvent.LogProgress());
         }
     }
 
@@ -441,7 +442,7 @@ public final class SimServer {
         if (!isServing()) {
             return false;
         }
-        inbox.add(new MemberLoop.Sync(token));
+        inbox.add(new LoopEvent.Sync(token));
         return true;
     }
 
@@ -450,14 +451,14 @@ public final class SimServer {
         if (!isServing()) {
             return false;
         }
-        inbox.add(new MemberLoop.ToLeader(request.forward()));
+        inbox.add(new LoopEvent.ToLeader(request.forward()));
         return true;
     }
 
     /** A client with a session reconnected here: the member tells the leader its requests now come from here. */
     void attach(long sessionId) {
         if (isServing()) {
-            inbox.add(new MemberLoop.ToLeader(AppMessage.encode(new AppMessage.Attach(id, sessionId))));
+            inbox.add(new LoopEvent.ToLeader(AppMessage.encode(new AppMessage.Attach(id, sessionId))));
         }
     }
 

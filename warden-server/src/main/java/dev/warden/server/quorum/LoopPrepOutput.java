@@ -6,11 +6,11 @@ import java.util.function.Consumer;
 /** Where the leader's prep sends its results: proposals and refusals to other members as the loop's own events, refusals of this member's requests straight to it. */
 final class LoopPrepOutput implements LeaderPrep.Output {
     private final long myId;
-    private final Consumer<MemberLoop.Event> ownEvents;
+    private final Consumer<LoopEvent> ownEvents;
     private final DriverEffects effects;
     private final Executor toLoop;
 
-    LoopPrepOutput(long myId, Consumer<MemberLoop.Event> ownEvents, DriverEffects effects, Executor toLoop) {
+    LoopPrepOutput(long myId, Consumer<LoopEvent> ownEvents, DriverEffects effects, Executor toLoop) {
         this.myId = myId;
         this.ownEvents = ownEvents;
         this.effects = effects;
@@ -19,7 +19,7 @@ final class LoopPrepOutput implements LeaderPrep.Output {
 
     @Override
     public void propose(long zxid, byte[] txn) {
-        ownEvents.accept(new MemberLoop.Propose(zxid, txn));
+        ownEvents.accept(new LoopEvent.Propose(zxid, txn));
     }
 
     @Override
@@ -27,7 +27,7 @@ final class LoopPrepOutput implements LeaderPrep.Output {
         if (memberId == myId) {
             effects.memberMessage(myId, failure);
         } else if (memberId > 0) {
-            ownEvents.accept(new MemberLoop.ToMember(memberId, AppMessage.encode(failure)));
+            ownEvents.accept(new LoopEvent.ToMember(memberId, AppMessage.encode(failure)));
         }
     }
 

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The log's appends and fsyncs run on a {@link LogWriter} thread of its own (the loop's
  * {@link MemberLoop.LogDisk}), so a slow disk never holds up the peers' reads and pings; when it
- * finishes batches it queues one {@link MemberLoop.LogProgress}.
+ * finishes batches it queues one {@link LoopEvent.LogProgress}.
  *
  * <p>If the loop cannot persist (the log or the epochs cannot be written), or fails in any other
  * way (an {@code OutOfMemoryError} above all), the driver stops before advancing the core further,
@@ -47,8 +47,8 @@ public final class MemberDriver implements AutoCloseable {
 
     private final Clock clock;
     private final long idlePollMs;
-    private final BlockingQueue<MemberLoop.Event> inbox;
-    private final List<MemberLoop.Event> events = new ArrayList<>();
+    private final BlockingQueue<LoopEvent> inbox;
+    private final List<LoopEvent> events = new ArrayList<>();
     private final String threadName;
     private final EventLoopGroup loopGroup;
     private final EventLoop loop;
@@ -89,7 +89,7 @@ public final class MemberDriver implements AutoCloseable {
     /** From the log writer: batches are done; wake the driver, with at most one such event queued. */
     private void logProgress() {
         if (progressQueued.compareAndSet(false, true)) {
-            offer(new MemberLoop.LogProgress());
+            offer(new LoopEvent.LogProgress());
         }
     }
 
@@ -111,28 +111,28 @@ public final class MemberDriver implements AutoCloseable {
     // ---- called from other threads ------------------------------------------------------------
 
     public void peerMessage(long from, ZabMessage message) {
-        offer(new MemberLoop.PeerMessage(from, message));
+        offer(new LoopEvent.PeerMessage(from, message));
     }
 
     public void peerDisconnected(long peerId) {
-        offer(new MemberLoop.PeerDown(peerId));
+        offer(new LoopEvent.PeerDown(peerId));
     }
 
     /** Leader: replicate the txn with this zxid (zxids in order, from one thread). */
     public void propose(long zxid, byte[] payload) {
-        offer(new MemberLoop.Propose(zxid, payload));
+        offer(new LoopEvent.Propose(zxid, payload));
     }
 
     public void sendToLeader(byte[] payload) {
-        offer(new MemberLoop.ToLeader(payload));
+        offer(new LoopEvent.ToLeader(payload));
     }
 
     public void sendTo(long peerId, byte[] payload) {
-        offer(new MemberLoop.ToMember(peerId, payload));
+        offer(new LoopEvent.ToMember(peerId, payload));
     }
 
     public void sync(long token) {
-        offer(new MemberLoop.Sync(token));
+        offer(new LoopEvent.Sync(token));
     }
 
     /** The member's state can no longer be vouched for: the core gives up its history (see ConsensusCore). */
@@ -145,7 +145,7 @@ public final class MemberDriver implements AutoCloseable {
      * may touch). From the driver thread itself it runs in the next cycle, which follows at once.
      */
     public void runOnDriverThread(Runnable body) {
-        offer(new MemberLoop.Chore(body));
+        offer(new LoopEvent.Chore(body));
     }
 
     /** Apply thread: {@code zxid} is applied. */
@@ -238,7 +238,7 @@ public final class MemberDriver implements AutoCloseable {
         }
     }
 
-    private void offer(MemberLoop.Event event) {
+    private void offer(LoopEvent event) {
         if (!running) {
             return;
         }

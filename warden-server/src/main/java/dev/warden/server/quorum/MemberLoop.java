@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * <p>A cycle takes the events, ticks the core, feeds it the events and performs every Ready it
  * hands out. A Ready that only appends entries goes to the log writer, and what it promises
  * waits in a {@link LogBatch} until the writer reports the batch durable (a later cycle, on a
- * {@link LogProgress} event): its acknowledgements, any later message to a peer that already has
+ * {@link LoopEvent.LogProgress} event): its acknowledgements, any later message to a peer that already has
  * one waiting, and, in the order the core handed the batches out, its commits, finished syncs and
  * the core's {@code advance}. A Ready that changes the role, the epochs or the log's start waits
  * until no batch is in flight; meanwhile the loop settles finished batches and keeps what arrives
@@ -48,49 +48,12 @@ import org.slf4j.LoggerFactory;
 public final class MemberLoop {
     private static final Logger log = LoggerFactory.getLogger(MemberLoop.class);
 
-    /** What a host feeds the loop. */
-    public sealed interface Event permits PeerMessage, PeerDown, Propose, ToLeader, ToMember, Sync, Chore,
-            LogProgress {
-    }
-
-    /** A message from another member. */
-    public record PeerMessage(long from, ZabMessage message) implements Event {
-    }
-
-    /** The link to a member broke; messages to and from it may have been lost. */
-    public record PeerDown(long peerId) implements Event {
-    }
-
-    /** Leader: replicate this transaction (the prep step's own output). */
-    public record Propose(long zxid, byte[] payload) implements Event {
-    }
-
-    /** Member traffic for the leader (a forwarded request, session activity). */
-    public record ToLeader(byte[] payload) implements Event {
-    }
-
-    /** Leader: member traffic for one member, ordered with the proposals and commits sent to it. */
-    public record ToMember(long peerId, byte[] payload) implements Event {
-    }
-
-    /** A client's linearizable sync. */
-    public record Sync(long token) implements Event {
-    }
-
-    /** Work that must run on the loop's thread, between events. */
-    public record Chore(Runnable body) implements Event {
-    }
-
-    /** The log writer finished (or failed) batches: settle them. */
-    public record LogProgress() implements Event {
-    }
-
     /** The log's writer: appends and fsyncs batches off the loop's thread. */
     public interface LogDisk {
         /**
          * Appends the batch's entries after those of every batch submitted before it and makes
          * them durable, then marks it {@link LogBatch#durable()} (or {@link LogBatch#failed}),
-         * and the host feeds the loop a {@link LogProgress}. Must not block.
+         * and the host feeds the loop a {@link LoopEvent.LogProgress}. Must not block.
          */
         void submit(LogBatch batch);
     }
@@ -133,9 +96,9 @@ public final class MemberLoop {
      * before the entries they promise are durable. Never set in a server.
      */
     private final boolean acknowledgeBeforeFsync;
-    private final ArrayDeque<Event> ownEvents = new ArrayDeque<>();
+    private final ArrayDeque<LoopEvent> ownEvents = new ArrayDeque<>();
     /** Events that arrived while a reset waited for the batches in flight, in arrival order. */
-    private final List<Event> waitingEvents = new ArrayList<>();
+    private final List<LoopEvent> waitingEvents = new ArrayList<>();
     private final BatchesInFlight inFlight = new BatchesInFlight();
     private final PeersHeard peersHeard = new PeersHeard();
     private final MemberLoopFigures figures = new MemberLoopFigures();
@@ -151,7 +114,7 @@ public final class MemberLoop {
 
     /**
      * @param toLoop       runs a task on the loop's thread, from any thread (the prep's caller on
-     *                     the apply thread uses it); the host feeds it as a {@link Chore}
+     *                     the apply thread uses it); the host feeds it as a {@link LoopEvent.Chore}
      * @param logLastZxid  the last zxid of this member's log as the core sees it
      * @param clock        the wall clock a role change is stamped with (the standing's election time)
      */
@@ -185,7 +148,7 @@ public final class MemberLoop {
     // ---- on the loop's thread ---------------------------------------------------------------
 
     /** Queues an event for the next cycle (the loop's own thread only). */
-    public void offer(Event event) {
+    public void offer(LoopEvent event) {
         ownEvents.add(event);
     }
 
@@ -218,7 +181,7 @@ public final class MemberLoop {
      * @throws IOException when the log or the epochs cannot be written: the member must stop
      *                     (nothing more is acknowledged)
      */
-    public void cycle(long nowMs, List<Event> events) throws IOException {
+    public void cycle(long nowMs, List<LoopEvent> events) throws IOException {
         peersHeard.cycleAt(nowMs);
         waitingEvents.addAll(ownEvents);
         ownEvents.clear();
@@ -227,13 +190,13 @@ public final class MemberLoop {
         if (!performWaitingReset()) {
             return;
         }
-        List<Event> now = new ArrayList<>(waitingEvents);
+        List<LoopEvent> now = new ArrayList<>(waitingEvents);
         waitingEvents.clear();
         core.tick(nowMs);
         prep.releaseWaiting(nowMs);
         figures.publishIfDue(nowMs, core, inFlight.size());
         noteLearnerMaster();
-        for (Event event : now) {
+        for (LoopEvent event : now) {
             feed(event);
         }
         settleDurableBatches();
@@ -271,30 +234,30 @@ public final class MemberLoop {
         }
     }
 
-    private void feed(Event event) {
-        if (event instanceof PeerMessage m) {
+    private void feed(LoopEvent event) {
+        if (event instanceof LoopEvent.PeerMessage m) {
             peersHeard.heardFrom(m.from());
             if (m.message() instanceof ZabMessage.Propose propose && standing.role() != Role.LEADING) {
                 figures.learnerProposalsReceived(propose.entries().size());
             }
             core.receive(m.from(), m.message());
-        } else if (event instanceof PeerDown d) {
+        } else if (event instanceof LoopEvent.PeerDown d) {
             core.peerDisconnected(d.peerId());
-        } else if (event instanceof Propose p) {
+        } else if (event instanceof LoopEvent.Propose p) {
             if (core.propose(p.zxid(), p.payload())) {
                 figures.proposed();
             } else {
                 log.debug("proposal {} refused: no longer a serving leader", Long.toHexString(p.zxid()));
             }
-        } else if (event instanceof ToLeader t) {
+        } else if (event instanceof LoopEvent.ToLeader t) {
             if (!core.sendToLeader(t.payload())) {
                 log.debug("no serving leader for a forwarded message");
             }
-        } else if (event instanceof ToMember t) {
+        } else if (event instanceof LoopEvent.ToMember t) {
             core.sendTo(t.peerId(), t.payload());
-        } else if (event instanceof Chore c) {
+        } else if (event instanceof LoopEvent.Chore c) {
             c.body().run();
-        } else if (event instanceof Sync s) {
+        } else if (event instanceof LoopEvent.Sync s) {
             if (!core.sync(s.token())) {
                 effects.syncRefused(s.token());
             }

@@ -309,7 +309,7 @@ class MemberDriverTest {
         assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT, withWriter.size(), "nor while none is durable");
 
         withWriter.get(0).durable();
-        loop.cycle(2, List.of(new MemberLoop.LogProgress()));
+        loop.cycle(2, List.of(new LoopEvent.LogProgress()));
         assertEquals(MemberLoop.MAX_BATCHES_IN_FLIGHT + 1, withWriter.size(), "one settled, one more goes");
         assertEquals(Integer.MAX_VALUE - 1L, core.advanced.getCount(), "the settled batch advanced the core once");
     }
