@@ -1,5 +1,7 @@
 package dev.warden.sim;
 
+import dev.warden.consensus.Role;
+import dev.warden.consensus.ZabPeer;
 import java.util.Collection;
 
 /** What a run is judged by once its faults stop: has it converged, and do its members agree. */
@@ -8,6 +10,19 @@ final class EndOfRunChecks {
     }
 
     /** True when every member is up, serving, and has applied the same history as the leader. */
+    /** Serving observers, among the members up, that follow a member other than their leader (an observer master). */
+    static int observersOnMasters(Collection<SimServer> members) {
+        int count = 0;
+        for (SimServer member : members) {
+            ZabPeer peer = member.isUp() ? member.peer() : null;
+            if (peer != null && peer.role() == Role.OBSERVING && peer.isServing()
+                    && peer.learnerMasterId() != peer.leaderId()) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     static boolean converged(Collection<SimServer> members, SimServer leader) {
         if (leader == null) {
             return false;

@@ -29,7 +29,7 @@ final class PacketScript {
     }
 
     /** Parks the packet if a hold rule matches; true if it did. */
-    boolean parked(SimNetwork.Packet packet) {
+    private boolean parked(SimNetwork.Packet packet) {
         for (Predicate<SimNetwork.Packet> rule : holdRules) {
             if (rule.test(packet)) {
                 held.add(packet);
@@ -39,8 +39,24 @@ final class PacketScript {
         return false;
     }
 
+    /**
+     * Whether the packet goes on to its member: not if a hold rule parks it, nor if the first
+     * interceptor matching it (which fires once) says drop.
+     */
+    boolean admits(SimNetwork.Packet packet, Simulation simulation, SimTrace events) {
+        if (parked(packet)) {
+            return false;
+        }
+        Function<Simulation, Simulation.Verdict> action = takeInterceptor(packet);
+        if (action == null) {
+            return true;
+        }
+        events.log("intercepted " + packet.from() + " -> " + packet.to() + " " + MessageText.describe(packet.message()));
+        return action.apply(simulation) != Simulation.Verdict.DROP;
+    }
+
     /** The first interceptor matching the packet, removed (it fires once), or null. */
-    Function<Simulation, Simulation.Verdict> takeInterceptor(SimNetwork.Packet packet) {
+    private Function<Simulation, Simulation.Verdict> takeInterceptor(SimNetwork.Packet packet) {
         for (int i = 0; i < interceptors.size(); i++) {
             if (interceptors.get(i).match().test(packet)) {
                 return interceptors.remove(i).action();

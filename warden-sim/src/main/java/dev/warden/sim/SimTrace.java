@@ -32,4 +32,12 @@ final class SimTrace {
     long hash() {
         return hash;
     }
+
+    /** Records a packet handed to its member: in the trace always, in the log if worth reading. */
+    void delivered(SimNetwork.Packet packet) {
+        trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(), packet.message().getClass().getSimpleName().hashCode());
+        if (MessageText.worthLogging(packet.message())) {
+            log(packet.from() + " -> " + packet.to() + " " + MessageText.describe(packet.message()));
+        }
+    }
 }

@@ -6,8 +6,6 @@ import dev.warden.consensus.RoleChange;
 import dev.warden.protocol.ReconfigRequest;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
-import dev.warden.consensus.ZabPeer;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +14,7 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.LongStream;
 
 /**
  * A whole ensemble in one thread on a simulated clock, reproducible from one seed. Scripted
@@ -76,10 +75,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         this.random = new SplittableRandom(seed);
         this.network = new SimNetwork(random.split());
         this.clients = new SimClients(members, checkers, random);
-        List<Long> ids = new ArrayList<>();
-        for (long id = 1; id <= memberCount; id++) {
-            ids.add(id);
-        }
+        List<Long> ids = LongStream.rangeClosed(1, memberCount).boxed().toList();
         this.voters = Set.copyOf(ids.subList(0, voterCount));
         Set<Long> observers = Set.copyOf(ids.subList(voterCount, configured));
         this.initialConfiguration = SimConfigurations.configurationOf(voters, observers, quorumLines, 0);
@@ -98,15 +94,7 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     /** Serving observers, among the members up, that follow a member other than their leader (an observer master). */
     public int observersOnMasters() {
-        int count = 0;
-        for (SimServer member : members.values()) {
-            ZabPeer peer = member.isUp() ? member.peer() : null;
-            if (peer != null && peer.role() == dev.warden.consensus.Role.OBSERVING && peer.isServing()
-                    && peer.learnerMasterId() != peer.leaderId()) {
-                count++;
-            }
-        }
-        return count;
+        return EndOfRunChecks.observersOnMasters(members.values());
     }
 
     public Configuration initialConfiguration() {
@@ -468,23 +456,11 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
 
     @Override
     public void deliver(SimNetwork.Packet packet) {
-        if (script.parked(packet)) {
+        if (!script.admits(packet, this, events)) {
             return;
         }
-        Function<Simulation, Verdict> action = script.takeInterceptor(packet);
-        if (action != null) {
-            events.log("intercepted " + packet.from() + " -> " + packet.to() + " " + MessageText.describe(packet.message()));
-            if (action.apply(this) == Verdict.DROP) {
-                return;
-            }
-        }
-        events.trace(packet.from() * 16 + packet.to(), packet.deliverAtMs(),
-                packet.message().getClass().getSimpleName().hashCode());
-        ZabMessage m = packet.message();
-        script.countDelivered(m);
-        if (MessageText.worthLogging(m)) {
-            events.log(packet.from() + " -> " + packet.to() + " " + MessageText.describe(m));
-        }
+        events.delivered(packet);
+        script.countDelivered(packet.message());
         members.get(packet.to()).deliver(packet.from(), packet.message());
     }
 
