@@ -6,15 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
 import dev.warden.server.net.FourLetterWordClient;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,47 +126,10 @@ class ObserverMasterEnsembleTest {
     }
 
     private void createAll(long through, String prefix, int count) throws Exception {
-        try (ZooKeeper zk = new ZooKeeper(ensemble.connectString(through), 30_000, event -> { })) {
-            for (int i = 0; i < count; i++) {
-                String path = prefix + "-" + i;
-                long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-                while (true) {
-                    try {
-                        zk.create(path, path.getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                                CreateMode.PERSISTENT);
-                        break;
-                    } catch (KeeperException.NodeExistsException createdByALostAttempt) {
-                        break;
-                    } catch (KeeperException.ConnectionLossException settling) {
-                        if (System.currentTimeMillis() > deadline) {
-                            throw settling;
-                        }
-                        Thread.sleep(50);
-                    }
-                }
-            }
-        }
+        NumberedNodes.createAll(ensemble.connectString(through), prefix, count);
     }
 
-    /** Waits until member {@code id} serves every node {@code prefix-0 .. prefix-(count-1)}. */
     private void awaitAll(long id, String prefix, int count) throws Exception {
-        long deadline = System.currentTimeMillis() + TIMEOUT_MS;
-        try (ZooKeeper zk = new ZooKeeper(ensemble.connectString(id), 30_000, event -> { })) {
-            for (int i = 0; i < count; i++) {
-                String path = prefix + "-" + i;
-                while (true) {
-                    try {
-                        byte[] data = zk.getData(path, false, null);
-                        assertEquals(path, new String(data, StandardCharsets.UTF_8));
-                        break;
-                    } catch (KeeperException.NoNodeException | KeeperException.ConnectionLossException notYet) {
-                        if (System.currentTimeMillis() > deadline) {
-                            throw new AssertionError("member " + id + " does not serve " + path, notYet);
-                        }
-                        Thread.sleep(20);
-                    }
-                }
-            }
-        }
+        NumberedNodes.awaitAll(id, ensemble.connectString(id), prefix, count);
     }
 }
