@@ -125,6 +125,9 @@ public final class ClusterCommand implements Callable<Integer> {
         out.println(clusterSpec.flavour().name().toLowerCase() + " ensemble of " + clusterSpec.memberCount()
                 + " serving on " + cluster.connectString() + ", leader " + leader + ", files in "
                 + baseDir.toAbsolutePath());
+        for (int id : cluster.ids()) {
+            cluster.member(id).adminUrl().ifPresent(url -> out.println("member " + id + " AdminServer on " + url));
+        }
         // commands only from a terminal: a pipe (a script, a test runner's) is not this command's to read
         boolean interactive = System.console() != null;
         if (interactive) {

@@ -64,10 +64,18 @@ public final class FreePorts {
 
     /** Client, peer and election ports for {@code members} members, all distinct. */
     public static List<MemberPorts> pickForMembers(int members) {
-        List<Integer> ports = pick(3 * members);
+        return pickForMembers(members, false);
+    }
+
+    /** As above, with an AdminServer port for each member too when {@code withAdminPorts}. */
+    public static List<MemberPorts> pickForMembers(int members, boolean withAdminPorts) {
+        int perMember = withAdminPorts ? 4 : 3;
+        List<Integer> ports = pick(perMember * members);
         List<MemberPorts> result = new ArrayList<>(members);
         for (int i = 0; i < members; i++) {
-            result.add(new MemberPorts(ports.get(3 * i), ports.get(3 * i + 1), ports.get(3 * i + 2)));
+            int first = perMember * i;
+            result.add(new MemberPorts(ports.get(first), ports.get(first + 1), ports.get(first + 2),
+                    withAdminPorts ? ports.get(first + 3) : 0));
         }
         return result;
     }

@@ -47,14 +47,17 @@ public final class LocalCluster implements AutoCloseable {
     /**
      * As {@link #create(ClusterSpec)}; with {@code firstClientPort} above 0, member N serves
      * clients on {@code firstClientPort + N - 1} (peer and election ports are still picked free).
+     * When the spec's lines turn the AdminServer on without a port, each member gets a free one.
      */
     public static LocalCluster create(ClusterSpec spec, int firstClientPort) throws IOException {
-        List<MemberPorts> picked = FreePorts.pickForMembers(spec.memberCount());
+        List<MemberPorts> picked = FreePorts.pickForMembers(spec.memberCount(),
+                ZooCfg.needsAdminPorts(spec.extraConfigLines()));
         Map<Integer, MemberPorts> portsById = new LinkedHashMap<>();
         for (int id = 1; id <= spec.memberCount(); id++) {
             MemberPorts ports = picked.get(id - 1);
             if (firstClientPort > 0) {
-                ports = new MemberPorts(firstClientPort + id - 1, ports.peerPort(), ports.electionPort());
+                ports = new MemberPorts(firstClientPort + id - 1, ports.peerPort(), ports.electionPort(),
+                        ports.adminPort());
             }
             portsById.put(id, ports);
         }

@@ -190,8 +190,18 @@ public final class MemberProcess {
         }
         String status = process == null ? "never started"
                 : process.isAlive() ? "pid " + process.pid() : "exited " + process.exitValue();
-        return "member " + id + " (" + state + ", " + status + ", client " + connectString() + ", logs "
-                + stdoutFile() + " and " + stderrFile() + ")";
+        return "member " + id + " (" + state + ", " + status + ", client " + connectString() + adminUrlPart()
+                + ", logs " + stdoutFile() + " and " + stderrFile() + ")";
+    }
+
+    /** The member's AdminServer address, when the cluster gave it a port of its own. */
+    public java.util.Optional<String> adminUrl() {
+        return ports.adminPort() == 0 ? java.util.Optional.empty()
+                : java.util.Optional.of("http://" + host + ":" + ports.adminPort() + "/commands");
+    }
+
+    private String adminUrlPart() {
+        return adminUrl().map(url -> ", admin " + url).orElse("");
     }
 
     private String lastErrorLine() {

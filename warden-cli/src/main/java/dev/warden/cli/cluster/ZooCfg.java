@@ -22,6 +22,29 @@ public final class ZooCfg {
     private ZooCfg() {
     }
 
+    /**
+     * True when {@code extraConfigLines} turn the AdminServer on and leave its port to the
+     * default: the members then need a port each, since they share one address.
+     */
+    static boolean needsAdminPorts(List<String> extraConfigLines) {
+        boolean enabled = false;
+        for (String line : extraConfigLines) {
+            int equals = line.indexOf('=');
+            if (equals < 0) {
+                continue;
+            }
+            String key = line.substring(0, equals).trim();
+            String value = line.substring(equals + 1).trim();
+            if (key.equals("admin.serverPort")) {
+                return false;
+            }
+            if (key.equals("admin.enableServer")) {
+                enabled = value.equalsIgnoreCase("true");
+            }
+        }
+        return enabled;
+    }
+
     /** The zoo.cfg text of member {@code id}, with the member lines in it; {@code portsById} holds every member. */
     public static String render(ClusterSpec spec, int id, Path dataDir, Map<Integer, MemberPorts> portsById) {
         return render(spec, id, dataDir, portsById, null);
@@ -56,6 +79,9 @@ public final class ZooCfg {
         lines.add("clientPort=" + own.clientPort());
         lines.add("maxClientCnxns=0");
         lines.add("4lw.commands.whitelist=" + FOUR_LETTER_WORDS);
+        if (own.adminPort() != 0) {
+            lines.add("admin.serverPort=" + own.adminPort());
+        }
         if (spec.isObserver(id)) {
             lines.add("peerType=observer");
         }

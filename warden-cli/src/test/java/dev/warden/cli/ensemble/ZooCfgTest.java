@@ -138,4 +138,38 @@ class ZooCfgTest {
         assertTrue(MemberMode.OBSERVER.servesInEnsemble());
         assertTrue(!MemberMode.STANDALONE.servesInEnsemble());
     }
+
+    @Test
+    void anEnabledAdminServerWithoutAPortGetsAFreePortPerMember() throws Exception {
+        ClusterSpec spec = ClusterSpec.builder(Flavour.WARDEN, tmp.resolve("admin"), "cp")
+                .configLine("admin.enableServer=true").build();
+        try (LocalCluster cluster = LocalCluster.create(spec)) {
+            java.util.Set<Integer> adminPorts = new java.util.HashSet<>();
+            for (int id : cluster.ids()) {
+                List<String> lines = Files.readAllLines(cluster.member(id).configFile());
+                List<String> portLines = lines.stream().filter(line -> line.startsWith("admin.serverPort=")).toList();
+                assertEquals(1, portLines.size(), "member " + id + ": " + lines);
+                int port = Integer.parseInt(portLines.get(0).substring("admin.serverPort=".length()));
+                assertEquals(port, cluster.member(id).ports().adminPort());
+                assertEquals("http://127.0.0.1:" + port + "/commands", cluster.member(id).adminUrl().orElseThrow());
+                adminPorts.add(port);
+            }
+            assertEquals(3, adminPorts.size(), "every member has its own admin port: " + adminPorts);
+        }
+    }
+
+    @Test
+    void anAdminPortTheOperatorChoseOrADisabledAdminServerIsLeftAlone() throws Exception {
+        for (List<String> extra : List.<List<String>>of(List.of(), List.of("admin.enableServer=false"),
+                List.of("admin.enableServer=true", "admin.serverPort=18080"))) {
+            ClusterSpec.Builder builder = ClusterSpec.builder(Flavour.WARDEN, tmp.resolve("a" + extra.size()), "cp");
+            extra.forEach(builder::configLine);
+            try (LocalCluster cluster = LocalCluster.create(builder.build())) {
+                List<String> lines = Files.readAllLines(cluster.member(1).configFile());
+                assertEquals(extra.contains("admin.serverPort=18080") ? 1 : 0,
+                        lines.stream().filter(line -> line.startsWith("admin.serverPort=")).count(), extra + ": " + lines);
+                assertTrue(cluster.member(1).adminUrl().isEmpty());
+            }
+        }
+    }
 }
