@@ -10,7 +10,8 @@ import java.util.NavigableMap;
  * an earlier entry of the follower's last epoch, SNAP otherwise. A DIFF or TRUNC whose entries
  * would exceed the diff budget becomes a SNAP too: a follower far behind (down for a while under
  * heavy writes) is cheaper to send the tree than the log, and the leader must not read, hold and
- * queue everything it missed. Returns the sync messages up to (not including) NEWLEADER.
+ * queue everything it missed. A member with no history gets a DIFF only while it is no larger
+ * than a snapshot would be. Returns the sync messages up to (not including) NEWLEADER.
  */
 final class SyncPlanner {
     enum Kind { DIFF, TRUNC, SNAP }
@@ -42,6 +43,17 @@ final class SyncPlanner {
         return Math.min(state.config.maxSyncDiffBytes(), Math.max(ALWAYS_DIFF_BYTES, third));
     }
 
+    /**
+     * Payload bytes a DIFF to a member with no history at all may carry: no more than a snapshot
+     * would. Such a member (a joiner, a member whose data was wiped) takes either one whole, so
+     * the smaller is sent; a small tree written often (the log of a busy ensemble's first minutes)
+     * is a few KiB as a snapshot against up to {@link #ALWAYS_DIFF_BYTES} as a diff, which the
+     * leader's driver thread reads from its log and the member writes and syncs to its own.
+     */
+    long emptyFollowerBudgetBytes() {
+        return Math.min(diffBudgetBytes(), state.snapshots.estimatedBytes());
+    }
+
     /** DIFF or TRUNC with the entries the follower lacks; null if the log cannot serve them within budget. */
     private Plan planFromLog(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
         Kind kind;
@@ -69,7 +81,8 @@ final class SyncPlanner {
         }
         List<ZabMessage> messages = new ArrayList<>();
         messages.add(head);
-        if (!addEntries(messages, from, upToZxid, unpersisted, diffBudgetBytes())) {
+        long budgetBytes = followerLastZxid == 0 ? emptyFollowerBudgetBytes() : diffBudgetBytes();
+        if (!addEntries(messages, from, upToZxid, unpersisted, budgetBytes)) {
             return null;
         }
         return new Plan(kind, messages);

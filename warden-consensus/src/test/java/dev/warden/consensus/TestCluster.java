@@ -42,15 +42,34 @@ final class TestCluster {
             start();
         }
 
+        /** The member's snapshots, estimated at {@link #snapshotEstimateBytes} when that is set. */
+        SnapshotSource snapshots() {
+            long estimateBytes = snapshotEstimateBytes;
+            if (estimateBytes < 0) {
+                return log::snapshot;
+            }
+            return new SnapshotSource() {
+                @Override
+                public SnapshotData take() {
+                    return log.snapshot();
+                }
+
+                @Override
+                public long estimatedBytes() {
+                    return estimateBytes;
+                }
+            };
+        }
+
         void start() {
             if (initialConfiguration == null) {
-                peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs,
+                peer = new ZabPeer(config(id), durableEpochs, log, snapshots(), new SplittableRandom(id), nowMs,
                         resyncMarker);
             } else {
                 if (committedConfiguration == null) {
                     committedConfiguration = initialConfiguration;
                 }
-                peer = new ZabPeer(config(id), durableEpochs, log, log::snapshot, new SplittableRandom(id), nowMs,
+                peer = new ZabPeer(config(id), durableEpochs, log, snapshots(), new SplittableRandom(id), nowMs,
                         resyncMarker, startingConfigurations(), TestConfigs.CODEC);
             }
             if (counterLimit > 0) {
@@ -121,6 +140,8 @@ final class TestCluster {
     Configuration initialConfiguration;
     /** Each member's {@link ZabConfig#maxSyncDiffBytes}; set before adding members to make diffs small. */
     long syncDiffBytes = Long.MAX_VALUE;
+    /** What each member's snapshot source estimates a snapshot at; negative: unknown (set before adding members). */
+    long snapshotEstimateBytes = -1;
     /** Each member's {@link ZabConfig#observerMasters}; set before adding members. */
     boolean observerMasters;
 

@@ -103,6 +103,42 @@ class ZabSyncAndOrderingTest {
     }
 
     @Test
+    void anEmptyFollowerGetsASnapshotWhenItIsSmallerThanTheDiff() {
+        long[] zxids = {Zxid.of(1, 1), Zxid.of(1, 2), Zxid.of(1, 3), Zxid.of(1, 4), Zxid.of(1, 5)};
+        TestCluster cluster = new TestCluster(THREE, Set.of());
+        // five entries of 12 bytes each (60) against a snapshot estimated at 30
+        cluster.snapshotEstimateBytes = 30;
+        cluster.add(1, new MemoryLog(), new EpochState(1, 1));
+        cluster.add(2, MemoryLog.of(zxids[0]), new EpochState(1, 1));
+        cluster.add(3, MemoryLog.of(zxids), new EpochState(1, 1));
+        cluster.runUntil(TestCluster::allServing, 5_000);
+
+        assertEquals(3, cluster.leader().id);
+        ZabMessage empty = firstSyncMessageTo(cluster, 1);
+        assertTrue(empty instanceof ZabMessage.Snap, "got " + empty);
+        assertEquals(new ZabMessage.Diff(zxids[4]), firstSyncMessageTo(cluster, 2),
+                "a member with history gets the diff, under the usual budget");
+        for (long id : THREE) {
+            assertEquals(List.of(zxids[0], zxids[1], zxids[2], zxids[3], zxids[4]),
+                    List.copyOf(cluster.member(id).log.applied.keySet()), "member " + id);
+        }
+    }
+
+    @Test
+    void anEmptyFollowerGetsTheDiffWhenItIsSmallerThanASnapshot() {
+        long[] zxids = {Zxid.of(1, 1), Zxid.of(1, 2), Zxid.of(1, 3)};
+        TestCluster cluster = new TestCluster(THREE, Set.of());
+        cluster.snapshotEstimateBytes = 100;
+        cluster.add(1, new MemoryLog(), new EpochState(1, 1));
+        cluster.add(2, MemoryLog.of(zxids), new EpochState(1, 1));
+        cluster.add(3, MemoryLog.of(zxids), new EpochState(1, 1));
+        cluster.runUntil(TestCluster::allServing, 5_000);
+
+        assertEquals(3, cluster.leader().id);
+        assertEquals(new ZabMessage.Diff(zxids[2]), firstSyncMessageTo(cluster, 1));
+    }
+
+    @Test
     void acknowledgementsLeaveOnlyAfterWhatTheyPromiseIsPersisted() {
         TestCluster cluster = cluster(new MemoryLog(), new MemoryLog(), new MemoryLog(), EpochState.INITIAL);
         cluster.runUntil(TestCluster::allServing, 5_000);
