@@ -152,6 +152,17 @@ final class Election {
 
     /** Handles a vote while looking; returns a decision or null. */
     Decision onVote(long from, ZabMessage.Vote vote) {
+        if (newerConfiguration(vote) && state.learnCommittedConfiguration(vote.configVersion())) {
+            // The change we logged committed while we missed its COMMIT. Left unlearned, a
+            // member the change made the only voter waits for the vote of one it removed, which
+            // votes for no one (it may not lead under the change, nor may we under our older
+            // configuration), and neither ever leads. We may be a candidate now.
+            if (myVote == null) {
+                myVote = ownCandidacy();
+            }
+            decideAtMs = -1;
+            broadcast();
+        }
         if (vote.senderRole() != Role.LOOKING) {
             lookingVotes.remove(from);
             settledVotes.put(from, vote);

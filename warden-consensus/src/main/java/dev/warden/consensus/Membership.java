@@ -162,6 +162,24 @@ final class Membership {
         changes++;
     }
 
+    /**
+     * Another member says the configuration change at {@code version} committed. If we logged
+     * that change, ours is the committed one (a zxid names one entry: no two leaders propose the
+     * same zxid), so it takes effect here as it would at a COMMIT; without it we know nothing of
+     * its members and wait to be synchronized. Returns true if the committed configuration changed.
+     */
+    boolean learnCommitted(long version) {
+        Configuration known = logged.get(version);
+        if (known == null || version <= committed.version()) {
+            return false;
+        }
+        committed = known;
+        logged.headMap(version, true).clear();
+        activated = true;
+        changes++;
+        return true;
+    }
+
     /** The log was cut after {@code zxid}: configuration entries past it are gone. */
     void truncatedAfter(long zxid) {
         if (logged.higherKey(zxid) != null) {

@@ -208,6 +208,15 @@ final class PeerState {
         reportCommittedConfiguration();
     }
 
+    /** A member's vote says the change logged here as {@code version} committed; true if that changed ours. */
+    boolean learnCommittedConfiguration(long version) {
+        if (!membership.learnCommitted(version)) {
+            return false;
+        }
+        reportCommittedConfiguration();
+        return true;
+    }
+
     private void reportCommittedConfiguration() {
         if (membership.takeActivated()) {
             configurationChanged = true;

@@ -96,6 +96,18 @@ class RandomSeedsTest {
     }
 
     /**
+     * Seed 40178: a change that made member 4 the only voter committed at member 3, which it
+     * removed, while 4 missed the COMMIT. Each then waited for the other's vote: 4 may not lead
+     * under its older committed configuration, 3 under the new one, and no member led again. A
+     * member now learns from a vote that a change it logged committed.
+     */
+    @Test
+    void aChangeWhoseCommitWasMissedIsLearnedFromAVote() {
+        RandomRun.Outcome outcome = RandomRun.run(40_178, new RandomRun.Options(3, 0, STEPS, false, false, true));
+        assertTrue(outcome.faults().configurationsCommitted() > 0, "the run changed its configuration");
+    }
+
+    /**
      * ZooKeeper's hierarchical quorum (two groups, the last voter of weight 0) under every fault:
      * the checkers hold, and a member that may not lead under its configuration never leads.
      */
