@@ -69,8 +69,8 @@ final class ConfigSettings {
             if (!c.observerSyncEnabled()) {
                 s.put("syncEnabled", "false");
             }
-            if (c.observerMasterPort() > 0) {
-                s.put("observerMasterPort", Integer.toString(c.observerMasterPort()));
+            if (c.observer().masterPort() > 0) {
+                s.put("observerMasterPort", Integer.toString(c.observer().masterPort()));
             }
             // only when set: ZooKeeper's conf does not list them, and most ensembles leave them alone
             MultiAddressSettings defaults = MultiAddressSettings.DEFAULTS;

@@ -148,7 +148,7 @@ final class MemberStatusView implements MemberStatus {
     @Override
     public java.util.OptionalInt observersServed() {
         MemberStanding now = driver.standing();
-        return now.role() == Role.FOLLOWING && now.serving() && config.observerMasterPort() > 0
+        return now.role() == Role.FOLLOWING && now.serving() && config.observer().masterPort() > 0
                 ? java.util.OptionalInt.of(driver.observersServed()) : java.util.OptionalInt.empty();
     }
 
