@@ -16,6 +16,8 @@ final class ObserverUpstream {
 
     private final PeerState state;
     private final MasterRotation masters;
+    /** The member an operator asked this observer to sync from next (ZooKeeper's setLearnerMaster), or -1. */
+    private long requestedId = -1;
 
     ObserverUpstream(PeerState state) {
         this.state = state;
@@ -27,8 +29,33 @@ final class ObserverUpstream {
         if (!state.config.observerMasters()) {
             return new Choice(leaderId, reconnectWaitMs());
         }
+        long requested = requestedId;
+        requestedId = -1;
+        if (requested >= 0 && mayBeMaster(requested)) {
+            // asked for by name: no wait, and the rotation goes on where it was, as in ZooKeeper
+            return new Choice(requested, 0);
+        }
         long master = masters.next(leaderId);
         return new Choice(master, masters.startedOver() ? reconnectWaitMs() : 0);
+    }
+
+    /**
+     * Remembers {@code masterId} as the member to sync from at the next attempt; false, and
+     * nothing remembered, if it cannot be one: observer masters are off, this member is not an
+     * observer, or {@code masterId} is not a voter of the committed configuration (the leader is one).
+     */
+    boolean request(long masterId) {
+        if (!mayBeMaster(masterId)) {
+            return false;
+        }
+        requestedId = masterId;
+        return true;
+    }
+
+    boolean mayBeMaster(long id) {
+        long me = state.config.myId();
+        return state.config.observerMasters() && state.membership.isObserver(me) && id != me
+                && state.membership.isVoter(id);
     }
 
     private long reconnectWaitMs() {

@@ -389,6 +389,26 @@ public final class ZabPeer {
         return follower != null ? follower.upstreamId() : -1;
     }
 
+    /**
+     * ZooKeeper's setLearnerMaster, on an observer with observer masters on: it leaves the member
+     * it syncs from and, once it has found the leader again, syncs from {@code masterId} (if that
+     * is still a voter then; otherwise, or if that attempt fails, it goes on with its rotation).
+     * Nothing changes if it already syncs from {@code masterId}. False if {@code masterId}
+     * cannot be its master (see {@link ObserverUpstream#request}).
+     */
+    public boolean requestLearnerMaster(long masterId) {
+        if (follower != null && follower.upstreamId() == masterId) {
+            return observerUpstream.mayBeMaster(masterId);
+        }
+        if (!observerUpstream.request(masterId)) {
+            return false;
+        }
+        if (follower != null) {
+            lookForLeader();
+        }
+        return true;
+    }
+
     /** Observers synchronized from this follower and following it (observer masters on); 0 otherwise. */
     public int observersServed() {
         return follower != null && follower.observerMaster() != null ? follower.observerMaster().observersServed() : 0;
