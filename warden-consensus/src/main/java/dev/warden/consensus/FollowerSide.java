@@ -24,8 +24,11 @@ final class FollowerSide {
     /** A follower's service to observers (null unless observer masters are on and this member follows). */
     private final ObserverMaster observerMaster;
     private final Role role;
+    /** When this member asks its upstream (sends FollowerInfo): its initLimit counts from then. */
     private final long startedMs;
-    private final long sentAcceptedEpoch;
+    /** An observer waiting out its reconnect delay has not asked yet, and takes nothing from its upstream. */
+    private boolean asked;
+    private long sentAcceptedEpoch;
     private Stage stage = Stage.DISCOVERING;
     private long epoch = -1;
     private long lastHeardMs;
@@ -40,19 +43,27 @@ final class FollowerSide {
     /**
      * @param role       the role the member joins in: the election's decision (see {@code Election})
      * @param upstreamId the member to sync from: {@code leaderId}, or for an observer its master
+     * @param waitMs     how long to wait before asking it (an observer's reconnect delay; 0 asks now)
      */
-    FollowerSide(PeerState state, long leaderId, long upstreamId, Role role) {
+    FollowerSide(PeerState state, long leaderId, long upstreamId, Role role, long waitMs) {
         this.state = state;
         this.leaderId = leaderId;
         this.upstreamId = upstreamId;
         this.role = role;
         this.observerMaster = role == Role.FOLLOWING && state.config.observerMasters()
                 ? new ObserverMaster(state, leaderId) : null;
-        this.startedMs = state.nowMs;
-        this.lastHeardMs = state.nowMs;
-        this.sentAcceptedEpoch = state.epochs.acceptedEpoch();
+        this.startedMs = state.nowMs + waitMs;
+        this.lastHeardMs = startedMs;
         state.setRole(role, leaderId, -1, false);
-        state.out.send(upstreamId, new ZabMessage.FollowerInfo(state.epochs.acceptedEpoch(), state.lastLoggedZxid,
+        if (waitMs == 0) {
+            ask();
+        }
+    }
+
+    private void ask() {
+        asked = true;
+        sentAcceptedEpoch = state.epochs.acceptedEpoch();
+        state.out.send(upstreamId, new ZabMessage.FollowerInfo(sentAcceptedEpoch, state.lastLoggedZxid,
                 role == Role.OBSERVING, state.resyncRequired));
     }
 
@@ -93,6 +104,12 @@ final class FollowerSide {
     }
 
     void tick() {
+        if (!asked) {
+            if (state.nowMs < startedMs) {
+                return;
+            }
+            ask();
+        }
         long initDeadlineMs = startedMs + state.config.initLimitTicks() * state.config.tickMs();
         long syncDeadlineMs = lastHeardMs + state.config.syncLimitTicks() * state.config.tickMs();
         if (stage != Stage.SERVING ? state.nowMs > initDeadlineMs : state.nowMs > syncDeadlineMs) {
@@ -118,6 +135,9 @@ final class FollowerSide {
     }
 
     void receive(ZabMessage message) {
+        if (!asked) {
+            return; // left over from an earlier attempt: as while looking, nothing to take up
+        }
         lastHeardMs = state.nowMs;
         if (!deferred.isEmpty() || resetsLog(message) && !state.out.canResetLog()) {
             deferred.add(message);

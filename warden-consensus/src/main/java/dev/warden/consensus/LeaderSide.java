@@ -32,6 +32,8 @@ final class LeaderSide {
     private boolean ownCurrentEpochDurable;
     private boolean epochQuorum;
     private boolean failed;
+    /** Observers whose log reaches past our committed zxid wait for it to get there ({@link #sync}). */
+    private boolean observersWaitingForCommit;
     /** The history we lead with, fixed when we started: no proposals happen before we are established. */
     private final long historyEpoch;
     private final long historyLastZxid;
@@ -107,6 +109,7 @@ final class LeaderSide {
         } else {
             if (link.atLeast(LeaderLink.Stage.EPOCH_ACKED)) {
                 broadcast.receive(link, message);
+                syncObserversCommittedUpTo();
             }
         }
     }
@@ -238,6 +241,15 @@ final class LeaderSide {
     }
 
     private void sync(LeaderLink link) {
+        if (phase == Phase.BROADCAST && link.observer && link.lastZxid > state.committedZxid
+                && link.lastZxid <= state.lastLoggedZxid) {
+            // An observer that came from a master whose own rule (two disks of two or three
+            // voters, "Committing") committed entries we have logged and not yet counted as
+            // committed: they are applied there, and cutting them back would undo them. It waits
+            // until we have committed that far, as a master makes such an observer wait.
+            observersWaitingForCommit = true;
+            return;
+        }
         broadcast.flush();
         // observers learn only committed entries; after sync they get the rest through INFORM
         long upTo = phase == Phase.BROADCAST && link.observer ? state.committedZxid : state.lastLoggedZxid;
@@ -249,6 +261,19 @@ final class LeaderSide {
         link.stage = LeaderLink.Stage.SYNC_SENT;
         link.ackedZxid = 0;
         link.syncedToZxid = upTo;
+    }
+
+    /** Syncs the observers that waited for our committed zxid to reach their log's end, once it has. */
+    private void syncObserversCommittedUpTo() {
+        if (!observersWaitingForCommit || phase != Phase.BROADCAST) {
+            return;
+        }
+        observersWaitingForCommit = false;
+        for (LeaderLink link : List.copyOf(links.values())) {
+            if (link.observer && link.stage == LeaderLink.Stage.EPOCH_ACKED) {
+                sync(link); // sets the flag again for one still ahead of us
+            }
+        }
     }
 
     private void onAckNewLeader(LeaderLink link, ZabMessage.AckNewLeader ack) {
@@ -275,6 +300,7 @@ final class LeaderSide {
             maybeEstablish();
         }
         broadcast.afterAdvance(done);
+        syncObserversCommittedUpTo();
     }
 
     private void maybeEstablish() {

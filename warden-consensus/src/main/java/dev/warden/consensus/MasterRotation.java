@@ -9,12 +9,16 @@ import java.util.List;
  * the other at each new attempt, so an observer whose master failed (or was no master: not
  * serving, or without observer masters) moves on to the next. After every voter was tried once,
  * one attempt goes to the leader itself, so an observer is never left without a source while
- * the leader serves (a one-voter ensemble, or every follower down).
+ * the leader serves (a one-voter ensemble, or every follower down). The attempt after that one
+ * starts the rotation over, which is when ZooKeeper's reconnect delay applies ({@link #startedOver}).
  */
 final class MasterRotation {
     private final PeerState state;
     private List<Long> order = List.of();
     private int next;
+    /** The last attempt went to the leader: every member was tried, the next attempt starts over. */
+    private boolean leaderTried;
+    private boolean startedOver;
 
     MasterRotation(PeerState state) {
         this.state = state;
@@ -23,16 +27,26 @@ final class MasterRotation {
     /** The member to sync from and follow, now that {@code leaderId} leads. */
     long next(long leaderId) {
         List<Long> candidates = candidates(leaderId);
+        startedOver = leaderTried;
+        leaderTried = false;
         if (!sameMembers(candidates)) {
+            // other members: a new rotation, not one started over (ZooKeeper's list is rebuilt then too)
             order = shuffled(candidates);
             next = 0;
+            startedOver = false;
         }
         if (next >= order.size()) {
             next = 0;
             order = shuffled(candidates);
+            leaderTried = true;
             return leaderId;
         }
         return order.get(next++);
+    }
+
+    /** True if the last {@link #next} started the rotation over: every member had been tried since the one before. */
+    boolean startedOver() {
+        return startedOver;
     }
 
     /** Voters of the committed configuration, but the leader and this member, sorted (for a seed to replay). */

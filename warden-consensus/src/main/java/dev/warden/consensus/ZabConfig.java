@@ -25,10 +25,23 @@ import java.util.Set;
  *                                 (synchronizes them, relays the committed stream and their traffic), and an
  *                                 observer follows a voter other than the leader, moving on to another when
  *                                 that one fails ({@link ObserverMaster}, {@link MasterRotation})
+ * @param observerReconnectDelayMs ZooKeeper's observer.reconnectDelayMs: before an observer asks its leader
+ *                                 (observer masters off: at every attempt) or, with observer masters on,
+ *                                 before it starts over with the first master once every one was tried,
+ *                                 it waits a time drawn from its seeded random, from 0 up to (not including)
+ *                                 this; 0 (the default) never waits ({@link ObserverUpstream})
  */
 public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long tickMs, int initLimitTicks,
                         int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage,
-                        long maxSyncDiffBytes, boolean observerMasters) {
+                        long maxSyncDiffBytes, boolean observerMasters, long observerReconnectDelayMs) {
+    /** Observers ask at once, without ZooKeeper's reconnect delay. */
+    public ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long tickMs, int initLimitTicks,
+                     int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage, long maxSyncDiffBytes,
+                     boolean observerMasters) {
+        this(myId, voters, observers, tickMs, initLimitTicks, syncLimitTicks, electionTimeoutMs, maxEntriesPerMessage,
+                maxSyncDiffBytes, observerMasters, 0);
+    }
+
     /** Observers follow the leader itself (ZooKeeper without observerMasterPort). */
     public ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long tickMs, int initLimitTicks,
                      int syncLimitTicks, long electionTimeoutMs, int maxEntriesPerMessage, long maxSyncDiffBytes) {
@@ -45,7 +58,7 @@ public record ZabConfig(long myId, Set<Long> voters, Set<Long> observers, long t
             }
         }
         if (voters.isEmpty() || tickMs <= 0 || initLimitTicks <= 0 || syncLimitTicks <= 0 || electionTimeoutMs <= 0
-                || maxEntriesPerMessage <= 0 || maxSyncDiffBytes <= 0) {
+                || maxEntriesPerMessage <= 0 || maxSyncDiffBytes <= 0 || observerReconnectDelayMs < 0) {
             throw new IllegalArgumentException("invalid consensus configuration");
         }
     }

@@ -17,8 +17,8 @@ public final class ZabPeer {
     private final Election election;
     private LeaderSide leader;
     private FollowerSide follower;
-    /** Whom an observer follows next when observer masters are on. */
-    private final MasterRotation masters;
+    /** Whom an observer follows next, and how long it waits before it asks. */
+    private final ObserverUpstream observerUpstream;
 
     /**
      * FollowerInfo that came while we were looking, by sender in the order they came: taken up,
@@ -65,7 +65,7 @@ public final class ZabPeer {
         this.state = new PeerState(config, persisted, log, snapshots, random, nowMs, resyncRequired, configurations,
                 codec);
         this.election = new Election(state);
-        this.masters = new MasterRotation(state);
+        this.observerUpstream = new ObserverUpstream(state);
         lookForLeader();
     }
 
@@ -164,10 +164,12 @@ public final class ZabPeer {
             // members that settled on us before we did sent their FollowerInfo once; without this
             // they would wait out initLimit. One that has since moved on ignores our LeaderInfo.
             early.forEach(leader::receive);
+        } else if (decision.role() == Role.OBSERVING) {
+            ObserverUpstream.Choice choice = observerUpstream.choose(decision.leaderId());
+            follower = new FollowerSide(state, decision.leaderId(), choice.upstreamId(), decision.role(),
+                    choice.waitMs());
         } else {
-            long upstream = decision.role() == Role.OBSERVING && state.config.observerMasters()
-                    ? masters.next(decision.leaderId()) : decision.leaderId();
-            follower = new FollowerSide(state, decision.leaderId(), upstream, decision.role());
+            follower = new FollowerSide(state, decision.leaderId(), decision.leaderId(), decision.role(), 0);
         }
     }
 
@@ -385,6 +387,26 @@ public final class ZabPeer {
      */
     public long learnerMasterId() {
         return follower != null ? follower.upstreamId() : -1;
+    }
+
+    /**
+     * ZooKeeper's setLearnerMaster, on an observer with observer masters on: it leaves the member
+     * it syncs from and, once it has found the leader again, syncs from {@code masterId} (if that
+     * is still a voter then; otherwise, or if that attempt fails, it goes on with its rotation).
+     * Nothing changes if it already syncs from {@code masterId}. False if {@code masterId}
+     * cannot be its master (see {@link ObserverUpstream#request}).
+     */
+    public boolean requestLearnerMaster(long masterId) {
+        if (follower != null && follower.upstreamId() == masterId) {
+            return observerUpstream.mayBeMaster(masterId);
+        }
+        if (!observerUpstream.request(masterId)) {
+            return false;
+        }
+        if (follower != null) {
+            lookForLeader();
+        }
+        return true;
     }
 
     /** Observers synchronized from this follower and following it (observer masters on); 0 otherwise. */

@@ -144,6 +144,8 @@ final class TestCluster {
     long snapshotEstimateBytes = -1;
     /** Each member's {@link ZabConfig#observerMasters}; set before adding members. */
     boolean observerMasters;
+    /** Each member's {@link ZabConfig#observerReconnectDelayMs}; set before adding members. */
+    long observerReconnectDelayMs;
 
     TestCluster(Set<Long> voters, Set<Long> observers) {
         this.voters = voters;
@@ -151,7 +153,8 @@ final class TestCluster {
     }
 
     ZabConfig config(long id) {
-        return new ZabConfig(id, voters, observers, 100, 10, 5, 200, 3, syncDiffBytes, observerMasters);
+        return new ZabConfig(id, voters, observers, 100, 10, 5, 200, 3, syncDiffBytes, observerMasters,
+                observerReconnectDelayMs);
     }
 
     Member add(long id, MemoryLog log, EpochState epochs) {

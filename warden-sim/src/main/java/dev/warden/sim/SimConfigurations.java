@@ -43,6 +43,16 @@ final class SimConfigurations {
         return (seed & 1) == 0 ? 2_048 : Long.MAX_VALUE;
     }
 
+    /**
+     * Every other pair of seeds runs with ZooKeeper's observer.reconnectDelayMs at 400 ms (the
+     * simulated syncLimit is 500 ms): an observer that lost its leader, or went through all its
+     * masters, waits a drawn time below it before it asks again. Taken from the seed, like
+     * {@link #syncDiffBytes}; a seed without the delay draws nothing for it and replays as before.
+     */
+    static long observerReconnectDelayMs(long seed) {
+        return (seed & 2) == 0 ? 0 : 400;
+    }
+
     /** The quorum rules of every configuration a member that is up knows, or has on its disk. */
     static List<QuorumVerifier> knownQuorums(Configuration initialConfiguration, Collection<SimServer> members) {
         Set<QuorumVerifier> quorums = new LinkedHashSet<>();

@@ -81,7 +81,8 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
         this.initialConfiguration = SimConfigurations.configurationOf(voters, observers, quorumLines, 0);
         for (long id : ids) {
             ZabConfig config = new ZabConfig(id, voters, observers, 100, 10, 5, 150, 50,
-                    SimConfigurations.syncDiffBytes(seed), observerMasters);
+                    SimConfigurations.syncDiffBytes(seed), observerMasters,
+                    SimConfigurations.observerReconnectDelayMs(seed));
             SimServer member = new SimServer(id, config, initialConfiguration, this, random.split(), clock, ledger);
             members.put(id, member);
             member.start(nowMs);

@@ -141,6 +141,40 @@ class RandomSeedsTest {
                 + 2 * seeds);
     }
 
+    /**
+     * Observer masters and reconfigurations at once: three voters, an observer and two spares with
+     * observerMasterPort set while an operator changes the configuration, so observers follow
+     * followers of ensembles of two and three voters too, where a follower commits by its own
+     * rule before its leader counts the acknowledgement ("Committing" in docs/ENSEMBLE.md).
+     * A long run: ./warden sim --seeds 200 --seed 9000 --members 3 --observers 1 --reconfigure
+     * --observer-masters.
+     */
+    @Test
+    void observerMastersUnderReconfigurationsKeepEveryCheck() {
+        RandomRun.Options options = new RandomRun.Options(3, 1, STEPS, false, false, true, false, true);
+        int seeds = 20;
+        long committed = 0;
+        long onMasters = 0;
+        for (long seed = 9_000; seed < 9_000 + seeds; seed++) {
+            RandomRun.Outcome outcome = RandomRun.run(seed, options);
+            committed += outcome.faults().configurationsCommitted();
+            onMasters += outcome.observersOnMasters();
+        }
+        assertTrue(committed > seeds / 2 && onMasters > 0, committed + " configurations committed, "
+                + onMasters + " observers on a master at the end");
+    }
+
+    /**
+     * Seed 9016 of those: an observer synced from a master of a two-voter configuration, which had
+     * committed (and the observer applied) an entry its leader had logged but not yet counted as
+     * committed; moving on to the leader, it was sent a TRUNC of that applied entry (the core
+     * stopped on its invariant). The leader now waits until it has committed that far.
+     */
+    @Test
+    void seed9016AnObserverAheadOfItsLeadersCommitIsNotCutBack() {
+        RandomRun.run(9016, new RandomRun.Options(3, 1, STEPS, false, false, true, false, true));
+    }
+
     @Test
     void aSeedReplaysIdentically() {
         RandomRun.Options options = new RandomRun.Options(5, STEPS, false);

@@ -113,6 +113,8 @@ public final class ConfigLoader {
                     "syncEnabled", "observer.syncEnabled", "zookeeper.observer.syncEnabled"),
             Setting.of((b, k, v, w) -> b.observerMasterPort(asInt(ServerConfig.Range.OBSERVER_MASTER_PORT, k, v)),
                     "observerMasterPort", "zookeeper.observerMasterPort"),
+            Setting.of((b, k, v, w) -> b.observerReconnectDelayMs(ServerConfig.Range.OBSERVER_RECONNECT_DELAY.parse(k, v)),
+                    "observer.reconnectDelayMs", "zookeeper.observer.reconnectDelayMs"),
             Setting.of((b, k, v, w) -> b.multiAddress(b.multiAddress().withEnabled(asBoolean(k, v))),
                     "multiAddress.enabled", "zookeeper.multiAddress.enabled"),
             Setting.of((b, k, v, w) -> b.multiAddress(b.multiAddress().withReachabilityCheckEnabled(asBoolean(k, v))),

@@ -69,8 +69,12 @@ final class ConfigSettings {
             if (!c.observerSyncEnabled()) {
                 s.put("syncEnabled", "false");
             }
-            if (c.observerMasterPort() > 0) {
-                s.put("observerMasterPort", Integer.toString(c.observerMasterPort()));
+            if (c.observer().masterPort() > 0) {
+                s.put("observerMasterPort", Integer.toString(c.observer().masterPort()));
+            }
+            // only when set, like the multiAddress keys below: ZooKeeper reads it as a system property
+            if (c.observer().reconnectDelayMs() > 0) {
+                s.put("observer.reconnectDelayMs", Long.toString(c.observer().reconnectDelayMs()));
             }
             // only when set: ZooKeeper's conf does not list them, and most ensembles leave them alone
             MultiAddressSettings defaults = MultiAddressSettings.DEFAULTS;

@@ -70,7 +70,7 @@ public record ServerConfig(
         SecurityConfig security,
         boolean readOnlyModeEnabled,
         LocalSessionSettings localSessions,
-        int observerMasterPort) {
+        ObserverSettings observer) {
 
     /** Every four-letter word Warden knows; "*" in the whitelist stands for all of them. */
     public static final Set<String> KNOWN_FOUR_LETTER_WORDS = Set.of(
@@ -124,7 +124,9 @@ public record ServerConfig(
         MULTI_ADDRESS_REACHABILITY_TIMEOUT("multiAddress.reachabilityCheckTimeoutMs", 1, Integer.MAX_VALUE,
                 "must be a positive number of milliseconds"),
         OBSERVER_MASTER_PORT("observerMasterPort", 0, 65535, "must be a port from 1 to 65535 (0, the default,"
-                + " leaves observers following the leader)");
+                + " leaves observers following the leader)"),
+        OBSERVER_RECONNECT_DELAY("observer.reconnectDelayMs", 0, Long.MAX_VALUE,
+                "must be 0 (no delay, the default) or a positive number of milliseconds");
 
         final String key;
         final long min;
@@ -291,7 +293,7 @@ public record ServerConfig(
                 .observerSyncEnabled(observerSyncEnabled).leaderServes(leaderServes)
                 .snapshotCompression(snapshotCompression).auditEnabled(auditEnabled)
                 .security(security).readOnlyModeEnabled(readOnlyModeEnabled).localSessions(localSessions)
-                .observerMasterPort(observerMasterPort);
+                .observerMasterPort(observer.masterPort()).observerReconnectDelayMs(observer.reconnectDelayMs());
         if (!dataLogDir.equals(dataDir)) {
             b.dataLogDir(dataLogDir);
         }
@@ -381,7 +383,7 @@ public record ServerConfig(
         private SecurityConfig security = SecurityConfig.NONE;
         private boolean readOnlyModeEnabled;
         private LocalSessionSettings localSessions = LocalSessionSettings.DEFAULTS;
-        private int observerMasterPort;
+        private ObserverSettings observer = ObserverSettings.DEFAULTS;
 
         private Builder() {
         }
@@ -464,12 +466,9 @@ public record ServerConfig(
         /** localSessionsEnabled and localSessionsUpgradingEnabled; both off by default. */
         public Builder localSessions(LocalSessionSettings v) { localSessions = v; return this; }
         public LocalSessionSettings localSessions() { return localSessions; }
-        /**
-         * observerMasterPort (zookeeper.observerMasterPort): above 0, followers take observers and
-         * observers follow a follower instead of the leader (docs/ENSEMBLE.md, "Observer masters");
-         * 0, the default, leaves them following the leader.
-         */
-        public Builder observerMasterPort(int v) { observerMasterPort = v; return this; }
+        /** observerMasterPort and observer.reconnectDelayMs: see {@link ObserverSettings}. */
+        public Builder observerMasterPort(int v) { observer = observer.withMasterPort(v); return this; }
+        public Builder observerReconnectDelayMs(long v) { observer = observer.withReconnectDelayMs(v); return this; }
 
         /** Resolves derived defaults and validates; throws {@link ConfigException} on bad values. */
         public ServerConfig build() {
@@ -486,8 +485,7 @@ public record ServerConfig(
                     standaloneEnabled, new TreeMap<>(members), configVersion, quorumGroups, reconfigEnabled,
                     configFile, adminServer, metrics, enforceQuota, skipAcl,
                     quorumListenOnAllIPs, multiAddress, observerSyncEnabled, leaderServes, snapshotCompression,
-                    auditEnabled, security, readOnlyModeEnabled, localSessions,
-                    (int) Range.OBSERVER_MASTER_PORT.check(observerMasterPort));
+                    auditEnabled, security, readOnlyModeEnabled, localSessions, observer);
         }
 
         static int derived(int ticks, int tickTimeMs) {

@@ -205,8 +205,7 @@ final class UnimplementedZooKeeperKeys {
             r.add(warn(key, SASL_DETAIL));
         }
         for (String key : List.of("cnxTimeout", "quorumCnxnTimeoutMs", "electionPortBindRetry", "tcpKeepAlive",
-                "leaderConnectDelayDuringRetryMs", "observer.reconnectDelayMs",
-                "observer.election.DelayMs", "maxTimeToWaitForEpoch")) {
+                "leaderConnectDelayDuringRetryMs", "observer.election.DelayMs", "maxTimeToWaitForEpoch")) {
             r.add(warn(key, PEER_TUNING));
         }
         r.add(warnPrefix("fastleader.", PEER_TUNING));

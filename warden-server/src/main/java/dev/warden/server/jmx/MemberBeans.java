@@ -14,7 +14,8 @@ import java.util.Optional;
  * ({@code name0=ReplicatedServer_id<N>}), one {@code name1=replica.<id>} per member line (its
  * own with its state and settings), and while it leads, follows or observes,
  * {@code name2=Leader}, {@code Follower} or {@code Observer} under its own replica with the
- * server's figures and {@code name3=InMemoryDataTree}. {@link #roleChanged} moves that bean as
+ * server's figures (an observer's also with its learner master, {@link ObserverBean}) and
+ * {@code name3=InMemoryDataTree}. {@link #roleChanged} moves that bean as
  * the role changes; a looking member has none, as in ZooKeeper. The replicas, the quorum size and
  * the own replica's configuration follow the configuration the member knows committed
  * ({@link #configurationChanged}), so a {@code reconfig} shows in them.
@@ -87,7 +88,9 @@ public final class MemberBeans implements AutoCloseable {
         }
         roleBeanName = wanted;
         if (wanted != null) {
-            beans.register(wanted, new ServerBeans.ServerBean(context, clientPort, startTime));
+            beans.register(wanted, wanted.endsWith("=Observer")
+                    ? new ObserverBean(context, clientPort, startTime, this::configuration)
+                    : new ServerBeans.ServerBean(context, clientPort, startTime));
             beans.register(wanted + ",name3=InMemoryDataTree", new ServerBeans.TreeBean(context));
         }
     }

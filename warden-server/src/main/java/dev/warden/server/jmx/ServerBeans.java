@@ -76,7 +76,18 @@ public final class ServerBeans implements AutoCloseable {
         registered.clear();
     }
 
-    record ServerBean(ServerContext context, int port, String startTime) implements ZooKeeperServerMXBean {
+    /** A server's own bean; a member's role bean (an observer's extends it: {@link ObserverBean}). */
+    static class ServerBean implements ZooKeeperServerMXBean {
+        final ServerContext context;
+        private final int port;
+        private final String startTime;
+
+        ServerBean(ServerContext context, int port, String startTime) {
+            this.context = context;
+            this.port = port;
+            this.startTime = startTime;
+        }
+
         private ServerStats stats() {
             return context.stats();
         }

@@ -131,6 +131,16 @@ public interface MemberStatus {
     }
 
     /**
+     * ZooKeeper's setLearnerMaster: on an observer with observerMasterPort set, leave the member
+     * it syncs from and sync from voter {@code memberId} once it has found the leader again. False,
+     * and nothing done, if {@code memberId} cannot be its master (not a voter of the committed
+     * configuration, itself, or this member is no such observer).
+     */
+    default boolean requestLearnerMaster(long memberId) {
+        return false;
+    }
+
+    /**
      * A serving follower with observerMasterPort set: the observers it serves as their observer
      * master (ZooKeeper reports them as a follower's synced_observers); empty elsewhere.
      */

@@ -49,6 +49,14 @@ public interface ConsensusCore {
         return -1;
     }
 
+    /**
+     * An observer with observer masters on: sync from {@code memberId} from its next attempt on
+     * (ZooKeeper's setLearnerMaster; see {@code ZabPeer.requestLearnerMaster}). False if it cannot.
+     */
+    default boolean requestLearnerMaster(long memberId) {
+        return false;
+    }
+
     /** Observers this follower serves as their observer master; 0 elsewhere. */
     default int observersServed() {
         return 0;

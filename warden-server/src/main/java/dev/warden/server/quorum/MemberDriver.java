@@ -223,6 +223,11 @@ public final class MemberDriver implements AutoCloseable {
         return member.learnerMasterId();
     }
 
+    /** An observer syncs from {@code memberId} from its next attempt on (ZooKeeper's setLearnerMaster); any thread. */
+    public void requestLearnerMaster(long memberId) {
+        runOnDriverThread(() -> member.requestLearnerMaster(memberId));
+    }
+
     /** Observers this follower serves as their observer master; any thread. */
     public int observersServed() {
         return member.observersServed();

@@ -456,6 +456,11 @@ public final class MemberLoop {
         return figures.learnerMasterId();
     }
 
+    /** Driver thread: an observer syncs from {@code memberId} from its next attempt on (see ConsensusCore). */
+    public void requestLearnerMaster(long memberId) {
+        core.requestLearnerMaster(memberId);
+    }
+
     /** Observers this follower serves as their master, as of at most a lag period ago; any thread. */
     public int observersServed() {
         return figures.observersServed();

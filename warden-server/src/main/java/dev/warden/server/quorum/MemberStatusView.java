@@ -145,10 +145,26 @@ final class MemberStatusView implements MemberStatus {
                 : java.util.OptionalLong.empty();
     }
 
+    /**
+     * Checked here against the committed configuration, as the core checks it again when it acts:
+     * the request reaches the core on its own thread, after this returns.
+     */
+    @Override
+    public boolean requestLearnerMaster(long memberId) {
+        dev.warden.server.config.EnsembleConfig committed = configuration.get();
+        long me = config.serverId();
+        boolean possible = config.observer().masterPort() > 0 && committed.observerIds().contains(me)
+                && memberId != me && committed.voterIds().contains(memberId);
+        if (possible) {
+            driver.requestLearnerMaster(memberId);
+        }
+        return possible;
+    }
+
     @Override
     public java.util.OptionalInt observersServed() {
         MemberStanding now = driver.standing();
-        return now.role() == Role.FOLLOWING && now.serving() && config.observerMasterPort() > 0
+        return now.role() == Role.FOLLOWING && now.serving() && config.observer().masterPort() > 0
                 ? java.util.OptionalInt.of(driver.observersServed()) : java.util.OptionalInt.empty();
     }
 

@@ -50,7 +50,7 @@ public final class ZabConsensus implements ConsensusFactory {
         long electionTimeoutMs = 2 * tickMs;
         return new ZabConfig(config.serverId(), config.voterIds(), config.observerIds(), tickMs,
                 config.initLimitTicks(), config.syncLimitTicks(), electionTimeoutMs, MAX_ENTRIES_PER_MESSAGE,
-                maxSyncDiffBytes(PEER_OPTIONS), config.observerMasterPort() > 0);
+                maxSyncDiffBytes(PEER_OPTIONS), config.observer().masterPort() > 0, config.observer().reconnectDelayMs());
     }
 
     /**

@@ -82,6 +82,11 @@ public final class ZabCore implements ConsensusCore {
     }
 
     @Override
+    public boolean requestLearnerMaster(long memberId) {
+        return peer.requestLearnerMaster(memberId);
+    }
+
+    @Override
     public int observersServed() {
         return peer.observersServed();
     }

@@ -199,6 +199,8 @@ class ConfigLoaderTest {
             "inlineIdleWrites|often|must be true/false or yes/no",
             "observerMasterPort|70000|must be a port from 1 to 65535",
             "zookeeper.observerMasterPort|-1|must be a port from 1 to 65535",
+            "observer.reconnectDelayMs|-5|must be 0 (no delay, the default) or a positive number of milliseconds",
+            "zookeeper.observer.reconnectDelayMs|later|must be 0 (no delay, the default) or a positive number",
             "clientPortAddress|''|must be a host name or IP address",
             "dataDir|''|must be a directory path",
             "dataLogDir|a\u0000b|must be a directory path"})

@@ -66,7 +66,9 @@ class ServerConfigRoundTripTest {
             @ForAll boolean clientParts,
             @ForAll boolean standaloneEnabled,
             @ForAll @IntRange(min = 1, max = 1000) int initLimitTicks,
-            @ForAll @IntRange(min = 1, max = 1000) int syncLimitTicks) throws IOException {
+            @ForAll @IntRange(min = 1, max = 1000) int syncLimitTicks,
+            @ForAll @IntRange(min = 0, max = 65535) int observerMasterPort,
+            @ForAll @LongRange(min = 0, max = 1L << 40) long observerReconnectDelayMs) throws IOException {
         Map<Long, QuorumMember> members = new TreeMap<>();
         for (long id = 1; id <= memberCount; id++) {
             boolean observer = lastIsObserver && memberCount > 1 && id == memberCount;
@@ -81,7 +83,8 @@ class ServerConfigRoundTripTest {
                     .clientPort(clientParts ? 4000 + serverId : 2181).configVersion(configVersion)
                     // a single line with standaloneEnabled=true reads back as a standalone server
                     .standaloneEnabled(memberCount > 1 && standaloneEnabled)
-                    .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks).build();
+                    .initLimitTicks(initLimitTicks).syncLimitTicks(syncLimitTicks)
+                    .observerMasterPort(observerMasterPort).observerReconnectDelayMs(observerReconnectDelayMs).build();
             assertEquals(original, ConfigLoader.fromProperties(original.toProperties(), warning -> { }));
         } finally {
             Files.delete(dataDir.resolve("myid"));
