@@ -6,10 +6,10 @@ import dev.warden.bench.load.LoadCommand;
 import dev.warden.bench.resources.ResourcesCommand;
 import dev.warden.cli.VersionLine;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code warden bench}: the load generator, the side-by-side comparison with Apache ZooKeeper (and

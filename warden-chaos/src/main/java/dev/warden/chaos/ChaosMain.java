@@ -24,9 +24,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code warden chaos}: real members under a seeded nemesis, the clients' history checked, a report per run. */
 @Command(name = "warden chaos", mixinStandardHelpOptions = true, sortOptions = false,

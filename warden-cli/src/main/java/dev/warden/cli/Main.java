@@ -1,10 +1,10 @@
 package dev.warden.cli;
 
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The {@code warden} command. */
 @Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = VersionLine.class,

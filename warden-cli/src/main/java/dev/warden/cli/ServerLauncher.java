@@ -1,9 +1,9 @@
 package dev.warden.cli;
 
 import dev.warden.cli.faults.DiskFaultControl;
-import dev.warden.state.common.Clock;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
+import dev.warden.state.common.Clock;
 import java.io.IOException;
 import java.util.Optional;
 

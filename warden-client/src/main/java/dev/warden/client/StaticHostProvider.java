@@ -7,9 +7,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.Set;
 
 /**
  * The default {@link HostProvider}: the servers in a random order, tried round-robin. When the

@@ -3,13 +3,13 @@ package dev.warden.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.consensus.Role;
-import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.quorum.ZabConsensus;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLogOptions;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

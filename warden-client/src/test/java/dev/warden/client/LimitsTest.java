@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.testsupport.FaultProxy;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.ErrorCode;
+import dev.warden.testsupport.FaultProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.support.ApacheStandaloneServer;
-import dev.warden.client.support.TargetServer;
 import dev.warden.client.support.Events;
-import dev.warden.testsupport.FaultProxy;
+import dev.warden.client.support.TargetServer;
 import dev.warden.protocol.CreateMode;
 import dev.warden.protocol.Perms;
+import dev.warden.testsupport.FaultProxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.warden.server;
 
-import dev.warden.state.common.Clock;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.protocol.DeleteContainerRequest;
 import dev.warden.protocol.OpCode;
-import dev.warden.state.pipeline.Request;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.pipeline.RequestPipeline;
-import dev.warden.state.pipeline.StateMachine;
 import dev.warden.server.quorum.Member;
+import dev.warden.state.common.Clock;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.tree.DataNode;
 import dev.warden.state.tree.DataTree;
 import dev.warden.state.tree.NodeOwner;

@@ -2,14 +2,14 @@ package dev.warden.server;
 
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.SnapshotData;
-import dev.warden.state.pipeline.StateMachine;
 import dev.warden.server.log.EpochFiles;
-import dev.warden.server.quorum.Member;
-import dev.warden.state.pipeline.StateSnapshots;
 import dev.warden.server.log.TxnLogView;
+import dev.warden.server.quorum.Member;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.server.recovery.ResyncMarker;
+import dev.warden.state.pipeline.StateMachine;
+import dev.warden.state.pipeline.StateSnapshots;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;

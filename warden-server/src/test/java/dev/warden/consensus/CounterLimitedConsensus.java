@@ -1,9 +1,9 @@
 package dev.warden.consensus;
 
+import dev.warden.server.peer.PeerSender;
 import dev.warden.server.quorum.ConsensusCore;
 import dev.warden.server.quorum.ConsensusFactory;
 import dev.warden.server.quorum.MemberDriver;
-import dev.warden.server.peer.PeerSender;
 import dev.warden.server.quorum.ZabConsensus;
 import dev.warden.server.quorum.ZabCore;
 import java.io.IOException;

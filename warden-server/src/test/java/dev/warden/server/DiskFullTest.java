@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.FaultInjectingChannels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

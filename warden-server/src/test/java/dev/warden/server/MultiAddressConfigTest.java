@@ -1,19 +1,19 @@
 package dev.warden.server;
 
-import dev.warden.server.config.ConfigException;
-import dev.warden.server.config.ConfigLoader;
-import dev.warden.server.config.EnsembleConfig;
-import dev.warden.server.config.MultiAddressSettings;
-import dev.warden.server.config.ReconfigRequestParser;
-import dev.warden.server.config.ServerConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.ReconfigRequest;
-import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ConfigException;
+import dev.warden.server.config.ConfigLoader;
+import dev.warden.server.config.EnsembleConfig;
+import dev.warden.server.config.MultiAddressSettings;
 import dev.warden.server.config.QuorumMember.PeerAddress;
+import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ReconfigRequestParser;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

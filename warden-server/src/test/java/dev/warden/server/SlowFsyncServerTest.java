@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.FourLetterWordClient;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.FaultInjectingChannels;
 import java.io.IOException;
 import java.nio.file.Path;

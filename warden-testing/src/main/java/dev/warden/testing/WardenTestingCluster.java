@@ -1,8 +1,8 @@
 package dev.warden.testing;
 
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

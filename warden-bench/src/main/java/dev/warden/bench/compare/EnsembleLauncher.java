@@ -1,16 +1,16 @@
 package dev.warden.bench.compare;
 
-import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.ExitCleanup;
 import dev.warden.cli.cluster.ClusterSpec;
+import dev.warden.cli.cluster.Flavour;
+import dev.warden.cli.cluster.FreePorts;
 import dev.warden.cli.cluster.LocalCluster;
 import dev.warden.cli.cluster.MemberProcess;
-import dev.warden.cli.cluster.FreePorts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.warden.bench.compare;
 
-import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.load.LoadResult;
+import dev.warden.cli.cluster.Flavour;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.warden.bench.compare;
 
-import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.ExitCleanup;
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.cli.cluster.FreePorts;
 import dev.warden.server.net.FourLetterWordClient;
 import java.io.IOException;

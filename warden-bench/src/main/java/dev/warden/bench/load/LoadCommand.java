@@ -4,11 +4,11 @@ import dev.warden.bench.BenchMain;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code warden bench load}: one workload against one server or ensemble. */
 @Command(name = "load", mixinStandardHelpOptions = true,

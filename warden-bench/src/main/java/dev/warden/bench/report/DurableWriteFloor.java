@@ -1,11 +1,11 @@
 package dev.warden.bench.report;
 
 import dev.warden.bench.compare.DiskLatency;
-import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.compare.Outcome;
 import dev.warden.bench.compare.Suite;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.load.LoadResult;
+import dev.warden.cli.cluster.Flavour;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package dev.warden.bench.report;
 
 import dev.warden.bench.compare.CompareReport;
-import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.compare.Outcome;
-import dev.warden.bench.compare.Target;
 import dev.warden.bench.compare.Target.Metric;
+import dev.warden.bench.compare.Target;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.load.LoadResult;
+import dev.warden.cli.cluster.Flavour;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;

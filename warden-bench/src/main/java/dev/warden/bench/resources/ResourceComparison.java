@@ -1,7 +1,7 @@
 package dev.warden.bench.resources;
 
-import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.report.DocSplicer;
+import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

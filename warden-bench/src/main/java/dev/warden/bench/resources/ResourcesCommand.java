@@ -1,10 +1,10 @@
 package dev.warden.bench.resources;
 
-import dev.warden.cli.cluster.Flavour;
 import dev.warden.bench.BenchMain;
 import dev.warden.bench.ExitCleanup;
 import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.report.DocSplicer;
+import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -12,11 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code warden bench resources}: heap and RSS per znode, bytes per watch, snapshot size and time,

@@ -1,7 +1,7 @@
 package dev.warden.bench.resources;
 
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 

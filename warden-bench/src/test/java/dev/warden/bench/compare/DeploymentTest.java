@@ -1,9 +1,9 @@
 package dev.warden.bench.compare;
 
-import dev.warden.cli.cluster.Flavour;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.cli.cluster.Flavour;
 import dev.warden.server.net.FourLetterWordClient;
 import java.nio.file.Files;
 import java.nio.file.Path;

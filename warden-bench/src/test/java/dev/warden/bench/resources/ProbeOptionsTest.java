@@ -1,10 +1,10 @@
 package dev.warden.bench.resources;
 
-import dev.warden.cli.cluster.Flavour;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.cli.cluster.Flavour;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package dev.warden.bench.resources;
 
-import dev.warden.cli.cluster.Flavour;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.cli.cluster.Flavour;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,7 @@
 package dev.warden.chaos.run;
 
-import dev.warden.cli.cluster.MemberProcess;
 import dev.warden.chaos.history.History;
+import dev.warden.cli.cluster.MemberProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.warden.cli.data;
 
-import dev.warden.state.pipeline.StateMachine;
 import dev.warden.server.recovery.DataDirLock;
 import dev.warden.server.recovery.DataDirRecovery;
 import dev.warden.server.recovery.DataLayout;
+import dev.warden.state.pipeline.StateMachine;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import dev.warden.storage.TxnLogOptions;

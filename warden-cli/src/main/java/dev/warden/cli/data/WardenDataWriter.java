@@ -1,8 +1,8 @@
 package dev.warden.cli.data;
 
+import dev.warden.server.recovery.DataLayout;
 import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.pipeline.StateSnapshots;
-import dev.warden.server.recovery.DataLayout;
 import dev.warden.storage.SnapshotStore;
 import dev.warden.storage.TxnLog;
 import dev.warden.storage.TxnLogOptions;

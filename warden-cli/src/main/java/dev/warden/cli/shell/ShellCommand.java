@@ -5,10 +5,10 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code warden shell}: the options zkCli takes, then either one command or a session. */
 @Command(name = "shell", mixinStandardHelpOptions = true,

@@ -16,8 +16,8 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.tools.JavaCompiler;
-import org.junit.jupiter.api.Assumptions;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Runs kazoo's own tests (Debian's python3-kazoo, by pytest) with kazoo's test harness starting

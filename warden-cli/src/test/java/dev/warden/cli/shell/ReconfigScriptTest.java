@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.cli.cluster.FreePorts;
-import dev.warden.state.common.Clock;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.quorum.ZabConsensus;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package dev.warden.cli.shell;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.tls.StoreFile;
-import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.FreePorts;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.security.TestPki;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.warden.client.support;
 
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,11 +2,11 @@ package dev.warden.recipes.cache;
 
 import dev.warden.client.ConnectionState;
 import dev.warden.client.WardenClient;
+import dev.warden.client.WardenException;
 import dev.warden.client.WatchEvent;
 import dev.warden.client.WatchHandle;
 import dev.warden.client.WatchMode;
 import dev.warden.recipes.support.Failures;
-import dev.warden.client.WardenException;
 import dev.warden.recipes.support.RecipeCalls;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,8 +10,8 @@ import dev.warden.recipes.support.RecipeCalls;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The consuming side shared by both queues. Items live under {@code <queue>/items}; a consumer

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.recipes.testing.RecipeTarget;
 import dev.warden.recipes.testing.RecipeTarget.ProxiedClient;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;

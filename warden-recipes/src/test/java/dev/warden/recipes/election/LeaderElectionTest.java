@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.WardenClient;
 import dev.warden.recipes.testing.OverlapDetector;
-import dev.warden.recipes.testing.RecipeTarget;
 import dev.warden.recipes.testing.RecipeTarget.ProxiedClient;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

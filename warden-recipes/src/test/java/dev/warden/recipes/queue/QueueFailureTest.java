@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.client.WardenClient;
-import dev.warden.recipes.testing.RecipeTarget;
 import dev.warden.recipes.testing.RecipeTarget.ProxiedClient;
+import dev.warden.recipes.testing.RecipeTarget;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,9 +2,9 @@ package dev.warden.recipes.testing;
 
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

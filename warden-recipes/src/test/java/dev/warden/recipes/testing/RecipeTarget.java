@@ -1,9 +1,9 @@
 package dev.warden.recipes.testing;
 
-import dev.warden.testsupport.FaultProxy;
 import dev.warden.client.WardenClient;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
+import dev.warden.testsupport.FaultProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

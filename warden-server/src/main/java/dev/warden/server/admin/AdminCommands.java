@@ -1,11 +1,11 @@
 package dev.warden.server.admin;
 
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.AdminFigures;
 import dev.warden.server.net.Environment;
 import dev.warden.server.net.Monitor;
 import dev.warden.server.net.ServerContext;
-import dev.warden.server.config.QuorumMember;
 import dev.warden.storage.SnapshotStore;
 import java.io.IOException;
 import java.nio.file.Files;

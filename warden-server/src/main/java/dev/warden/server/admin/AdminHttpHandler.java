@@ -2,11 +2,11 @@ package dev.warden.server.admin;
 
 import dev.warden.protocol.Id;
 import dev.warden.protocol.Perms;
+import dev.warden.server.common.Json;
+import dev.warden.server.net.ServerContext;
 import dev.warden.state.auth.AclChecker;
 import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.auth.Digests;
-import dev.warden.server.common.Json;
-import dev.warden.server.net.ServerContext;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;

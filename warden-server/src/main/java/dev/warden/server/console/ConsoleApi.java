@@ -1,7 +1,7 @@
 package dev.warden.server.console;
 
-import dev.warden.server.security.X509Identities;
 import dev.warden.server.net.ServerContext;
+import dev.warden.server.security.X509Identities;
 import java.security.cert.X509Certificate;
 import java.util.Base64;
 import java.util.LinkedHashMap;

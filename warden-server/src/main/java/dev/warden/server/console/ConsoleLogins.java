@@ -2,9 +2,9 @@ package dev.warden.server.console;
 
 import dev.warden.protocol.Id;
 import dev.warden.server.config.ServerConfig;
+import dev.warden.server.security.X509Identities;
 import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.auth.Digests;
-import dev.warden.server.security.X509Identities;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.warden.server.console;
 
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.MemberStatus;
 import dev.warden.server.net.ServerContext;
-import dev.warden.server.config.QuorumMember;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,9 +1,9 @@
 package dev.warden.server.jmx;
 
 import dev.warden.server.config.EnsembleConfig;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
 import dev.warden.server.net.ServerContext;
-import dev.warden.server.config.QuorumMember;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package dev.warden.server.net;
 
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.common.WardenVersion;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.server.recovery.DataLayout;
-import dev.warden.state.tree.DigestHistory;
 import dev.warden.state.session.SessionTracker;
+import dev.warden.state.tree.DigestHistory;
 import dev.warden.state.watch.Watcher;
-import java.util.List;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

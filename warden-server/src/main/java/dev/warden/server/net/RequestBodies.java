@@ -17,13 +17,13 @@ import dev.warden.protocol.GetEphemeralsRequest;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.MultiRequest;
 import dev.warden.protocol.OpCode;
-import dev.warden.protocol.Record;
 import dev.warden.protocol.ReconfigRequest;
+import dev.warden.protocol.Record;
 import dev.warden.protocol.RemoveWatchesRequest;
 import dev.warden.protocol.SetACLRequest;
 import dev.warden.protocol.SetDataRequest;
-import dev.warden.protocol.SetWatches;
 import dev.warden.protocol.SetWatches2;
+import dev.warden.protocol.SetWatches;
 import dev.warden.protocol.SyncRequest;
 
 /** Decodes a request body by opcode. */

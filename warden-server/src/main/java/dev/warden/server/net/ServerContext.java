@@ -1,9 +1,9 @@
 package dev.warden.server.net;
 
-import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.state.pipeline.ReadProcessor;
 import dev.warden.server.pipeline.RequestPipeline;
+import dev.warden.state.common.Clock;
+import dev.warden.state.pipeline.ReadProcessor;
 import dev.warden.state.pipeline.ServedState;
 import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.watch.WatchManager;

@@ -1,8 +1,8 @@
 package dev.warden.server.net;
 
 import dev.warden.protocol.Id;
-import dev.warden.state.auth.AuthIdentities;
 import dev.warden.server.security.X509Identities;
+import dev.warden.state.auth.AuthIdentities;
 import java.net.SocketAddress;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;

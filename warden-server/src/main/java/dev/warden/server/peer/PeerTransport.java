@@ -1,11 +1,11 @@
 package dev.warden.server.peer;
 
-import dev.warden.server.config.QuorumMember;
-import dev.warden.server.net.RefusalLog;
-import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.config.QuorumMember;
+import dev.warden.server.net.RefusalLog;
+import dev.warden.server.threads.ServerThreads;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;

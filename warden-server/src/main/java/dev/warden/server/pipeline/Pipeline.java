@@ -1,13 +1,13 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.OpCode;
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.state.pipeline.PendingState;
 import dev.warden.state.pipeline.Preparer;
 import dev.warden.state.pipeline.ReadProcessor;
 import dev.warden.state.pipeline.Request;
 import dev.warden.state.pipeline.StateMachine;
-import dev.warden.server.threads.ServerThreads;
-import dev.warden.protocol.ErrorCode;
-import dev.warden.protocol.OpCode;
 import dev.warden.state.txn.TxnBody;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;

@@ -1,5 +1,9 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.protocol.ErrorCode;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.Record;
+import dev.warden.protocol.Stat;
 import dev.warden.state.pipeline.Origin;
 import dev.warden.state.pipeline.PendingState;
 import dev.warden.state.pipeline.ReadProcessor;
@@ -8,10 +12,6 @@ import dev.warden.state.pipeline.ReplyHeaders;
 import dev.warden.state.pipeline.Request;
 import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.pipeline.WriteReplies;
-import dev.warden.protocol.ErrorCode;
-import dev.warden.protocol.OpCode;
-import dev.warden.protocol.Record;
-import dev.warden.protocol.Stat;
 import dev.warden.state.txn.TxnBody;
 import java.util.List;
 

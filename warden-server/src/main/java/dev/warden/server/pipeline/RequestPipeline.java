@@ -1,8 +1,8 @@
 package dev.warden.server.pipeline;
 
+import dev.warden.protocol.OpCode;
 import dev.warden.state.pipeline.ReadProcessor;
 import dev.warden.state.pipeline.Request;
-import dev.warden.protocol.OpCode;
 
 /**
  * What a client connection hands its requests to: the standalone {@link Pipeline}, or an

@@ -1,13 +1,13 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.log.TxnLogView;
-import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.EpochState;
 import dev.warden.consensus.SnapshotSource;
-import dev.warden.state.common.Clock;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
+import dev.warden.server.log.TxnLogView;
+import dev.warden.server.peer.PeerSender;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLog;
 import java.io.IOException;
 import java.util.Map;

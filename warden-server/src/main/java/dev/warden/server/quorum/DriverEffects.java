@@ -1,12 +1,12 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.config.QuorumMember;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Configurations;
-import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
+import dev.warden.consensus.EpochState;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
+import dev.warden.server.config.QuorumMember;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

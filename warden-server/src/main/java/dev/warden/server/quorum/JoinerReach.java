@@ -1,11 +1,11 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.config.QuorumMember;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Configurations;
 import dev.warden.consensus.ReconfigCheck;
 import dev.warden.protocol.ReconfigRequest;
 import dev.warden.server.config.EnsembleConfig;
+import dev.warden.server.config.QuorumMember;
 import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.pipeline.PrepException;
 import java.util.HashMap;

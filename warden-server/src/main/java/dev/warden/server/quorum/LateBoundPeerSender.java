@@ -1,8 +1,8 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.peer.PeerSender;
 import java.util.List;
 
 /** A peer sender bound after it is handed out (the transport needs the driver, and the driver sends through the transport); drops what is sent before. */

@@ -1,7 +1,7 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Entry;
+import dev.warden.server.threads.ServerThreads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.Outbound;
+import dev.warden.server.peer.PeerSender;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,18 +1,18 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Entry;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
 import dev.warden.protocol.Stat;
-import dev.warden.state.pipeline.Origin;
 import dev.warden.server.pipeline.OutstandingRequests;
+import dev.warden.server.pipeline.SnapshotSchedule;
+import dev.warden.server.threads.ServerThreads;
+import dev.warden.state.pipeline.Origin;
 import dev.warden.state.pipeline.ReadProcessor;
 import dev.warden.state.pipeline.Reply;
 import dev.warden.state.pipeline.ReplyHeaders;
 import dev.warden.state.pipeline.Request;
-import dev.warden.server.pipeline.SnapshotSchedule;
 import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.pipeline.WriteReplies;
 import dev.warden.state.txn.Txn;

@@ -1,9 +1,9 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerSender;
-import dev.warden.server.threads.ServerThreads;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.peer.PeerSender;
+import dev.warden.server.threads.ServerThreads;
 import dev.warden.state.common.Clock;
 import dev.warden.state.pipeline.Request;
 import io.netty.channel.EventLoop;

@@ -1,8 +1,8 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.log.TxnLogView;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.SnapshotData;
+import dev.warden.server.log.TxnLogView;
 import dev.warden.state.pipeline.StateMachine;
 import java.io.IOException;
 import java.util.List;

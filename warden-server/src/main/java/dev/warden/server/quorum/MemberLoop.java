@@ -1,11 +1,11 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.peer.PeerSender;
 import dev.warden.state.common.Clock;
 import dev.warden.state.pipeline.PendingState;
 import dev.warden.state.pipeline.Preparer;

@@ -1,8 +1,8 @@
 package dev.warden.server.quorum;
 
 import dev.warden.protocol.OpCode;
-import dev.warden.state.common.Clock;
 import dev.warden.server.config.ServerConfig;
+import dev.warden.state.common.Clock;
 import dev.warden.state.pipeline.Request;
 import dev.warden.state.session.SessionTracker;
 import java.util.List;

@@ -1,18 +1,18 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerHandler;
-import dev.warden.server.peer.PeerOptions;
-import dev.warden.server.peer.PeerSecurity;
-import dev.warden.server.peer.PeerSender;
-import dev.warden.server.peer.PeerTransport;
 import dev.warden.consensus.SnapshotSource;
 import dev.warden.consensus.ZabConfig;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.consensus.ZabPeer;
 import dev.warden.server.config.QuorumMember;
-import java.security.SecureRandom;
 import dev.warden.server.config.ServerConfig;
+import dev.warden.server.peer.PeerHandler;
+import dev.warden.server.peer.PeerOptions;
+import dev.warden.server.peer.PeerSecurity;
+import dev.warden.server.peer.PeerSender;
+import dev.warden.server.peer.PeerTransport;
 import java.io.IOException;
+import java.security.SecureRandom;
 import java.util.Map;
 
 /** The production consensus: a Zab core over the member's log, and TCP links to the peers. */

@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.ApacheClients;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.AdminServerSettings;
+import dev.warden.server.config.ServerConfig;
 import dev.warden.state.auth.Digests;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.ApacheClients;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.AdminServerSettings;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

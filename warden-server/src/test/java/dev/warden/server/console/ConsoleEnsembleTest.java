@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.ApacheClients;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.AdminServerSettings;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

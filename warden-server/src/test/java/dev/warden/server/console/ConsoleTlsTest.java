@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.warden.server.ApacheClients;
+import dev.warden.server.WardenServer;
 import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.WardenServer;
 import dev.warden.state.auth.Digests;
 import java.io.IOException;
 import java.net.URI;

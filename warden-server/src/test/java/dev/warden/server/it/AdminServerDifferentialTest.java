@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.warden.server.config.AdminServerSettings;
 import dev.warden.server.ApacheClients;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.AdminServerSettings;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.net.FourLetterWordClient;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
+import dev.warden.server.net.FourLetterWordClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Set;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;

@@ -2,9 +2,9 @@ package dev.warden.server.it;
 
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.warden.server.it;
 
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.Set;
 

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.server.ApacheClients;
+import dev.warden.server.WardenServer;
 import dev.warden.server.config.MetricsSettings;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.WardenServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -3,8 +3,8 @@ package dev.warden.server.net;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.server.ApacheClients;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;

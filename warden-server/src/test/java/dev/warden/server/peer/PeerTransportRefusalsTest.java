@@ -1,6 +1,5 @@
 package dev.warden.server.peer;
 
-import dev.warden.server.quorum.DirectMemoryWatch;
 import static dev.warden.server.peer.PeerTransportTest.WAIT_MS;
 import static dev.warden.server.peer.PeerTransportTest.awaitDelivery;
 import static dev.warden.server.peer.PeerTransportTest.ensemble;
@@ -14,6 +13,7 @@ import dev.warden.consensus.ZabMessage;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.peer.PeerTransportTest.Event;
 import dev.warden.server.peer.PeerTransportTest.Recorder;
+import dev.warden.server.quorum.DirectMemoryWatch;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.warden.server.peer;
 
+import dev.warden.server.config.QuorumMember;
 import dev.warden.server.peer.PeerHandler;
 import dev.warden.server.peer.PeerOptions;
 import dev.warden.server.peer.PeerTransport;
-import dev.warden.server.config.QuorumMember;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

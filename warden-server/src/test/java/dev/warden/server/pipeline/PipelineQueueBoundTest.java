@@ -1,11 +1,5 @@
 package dev.warden.server.pipeline;
 
-import dev.warden.state.pipeline.Origin;
-import dev.warden.state.pipeline.PendingState;
-import dev.warden.state.pipeline.Preparer;
-import dev.warden.state.pipeline.ReadProcessor;
-import dev.warden.state.pipeline.Request;
-import dev.warden.state.pipeline.StateMachine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -14,6 +8,12 @@ import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.common.Clock;
+import dev.warden.state.pipeline.Origin;
+import dev.warden.state.pipeline.PendingState;
+import dev.warden.state.pipeline.Preparer;
+import dev.warden.state.pipeline.ReadProcessor;
+import dev.warden.state.pipeline.Request;
+import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.session.SessionTracker;
 import dev.warden.state.tree.DataTree;
 import dev.warden.state.watch.WatchManager;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
+import dev.warden.server.WardenServer;
 import dev.warden.server.config.MetricsSettings;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.WardenServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

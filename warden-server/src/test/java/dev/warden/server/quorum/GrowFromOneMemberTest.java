@@ -1,16 +1,16 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.config.QuorumMember;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
-import dev.warden.state.common.Clock;
-import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ConfigLoader;
+import dev.warden.server.config.QuorumMember;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

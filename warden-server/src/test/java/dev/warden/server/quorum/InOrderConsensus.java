@@ -1,8 +1,8 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerSender;
 import dev.warden.consensus.SnapshotSource;
 import dev.warden.server.config.QuorumMember;
+import dev.warden.server.peer.PeerSender;
 import java.io.IOException;
 
 /** {@link ConsensusFactory} for one member of an {@link InOrderBus}. */

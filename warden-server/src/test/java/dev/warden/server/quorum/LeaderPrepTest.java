@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.OpCode;
+import dev.warden.state.common.ManualClock;
 import dev.warden.state.pipeline.PendingState;
 import dev.warden.state.pipeline.Preparer;
 import dev.warden.state.pipeline.Request;
@@ -12,7 +13,6 @@ import dev.warden.state.session.SessionTracker;
 import dev.warden.state.tree.DataTree;
 import dev.warden.state.txn.Txn;
 import dev.warden.state.txn.TxnBody;
-import dev.warden.state.common.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;

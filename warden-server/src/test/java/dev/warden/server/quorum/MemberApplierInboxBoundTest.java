@@ -3,8 +3,8 @@ package dev.warden.server.quorum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.warden.state.common.Clock;
 import dev.warden.server.pipeline.OutstandingRequests;
+import dev.warden.state.common.Clock;
 import dev.warden.state.pipeline.ReadProcessor;
 import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.session.SessionTracker;

@@ -1,12 +1,11 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerSender;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Entry;
+import dev.warden.consensus.EpochState;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Received;
@@ -14,18 +13,19 @@ import dev.warden.consensus.Role;
 import dev.warden.consensus.RoleChange;
 import dev.warden.consensus.SnapshotData;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.peer.PeerSender;
 import dev.warden.state.common.Clock;
 import dev.warden.state.pipeline.PendingState;
 import dev.warden.state.pipeline.Preparer;
 import dev.warden.state.session.SessionTracker;
 import dev.warden.state.tree.DataTree;
-import java.util.SplittableRandom;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Queue;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

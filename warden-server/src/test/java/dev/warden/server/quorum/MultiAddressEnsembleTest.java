@@ -1,16 +1,16 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.config.QuorumMember;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
-import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.MultiAddressSettings;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.MultiAddressSettings;
+import dev.warden.server.config.QuorumMember;
+import dev.warden.server.config.ServerConfig;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLogOptions;
 import dev.warden.testsupport.FaultProxy;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +25,9 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Members on two networks (multiAddress.enabled): each member's line lists an address on network

@@ -1,10 +1,10 @@
 package dev.warden.server.quorum;
 
-import dev.warden.server.peer.PeerWire;
 import dev.warden.consensus.Entry;
 import dev.warden.consensus.Role;
 import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
+import dev.warden.server.peer.PeerWire;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Role;
-import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
+import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.WardenServer;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

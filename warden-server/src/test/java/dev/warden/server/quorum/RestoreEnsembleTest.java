@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.warden.consensus.Role;
 import dev.warden.server.ApacheClients;
-import dev.warden.state.auth.Digests;
 import dev.warden.server.config.AdminServerSettings;
+import dev.warden.state.auth.Digests;
 import dev.warden.state.pipeline.SnapshotRestore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +24,6 @@ import java.util.Map;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

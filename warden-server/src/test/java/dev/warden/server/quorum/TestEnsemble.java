@@ -1,12 +1,12 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Role;
-import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
+import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.WardenServer;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLogOptions;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.warden.consensus.Role;
-import dev.warden.state.common.Clock;
 import dev.warden.server.EnsembleTestLimits;
 import dev.warden.server.FreePorts;
+import dev.warden.server.WardenServer;
 import dev.warden.server.config.QuorumGroups;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.config.ServerConfig;
-import dev.warden.server.WardenServer;
+import dev.warden.state.common.Clock;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ConfigLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;

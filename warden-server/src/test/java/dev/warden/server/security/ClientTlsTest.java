@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.FreePorts;
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ConfigLoader;
+import dev.warden.server.config.ServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package dev.warden.server.security;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.warden.server.config.ConfigLoader;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ConfigLoader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

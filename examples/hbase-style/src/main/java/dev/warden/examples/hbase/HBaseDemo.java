@@ -1,7 +1,7 @@
 package dev.warden.examples.hbase;
 
-import dev.warden.server.config.ServerConfig;
 import dev.warden.server.WardenServer;
+import dev.warden.server.config.ServerConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
