@@ -38,10 +38,7 @@ class ObserverMasterEnsembleTest {
 
     @Test
     void anObserverFollowsAFollowerServesAndWritesAndSurvivesItsMastersRestart() throws Exception {
-        ensemble = new TestEnsemble(dir, VOTERS, List.of(OBSERVER), ZabConsensus::new);
-        ensemble.configureAll(b -> b.observerMasterPort(2191));
-        ensemble.startAll();
-        ensemble.awaitAllServing(TIMEOUT_MS);
+        ensemble = TestEnsemble.startedWithObserverMasters(dir, VOTERS, List.of(OBSERVER), TIMEOUT_MS);
         assertEquals(Role.OBSERVING, ensemble.server(OBSERVER).member().role());
 
         long master = awaitObserverMasterOtherThanTheLeader();

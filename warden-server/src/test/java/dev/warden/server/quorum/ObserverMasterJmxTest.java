@@ -43,10 +43,7 @@ class ObserverMasterJmxTest {
 
     @Test
     void theObserverBeanShowsItsLearnerMasterAndMovesItWhenSet() throws Exception {
-        ensemble = new TestEnsemble(dir, VOTERS, List.of(OBSERVER), ZabConsensus::new);
-        ensemble.configureAll(b -> b.observerMasterPort(2191));
-        ensemble.startAll();
-        ensemble.awaitAllServing(TIMEOUT_MS);
+        ensemble = TestEnsemble.startedWithObserverMasters(dir, VOTERS, List.of(OBSERVER), TIMEOUT_MS);
         MBeanServer beans = ManagementFactory.getPlatformMBeanServer();
         ObjectName observerBean = new ObjectName("org.apache.ZooKeeperService:name0=ReplicatedServer_id" + OBSERVER
                 + ",name1=replica." + OBSERVER + ",name2=Observer");

@@ -67,6 +67,24 @@ final class TestEnsemble implements AutoCloseable {
     }
 
     /** Changes every member's configuration before it starts (a key all members share, say). */
+    /**
+     * Voters and observers with observerMasterPort set on every member, started and all serving:
+     * observers sync from and follow a follower.
+     */
+    static TestEnsemble startedWithObserverMasters(Path dir, java.util.List<Long> voters, java.util.List<Long> observers,
+                                                   long timeoutMs) throws IOException, InterruptedException {
+        TestEnsemble ensemble = new TestEnsemble(dir, voters, observers, ZabConsensus::new);
+        try {
+            ensemble.configureAll(b -> b.observerMasterPort(2191));
+            ensemble.startAll();
+            ensemble.awaitAllServing(timeoutMs);
+            return ensemble;
+        } catch (IOException | InterruptedException | RuntimeException | Error e) {
+            ensemble.close();
+            throw e;
+        }
+    }
+
     void configureAll(java.util.function.UnaryOperator<ServerConfig.Builder> change) {
         configs.replaceAll((id, config) -> change.apply(config.toBuilder()).build());
     }
