@@ -61,6 +61,17 @@ final class LeaderSide {
         return phase == Phase.BROADCAST;
     }
 
+    /** Each synced follower's last zxid as far as this leader knows (acknowledged, or synced to). */
+    java.util.Map<Long, Long> followerProgress() {
+        java.util.Map<Long, Long> progress = new java.util.TreeMap<>();
+        for (LeaderLink link : links.values()) {
+            if (!link.observer && link.atLeast(LeaderLink.Stage.SYNCED)) {
+                progress.put(link.id, Math.max(link.ackedZxid, link.syncedToZxid));
+            }
+        }
+        return progress;
+    }
+
     void tick() {
         long initLimitMs = state.config.initLimitTicks() * state.config.tickMs();
         if (phase != Phase.BROADCAST && state.nowMs > startedMs + initLimitMs) {

@@ -70,6 +70,11 @@ final class ObserverMaster {
         return links.containsKey(memberId);
     }
 
+    /** The observers this master has taken on, syncing or synced; a fresh set. */
+    java.util.Set<Long> linked() {
+        return java.util.Set.copyOf(links.keySet());
+    }
+
     /** Observers synchronized from this member and receiving its INFORMs. */
     int observersServed() {
         int synced = 0;

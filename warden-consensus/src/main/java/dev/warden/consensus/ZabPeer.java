@@ -438,16 +438,19 @@ public final class ZabPeer {
      * brought it to). Empty unless this member is a serving leader. A fresh map, for figures.
      */
     public java.util.Map<Long, Long> followerProgress() {
-        if (leader == null || !leader.established()) {
-            return java.util.Map.of();
+        return leader != null && leader.established() ? leader.followerProgress() : java.util.Map.of();
+    }
+
+    /**
+     * The learners linked to this member from their FOLLOWERINFO on, syncing or synced: a leader's,
+     * or the observers a follower serves as their master. Empty elsewhere. A fresh set.
+     */
+    public java.util.Set<Long> learnersLinked() {
+        if (leader != null) {
+            return java.util.Set.copyOf(leader.links.keySet());
         }
-        java.util.Map<Long, Long> progress = new java.util.TreeMap<>();
-        for (LeaderLink link : leader.links.values()) {
-            if (!link.observer && link.atLeast(LeaderLink.Stage.SYNCED)) {
-                progress.put(link.id, Math.max(link.ackedZxid, link.syncedToZxid));
-            }
-        }
-        return progress;
+        return follower != null && follower.observerMaster() != null ? follower.observerMaster().linked()
+                : java.util.Set.of();
     }
 
     /** The last zxid in this member's log, as the core counts it. */

@@ -75,6 +75,8 @@ public final class WardenServer implements AutoCloseable {
     private final ConsensusFactory consensus;
     private final ConnectionRegistry registry;
     private final ScheduledExecutorService timers;
+    /** How often a member's learner-connection beans are matched to its learners. */
+    private static final long LEARNER_BEANS_PERIOD_MS = 100;
     /** Its own thread: a snapshot of a large tree must not delay session expiry ticks. */
     private final java.util.concurrent.ExecutorService snapshotter;
     /** Writes the snapshots, on {@link #snapshotter}. */
@@ -251,6 +253,9 @@ public final class WardenServer implements AutoCloseable {
             });
             beans.roleChanged(); // a change before the listeners were set
             beans.configurationChanged();
+            // learners come and go without a role change; their figures are published as often
+            timers.scheduleWithFixedDelay(beans::learnersChanged, LEARNER_BEANS_PERIOD_MS, LEARNER_BEANS_PERIOD_MS,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
             jmxBeans = beans;
         }
     }

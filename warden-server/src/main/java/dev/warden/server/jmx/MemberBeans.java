@@ -15,7 +15,8 @@ import java.util.Optional;
  * own with its state and settings), and while it leads, follows or observes,
  * {@code name2=Leader}, {@code Follower} or {@code Observer} under its own replica with the
  * server's figures (an observer's also with its learner master, {@link ObserverBean}) and
- * {@code name3=InMemoryDataTree}. {@link #roleChanged} moves that bean as
+ * {@code name3=InMemoryDataTree}, and below a leader's (or an observer master's) one bean per
+ * learner connected ({@link LearnerConnectionBeans}). {@link #roleChanged} moves that bean as
  * the role changes; a looking member has none, as in ZooKeeper. The replicas, the quorum size and
  * the own replica's configuration follow the configuration the member knows committed
  * ({@link #configurationChanged}), so a {@code reconfig} shows in them.
@@ -31,6 +32,7 @@ public final class MemberBeans implements AutoCloseable {
     private String roleBeanName;
     /** The other members' lines their replica beans show, by id. */
     private final Map<Long, QuorumMember> remoteReplicas = new HashMap<>();
+    private final LearnerConnectionBeans learnerConnections;
 
     private MemberBeans(ServerContext context, int clientPort) {
         this.context = context;
@@ -38,6 +40,7 @@ public final class MemberBeans implements AutoCloseable {
         ServerConfig config = context.config();
         this.quorum = ServerBeans.DOMAIN + ":name0=ReplicatedServer_id" + config.serverId();
         this.ownReplica = quorum + ",name1=replica." + config.serverId();
+        this.learnerConnections = new LearnerConnectionBeans(beans, context.memberStatus());
         beans.register(quorum, new Quorum());
         beans.register(ownReplica, new LocalPeer(config.self()));
     }
@@ -93,6 +96,12 @@ public final class MemberBeans implements AutoCloseable {
                     : new ServerBeans.ServerBean(context, clientPort, startTime));
             beans.register(wanted + ",name3=InMemoryDataTree", new ServerBeans.TreeBean(context));
         }
+        learnerConnections.parentChanged(wanted);
+    }
+
+    /** Re-reads the learners connected to this leader or observer master and makes their beans match; any thread. */
+    public synchronized void learnersChanged() {
+        learnerConnections.refresh();
     }
 
     private Optional<String> roleBean() {

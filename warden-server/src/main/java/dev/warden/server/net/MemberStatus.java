@@ -149,6 +149,25 @@ public interface MemberStatus {
     }
 
     /**
+     * The learners connected to this member as their leader, or as their observer master: for
+     * each, by id, the address ({@code host:port}) its connection to this member's peer port
+     * comes from (ZooKeeper's learner connections). Empty elsewhere; as of at most a tenth of a
+     * second ago.
+     */
+    default java.util.Map<Long, String> learnerConnections() {
+        return java.util.Map.of();
+    }
+
+    /**
+     * Closes the connections with learner {@code memberId}, as ZooKeeper's terminateConnection
+     * does: the learner looks for its leader again and rejoins. False, and nothing done, if it
+     * is not one of {@link #learnerConnections()}.
+     */
+    default boolean terminateLearnerConnection(long memberId) {
+        return false;
+    }
+
+    /**
      * A leader's view of its ensemble.
      *
      * @param learners         followers and observers connected to it

@@ -199,6 +199,17 @@ final class PeerLink {
         return true;
     }
 
+    /** Closes the connection, if there is one; the link dials again as after any lost connection. */
+    void dropConnection() {
+        Channel c;
+        synchronized (this) {
+            c = channel;
+        }
+        if (c != null) {
+            c.close();
+        }
+    }
+
     /** The address dialled (or to dial next). I/O thread. */
     private InetSocketAddress address() {
         return addresses.get(current);

@@ -66,8 +66,8 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     /** Concurrent: {@link #updateMembers} changes them on the I/O thread while others may send. */
     private final Map<Long, PeerLink> peerLinks = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Long, PeerLink> electionLinks = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Current inbound connection per "id/port name"; only touched on the I/O thread. */
-    private final Map<String, Channel> inbound = new HashMap<>();
+    /** Current inbound connection per "id/port name"; changed on the I/O thread only, read anywhere. */
+    private final Map<String, Channel> inbound = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<Channel> listeners = new ArrayList<>();
     /** Where SASL steps run, off the I/O thread; null without quorum SASL. */
     private final java.util.concurrent.ExecutorService saslSteps;
@@ -399,6 +399,28 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                 }
             }
         }
+    }
+
+    @Override
+    public java.util.Optional<InetSocketAddress> connectedFrom(long peerId) {
+        Channel from = inbound.get(peerId + "/" + PEER_PORT);
+        return from != null && from.remoteAddress() instanceof InetSocketAddress address
+                ? java.util.Optional.of(address) : java.util.Optional.empty();
+    }
+
+    @Override
+    public void dropConnections(long peerId) {
+        loop.execute(() -> {
+            PeerLink outbound = peerLinks.get(peerId);
+            Channel from = inbound.get(peerId + "/" + PEER_PORT);
+            LOG.info("Member {}: closing the connections with member {} on the peer port, as asked", myId, peerId);
+            if (outbound != null) {
+                outbound.dropConnection();
+            }
+            if (from != null) {
+                from.close();
+            }
+        });
     }
 
     void deliver(long from, ZabMessage message) {

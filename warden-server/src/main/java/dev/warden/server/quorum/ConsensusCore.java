@@ -57,6 +57,11 @@ public interface ConsensusCore {
         return false;
     }
 
+    /** Learners linked to this leader, or observers to this observer master (see ZabPeer); empty elsewhere. */
+    default java.util.Set<Long> learnersLinked() {
+        return java.util.Set.of();
+    }
+
     /** Observers this follower serves as their observer master; 0 elsewhere. */
     default int observersServed() {
         return 0;

@@ -23,6 +23,20 @@ final class LateBoundPeerSender implements PeerSender {
     }
 
     @Override
+    public java.util.Optional<java.net.InetSocketAddress> connectedFrom(long peerId) {
+        PeerSender current = sender;
+        return current != null ? current.connectedFrom(peerId) : java.util.Optional.empty();
+    }
+
+    @Override
+    public void dropConnections(long peerId) {
+        PeerSender current = sender;
+        if (current != null) {
+            current.dropConnections(peerId);
+        }
+    }
+
+    @Override
     public void sendAll(List<Outbound> messages) {
         PeerSender current = sender;
         if (current != null) {

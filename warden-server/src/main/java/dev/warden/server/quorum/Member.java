@@ -180,7 +180,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     public MemberStatus status() {
         return new MemberStatusView(config, driver, this::isLeading,
                 () -> treeCheck == null ? 0 : treeCheck.mismatchCount(), lookingCount::get, applier::queueDepth,
-                readOnly::active, configurations::committed);
+                readOnly::active, configurations::committed, senderRef);
     }
 
     public Role role() {

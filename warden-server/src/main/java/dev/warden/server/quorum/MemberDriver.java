@@ -228,6 +228,11 @@ public final class MemberDriver implements AutoCloseable {
         runOnDriverThread(() -> member.requestLearnerMaster(memberId));
     }
 
+    /** The learners linked to this member as their leader or observer master (see ZabPeer); any thread. */
+    public java.util.Set<Long> learnersLinked() {
+        return member.learnersLinked();
+    }
+
     /** Observers this follower serves as their observer master; any thread. */
     public int observersServed() {
         return member.observersServed();

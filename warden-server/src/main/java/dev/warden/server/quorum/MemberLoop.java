@@ -461,6 +461,11 @@ public final class MemberLoop {
         core.requestLearnerMaster(memberId);
     }
 
+    /** Learners linked to this member as their leader or observer master, as of at most a lag period ago; any thread. */
+    public java.util.Set<Long> learnersLinked() {
+        return figures.learnersLinked();
+    }
+
     /** Observers this follower serves as their master, as of at most a lag period ago; any thread. */
     public int observersServed() {
         return figures.observersServed();

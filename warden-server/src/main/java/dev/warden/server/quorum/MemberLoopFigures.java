@@ -15,6 +15,8 @@ final class MemberLoopFigures {
     /** The member this learner syncs from (-1: none) and the observers it serves as their master, published with the lag. */
     private volatile long learnerMasterId = -1;
     private volatile int observersServed;
+    /** The learners linked to this member as their leader or observer master, published with the lag. */
+    private volatile java.util.Set<Long> learnersLinked = java.util.Set.of();
     /** Syncs this member started as leader, by kind (written on the loop's thread, read anywhere). */
     private final AtomicLong diffSyncs = new AtomicLong();
     private final AtomicLong snapSyncs = new AtomicLong();
@@ -34,6 +36,7 @@ final class MemberLoopFigures {
             logBatchesInFlight = batchesInFlight;
             learnerMasterId = core.learnerMasterId();
             observersServed = core.observersServed();
+            learnersLinked = core.learnersLinked();
         }
     }
 
@@ -80,6 +83,10 @@ final class MemberLoopFigures {
 
     int observersServed() {
         return observersServed;
+    }
+
+    java.util.Set<Long> learnersLinked() {
+        return learnersLinked;
     }
 
     long diffSyncs() {

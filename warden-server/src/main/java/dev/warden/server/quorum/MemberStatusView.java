@@ -18,11 +18,14 @@ final class MemberStatusView implements MemberStatus {
     private final java.util.function.IntSupplier applyQueueDepth;
     private final BooleanSupplier readOnly;
     private final java.util.function.Supplier<dev.warden.server.config.EnsembleConfig> configuration;
+    private final dev.warden.server.peer.PeerSender peers;
 
     MemberStatusView(ServerConfig config, MemberDriver driver, BooleanSupplier leading, LongSupplier digestMismatches,
                      LongSupplier lookingCount, java.util.function.IntSupplier applyQueueDepth,
                      BooleanSupplier readOnly,
-                     java.util.function.Supplier<dev.warden.server.config.EnsembleConfig> configuration) {
+                     java.util.function.Supplier<dev.warden.server.config.EnsembleConfig> configuration,
+                     dev.warden.server.peer.PeerSender peers) {
+        this.peers = peers;
         this.readOnly = readOnly;
         this.configuration = configuration;
         this.config = config;
@@ -166,6 +169,25 @@ final class MemberStatusView implements MemberStatus {
         MemberStanding now = driver.standing();
         return now.role() == Role.FOLLOWING && now.serving() && config.observer().masterPort() > 0
                 ? java.util.OptionalInt.of(driver.observersServed()) : java.util.OptionalInt.empty();
+    }
+
+    @Override
+    public java.util.Map<Long, String> learnerConnections() {
+        java.util.Map<Long, String> connections = new java.util.TreeMap<>();
+        for (long id : driver.learnersLinked()) {
+            peers.connectedFrom(id).ifPresent(from -> connections.put(id,
+                    from.getAddress().getHostAddress() + ":" + from.getPort()));
+        }
+        return connections;
+    }
+
+    @Override
+    public boolean terminateLearnerConnection(long memberId) {
+        if (!driver.learnersLinked().contains(memberId)) {
+            return false;
+        }
+        peers.dropConnections(memberId);
+        return true;
     }
 
     /** Learners are the members heard from within syncLimit ticks (the core keeps its own view private). */

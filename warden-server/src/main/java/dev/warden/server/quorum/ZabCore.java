@@ -92,6 +92,11 @@ public final class ZabCore implements ConsensusCore {
     }
 
     @Override
+    public java.util.Set<Long> learnersLinked() {
+        return peer.learnersLinked();
+    }
+
+    @Override
     public Role role() {
         return peer.role();
     }

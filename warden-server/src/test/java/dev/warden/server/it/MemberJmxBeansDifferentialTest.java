@@ -66,9 +66,10 @@ class MemberJmxBeansDifferentialTest {
             Map<String, Set<String>> wardenLeaderBeans = beansOf(beans, wardenLeader, WARDEN_IDS);
             Map<String, Set<String>> apacheFollowerBeans = beansOf(beans, apacheFollower, List.of(1L, 2L, 3L));
             Map<String, Set<String>> wardenFollowerBeans = beansOf(beans, wardenFollower, WARDEN_IDS);
-            // ZooKeeper's leader also has a bean per learner connection, for closing it; Warden's has none
-            apacheLeaderBeans.keySet().removeIf(name -> name.contains("Learner_Connections"));
+            String connections = DOMAIN + "name0=ReplicatedServer_SELF,name1=replica.SELF,name2=Leader,"
+                    + "name3=Learner_Connections,name4=\"ADDRESS\",name5=";
             assertEquals(Set.of(DOMAIN + "name0=ReplicatedServer_SELF",
+                    connections + "\"id:OTHER1\"", connections + "\"id:OTHER2\"",
                     DOMAIN + "name0=ReplicatedServer_SELF,name1=replica.SELF",
                     DOMAIN + "name0=ReplicatedServer_SELF,name1=replica.OTHER1",
                     DOMAIN + "name0=ReplicatedServer_SELF,name1=replica.OTHER2",
@@ -120,7 +121,10 @@ class MemberJmxBeansDifferentialTest {
         }
     }
 
-    /** Waits until every member serves and their beans show it; returns the leader's id. */
+    /**
+     * Waits until every member serves and their beans show it, the leader's with a
+     * Learner_Connections bean for each follower; returns the leader's id.
+     */
     private static long await(List<WardenServer> wardens) throws Exception {
         long deadline = System.currentTimeMillis() + 30_000;
         MBeanServer beans = ManagementFactory.getPlatformMBeanServer();
@@ -135,7 +139,9 @@ class MemberJmxBeansDifferentialTest {
                         + ",name1=replica." + server.config().serverId() + ",name2=*"), null).size();
             }
             boolean allServing = wardens.stream().allMatch(s -> s.member().isServing());
-            if (allServing && leader > 0 && roleBeans == wardens.size()) {
+            int learnerBeans = leader < 0 ? 0 : beans.queryNames(pattern("name0=ReplicatedServer_id" + leader
+                    + ",name1=replica." + leader + ",name2=Leader,name3=Learner_Connections,*"), null).size();
+            if (allServing && leader > 0 && roleBeans == wardens.size() && learnerBeans == wardens.size() - 1) {
                 return leader;
             }
             Thread.sleep(10);
@@ -153,7 +159,11 @@ class MemberJmxBeansDifferentialTest {
         throw new AssertionError("no Apache member " + state);
     }
 
-    /** The member's beans by name, its own id written SELF and the others' OTHER1, OTHER2 in id order. */
+    /**
+     * The member's beans by name, its own id written SELF and the others' OTHER1, OTHER2 in id
+     * order, a learner connection's address ADDRESS; with their attributes, and for learner
+     * connections their operations too (they have no attributes).
+     */
     private static Map<String, Set<String>> beansOf(MBeanServer beans, long id, List<Long> ids) throws Exception {
         Map<String, Set<String>> found = new TreeMap<>();
         for (ObjectName name : beans.queryNames(pattern("name0=ReplicatedServer_id" + id + ",*"), null)) {
@@ -167,6 +177,9 @@ class MemberJmxBeansDifferentialTest {
                                 Map<String, Set<String>> found) throws Exception {
         Set<String> attributes = new TreeSet<>();
         Arrays.stream(beans.getMBeanInfo(name).getAttributes()).forEach(a -> attributes.add(a.getName()));
+        if (name.getKeyProperty("name3") != null && name.getKeyProperty("name3").equals("Learner_Connections")) {
+            Arrays.stream(beans.getMBeanInfo(name).getOperations()).forEach(o -> attributes.add(o.getName() + "()"));
+        }
         String normal = name.getCanonicalName().replace("ReplicatedServer_id" + id, "ReplicatedServer_SELF")
                 .replace("replica." + id + ",", "replica.SELF,");
         if (normal.endsWith("replica." + id)) {
@@ -177,7 +190,9 @@ class MemberJmxBeansDifferentialTest {
             if (normal.matches(".*replica\\." + others.get(i) + "(,.*)?$")) {
                 normal = normal.replace("replica." + others.get(i), "replica.OTHER" + (i + 1));
             }
+            normal = normal.replace("\"id:" + others.get(i) + "\"", "\"id:OTHER" + (i + 1) + "\"");
         }
+        normal = normal.replaceAll("name4=\"[0-9.:]+\"", "name4=\"ADDRESS\"");
         found.put(normal, attributes);
     }
 
