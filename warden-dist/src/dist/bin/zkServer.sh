@@ -41,7 +41,25 @@ ZOO_OUT="$ZOO_LOG_DIR/warden-${USER:-$(id -un)}-server-$(hostname).out"
 ZOO_LOG_FILE="${ZOO_LOG_FILE:-warden-${USER:-$(id -un)}-server-$(hostname).log}"
 ZK_STOP_TIMEOUT="${ZK_STOP_TIMEOUT:-30}"
 ZK_START_TIMEOUT="${ZK_START_TIMEOUT:-60}"
-SERVER_COMMAND=("$JAVA" "-Xmx${ZK_SERVER_HEAP:-1000}m")
+# ZooKeeper's JMX variables, read as its zkServer.sh reads them: JMXPORT opens a remote JMX port
+# (JMXAUTH and JMXSSL, default false, say whether it asks for a password and speaks TLS);
+# without it the JMX agent takes local connections (JMXLOCALONLY, default false); JMXDISABLE
+# (anything but false) starts no agent. The beans are registered either way, and jconsole or
+# jcmd on this machine can attach to the process without a port.
+JMX_FLAGS=()
+if [[ -z "${JMXDISABLE:-}" || "${JMXDISABLE}" == "false" ]]; then
+    if [[ -n "${JMXPORT:-}" ]]; then
+        echo "Warden remote JMX port set to $JMXPORT (authenticate ${JMXAUTH:-false}, ssl ${JMXSSL:-false})" >&2
+        JMX_FLAGS=(-Dcom.sun.management.jmxremote "-Dcom.sun.management.jmxremote.port=$JMXPORT"
+            "-Dcom.sun.management.jmxremote.authenticate=${JMXAUTH:-false}"
+            "-Dcom.sun.management.jmxremote.ssl=${JMXSSL:-false}")
+    else
+        JMX_FLAGS=(-Dcom.sun.management.jmxremote "-Dcom.sun.management.jmxremote.local.only=${JMXLOCALONLY:-false}")
+    fi
+else
+    echo "JMX disabled by user request" >&2
+fi
+SERVER_COMMAND=("$JAVA" "-Xmx${ZK_SERVER_HEAP:-1000}m" "${JMX_FLAGS[@]}")
 SERVER_COMMAND+=("-Dzookeeper.log.dir=$ZOO_LOG_DIR" "-Dzookeeper.log.file=$ZOO_LOG_FILE")
 # shellcheck disable=SC2206
 SERVER_COMMAND+=(${SERVER_JVMFLAGS:-} ${JVMFLAGS:-} -cp "$CLASSPATH" "$MAIN_CLASS" server --config "$ZOOCFG")

@@ -9,17 +9,23 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tarball as an operator uses it: unpacked, a server started with bin/zkServer.sh start
- * (configuration from ZOOCFGDIR, output into ZOO_LOG_DIR, SERVER_JVMFLAGS on its command line),
+ * (configuration from ZOOCFGDIR, output into ZOO_LOG_DIR, SERVER_JVMFLAGS on its command line,
+ * its beans read over the remote JMX port JMXPORT opens, none with JMXDISABLE),
  * asked for its status, written and read with bin/zkCli.sh, and stopped.
  */
 class DistributionTest {
@@ -76,9 +82,10 @@ class DistributionTest {
         Path conf = Files.createDirectories(dir.resolve("my-conf"));
         Files.writeString(conf.resolve("zoo.cfg"), "tickTime=2000\ndataDir=" + dir.resolve("data") + "\nclientPort="
                 + port + "\nclientPortAddress=127.0.0.1\n");
-        environment = Map.of("JAVA_HOME", System.getProperty("java.home"), "ZOOCFGDIR", conf.toString(),
+        int jmxPort = freePort();
+        environment = new HashMap<>(Map.of("JAVA_HOME", System.getProperty("java.home"), "ZOOCFGDIR", conf.toString(),
                 "ZOO_LOG_DIR", dir.resolve("my-logs").toString(), "SERVER_JVMFLAGS", "-Dwarden.dist.test=yes -Xss1m",
-                "ZK_SERVER_HEAP", "256");
+                "ZK_SERVER_HEAP", "256", "JMXPORT", Integer.toString(jmxPort)));
         String zkServer = home.resolve("bin/zkServer.sh").toString();
         String zkCli = home.resolve("bin/zkCli.sh").toString();
 
@@ -94,6 +101,12 @@ class DistributionTest {
         assertEquals(0, start.exit(), start.output());
         assertTrue(start.output().contains("Starting warden ... STARTED"), start.output());
         assertTrue(Files.exists(dir.resolve("data/zookeeper_server.pid")));
+        assertTrue(start.output().contains("Warden remote JMX port set to " + jmxPort), start.output());
+        JMXServiceURL remote = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+        try (JMXConnector jmx = JMXConnectorFactory.connect(remote)) {
+            ObjectName server = new ObjectName("org.apache.ZooKeeperService:name0=StandaloneServer_port" + port);
+            assertEquals(Integer.toString(port), jmx.getMBeanServerConnection().getAttribute(server, "ClientPort"));
+        }
         Run again = run(zkServer, "start");
         assertEquals(1, again.exit(), again.output());
         assertTrue(again.output().contains("already running as process"), again.output());
@@ -107,6 +120,12 @@ class DistributionTest {
         Run get = run(zkCli, "-server", "127.0.0.1:" + port, "get", "/hello");
         assertEquals(0, get.exit(), get.output());
         assertTrue(get.output().lines().anyMatch("world"::equals), get.output());
+
+        environment.put("JMXDISABLE", "true");
+        Run noJmx = run(zkServer, "print-cmd");
+        assertTrue(noJmx.output().contains("JMX disabled by user request"), noJmx.output());
+        assertFalse(noJmx.output().contains("jmxremote"), noJmx.output());
+        environment.remove("JMXDISABLE");
 
         Run stop = run(zkServer, "stop");
         assertEquals(0, stop.exit(), stop.output());
