@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ZooKeeper's zkServer.sh for Warden, with its verbs, variables (zkEnv.sh) and pid file:
-#   zkServer.sh [--config DIR] {start|start-foreground|stop|restart|status|print-cmd} [CONFIG_FILE]
+#   zkServer.sh [--config DIR] {start|start-foreground|stop|version|restart|status|print-cmd} [CONFIG_FILE]
 # start runs the server in the background, its output in
 # $ZOO_LOG_DIR/warden-$USER-server-$HOSTNAME.out, its pid in dataDir/zookeeper_server.pid
 # (ZOOPIDFILE overrides), and returns once it serves (or has failed). stop sends SIGTERM, on
@@ -16,7 +16,7 @@ fi
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/zkEnv.sh"
 
 usage() {
-    echo "Usage: $0 [--config <conf-dir>] {start|start-foreground|stop|restart|status|print-cmd} [config file]" >&2
+    echo "Usage: $0 [--config <conf-dir>] {start|start-foreground|stop|version|restart|status|print-cmd} [config file]" >&2
 }
 [[ $# -ge 1 ]] || { usage; exit 1; }
 COMMAND="$1"
@@ -156,5 +156,6 @@ case "$COMMAND" in
     restart) stop; sleep 1; start ;;
     status) status ;;
     print-cmd) printf '%q ' "${SERVER_COMMAND[@]}"; echo ;;
+    version) exec "$JAVA" -cp "$CLASSPATH" "$MAIN_CLASS" version ;;
     *) usage; exit 1 ;;
 esac

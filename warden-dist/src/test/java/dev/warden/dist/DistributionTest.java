@@ -93,6 +93,10 @@ class DistributionTest {
         assertEquals(0, version.exit(), version.output());
         assertTrue(version.output().startsWith("Warden "), version.output());
 
+        Run zkServerVersion = run(zkServer, "version");
+        assertEquals(0, zkServerVersion.exit(), zkServerVersion.output());
+        assertTrue(zkServerVersion.output().lines().anyMatch(line -> line.startsWith("Warden ")), zkServerVersion.output());
+
         Run printCmd = run(zkServer, "print-cmd");
         assertTrue(printCmd.output().contains("-Dwarden.dist.test=yes -Xss1m"), printCmd.output());
         assertTrue(printCmd.output().contains(conf.resolve("zoo.cfg").toString()), printCmd.output());
