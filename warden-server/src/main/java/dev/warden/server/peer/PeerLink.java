@@ -199,6 +199,32 @@ final class PeerLink {
         return true;
     }
 
+    /**
+     * Closes the connection, if there is one, without reporting the peer disconnected (the caller
+     * has), dropping what is queued, and dials again at once. I/O thread.
+     */
+    void replaceConnection() {
+        Channel c;
+        synchronized (this) {
+            c = channel;
+            if (c == null || closed) {
+                return;
+            }
+            channel = null; // so its close is not reported again
+            ready = false;
+            clearQueue();
+            backoffMs = options.reconnectMinMs();
+            if (retry != null) {
+                retry.cancel(false);
+                retry = null;
+            }
+        }
+        unansweredSinceNs = 0;
+        LOG.info("Replacing the connection to member {} at {} ({}): it gave up its own", peerId, address(), portName);
+        c.close();
+        connect();
+    }
+
     /** Closes the connection, if there is one; the link dials again as after any lost connection. */
     void dropConnection() {
         Channel c;

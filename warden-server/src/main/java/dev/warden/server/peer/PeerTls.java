@@ -77,6 +77,15 @@ final class PeerTls {
         return accept;
     }
 
+    /** How the ports take connections, for the line that says they listen. */
+    String describeAccept() {
+        return switch (accept()) {
+            case PLAINTEXT -> "plaintext";
+            case TLS -> "TLS only, engine " + dev.warden.server.security.NettyTls.engine();
+            case UNIFIED -> "TLS and plaintext, engine " + dev.warden.server.security.NettyTls.engine();
+        };
+    }
+
     boolean dialsTls() {
         return dialContext != null;
     }

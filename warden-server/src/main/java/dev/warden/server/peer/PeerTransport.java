@@ -94,14 +94,8 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
 
     /**
      * A transport whose connections live on the single thread of {@code group}, which the caller
-     * keeps and shuts down after {@link #close}.
+     * keeps and shuts down after {@link #close}, protecting them as {@code security} says.
      */
-    public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
-                         EventLoopGroup group) {
-        this(myId, members, handler, options, PeerSecurity.NONE, group, false);
-    }
-
-    /** As above, protecting its connections as {@code security} says. */
     public PeerTransport(long myId, Map<Long, QuorumMember> members, PeerHandler handler, PeerOptions options,
                   PeerSecurity security, EventLoopGroup group) {
         this(myId, members, handler, options, security, group, false);
@@ -270,7 +264,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                     + (e instanceof java.net.BindException ? "; another process (or another member) holds that port:"
                     + " stop it or change the port on every member's server." + myId + " line" : ""), e));
         }
-        LOG.info("Member {} listening on {} ({}, {})", myId, channel.localAddress(), portName, describeAccept());
+        LOG.info("Member {} listening on {} ({}, {})", myId, channel.localAddress(), portName, security.tls().describeAccept());
         return channel;
     }
 
@@ -337,14 +331,6 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         link.enqueue(frame);
     }
 
-    private String describeAccept() {
-        return switch (security.tls().accept()) {
-            case PLAINTEXT -> "plaintext";
-            case TLS -> "TLS only, engine " + dev.warden.server.security.NettyTls.engine();
-            case UNIFIED -> "TLS and plaintext, engine " + dev.warden.server.security.NettyTls.engine();
-        };
-    }
-
     long myId() {
         return myId;
     }
@@ -391,11 +377,15 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
                 String portName = links == peerLinks ? PEER_PORT : ELECTION_PORT;
                 if (e.getValue().closeIfSilent(nowNs, limitNs)) {
                     LOG.info("Member {} sent nothing on the {} for {} ms after frames went to it: connecting to it"
-                            + " afresh", e.getKey(), portName, options.silenceLimitMs());
+                            + " afresh on both ports", e.getKey(), portName, options.silenceLimitMs());
                     Channel from = inbound.get(e.getKey() + "/" + portName);
                     if (from != null) {
                         from.close();
                     }
+                    // The other port's connections cross the same network: an idle one kept through a
+                    // partition holds frames TCP resends only at its backed-off retransmission, seconds
+                    // after the network heals, and the next frame would queue behind them.
+                    closeConnections(e.getKey(), links == peerLinks ? ELECTION_PORT : PEER_PORT);
                 }
             }
         }
@@ -411,16 +401,21 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     @Override
     public void dropConnections(long peerId) {
         loop.execute(() -> {
-            PeerLink outbound = peerLinks.get(peerId);
-            Channel from = inbound.get(peerId + "/" + PEER_PORT);
             LOG.info("Member {}: closing the connections with member {} on the peer port, as asked", myId, peerId);
-            if (outbound != null) {
-                outbound.dropConnection();
-            }
-            if (from != null) {
-                from.close();
-            }
+            closeConnections(peerId, PEER_PORT);
         });
+    }
+
+    /** Closes both connections with {@code member} on {@code portName}; each side dials again. I/O thread. */
+    private void closeConnections(long member, String portName) {
+        PeerLink outbound = (PEER_PORT.equals(portName) ? peerLinks : electionLinks).get(member);
+        if (outbound != null) {
+            outbound.dropConnection();
+        }
+        Channel from = inbound.get(member + "/" + portName);
+        if (from != null) {
+            from.close();
+        }
     }
 
     void deliver(long from, ZabMessage message) {
@@ -451,6 +446,12 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
             older.close();
             // Reported here, before the new connection delivers anything, to keep events in order.
             reportDisconnected(from);
+            // It gave up a connection we still held, so it closed its end of ours too (or restarted);
+            // if that close was lost in a partition, ours holds frames TCP resends only at its
+            // backed-off retransmission, seconds after the heal. Replaced now, reported above.
+            if (outbound != null) {
+                outbound.replaceConnection();
+            }
         }
     }
 

@@ -338,6 +338,59 @@ class PeerTransportTest {
         awaitDelivery(t1, 2, r2); // and reaches it again over a new one
     }
 
+    /**
+     * A member that connects again while this member still holds its older connection gave that
+     * one up, and with it its end of this member's connection to it; if that close was lost (a
+     * partition), this member's connection is a dead one TCP would retry only at its backed-off
+     * retransmission. So it is replaced at once, not at the end of the redial backoff (30 s here).
+     * Member 2 is played by plain sockets: its second hello comes while its first connection is
+     * still open, as after a partition that swallowed its close.
+     */
+    @Test
+    void aMemberThatConnectsAgainWhileItsOldConnectionLooksOpenIsDialledAfresh() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        PeerOptions slowRedial = new PeerOptions(1 << 20, 10_000, 64L << 20, 20, 30_000, 60_000);
+        try (java.net.ServerSocket memberTwo = new java.net.ServerSocket()) {
+            memberTwo.bind(new java.net.InetSocketAddress("127.0.0.1", members.get(2L).peerPort()));
+            memberTwo.setSoTimeout((int) WAIT_MS);
+            PeerTransport t1 = start(1, members, new Recorder(), slowRedial);
+            java.net.Socket firstFromOne = memberTwo.accept(); // member 1 dials member 2 as it starts
+            QuorumMember one = members.get(1L);
+            try (Socket oldToOne = helloAsMemberTwo(one.peerPort()); Socket newToOne = helloAsMemberTwo(one.peerPort())) {
+                long helloNs = System.nanoTime();
+                java.net.Socket secondFromOne = memberTwo.accept();
+                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - helloNs);
+                assertTrue(tookMs < 2_000, "member 1 dialled member 2 afresh " + tookMs + " ms after its new hello");
+                firstFromOne.setSoTimeout((int) WAIT_MS);
+                assertEquals(-1, skipHello(firstFromOne), "member 1 closed its old connection to member 2");
+                secondFromOne.close();
+                assertNotNull(t1);
+            }
+            firstFromOne.close();
+        }
+    }
+
+    private static Socket helloAsMemberTwo(int port) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        io.netty.buffer.ByteBuf hello = PeerWire.hello(2, 0);
+        byte[] bytes = new byte[hello.readableBytes()];
+        hello.readBytes(bytes);
+        hello.release();
+        socket.getOutputStream().write(bytes);
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    /** Reads what member 1 sent on {@code socket} until it closes it: -1 then. */
+    private static int skipHello(Socket socket) throws IOException {
+        java.io.InputStream in = socket.getInputStream();
+        int read;
+        while ((read = in.read()) != -1) {
+            // its hello, and nothing else
+        }
+        return read;
+    }
+
     @Test
     void optionsAreValidated() {
         assertNotNull(PeerOptions.defaults());
