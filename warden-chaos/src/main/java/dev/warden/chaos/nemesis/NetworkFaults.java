@@ -141,6 +141,11 @@ final class NetworkFaults {
                         }
                     } catch (InterruptedException e) {
                         // healed
+                    } catch (java.io.UncheckedIOException e) {
+                        if (!Thread.currentThread().isInterrupted()) {
+                            throw e;
+                        }
+                        // healed while a rule was changing: the heal asks the kernel and sets every rule
                     }
                 }, "nemesis-flapping");
                 flapper.setDaemon(true);

@@ -192,12 +192,14 @@ public final class NetNamespaces implements AutoCloseable {
         }
         for (LinkTable.Link link : wanted) {
             if (!cut.contains(link)) {
+                // recorded before its rules go in: an add interrupted half way may have taken effect,
+                // and the next change (the heal) then asks the kernel and removes it
+                cut.add(link);
                 for (String source : sources(link.from())) {
                     if (!hasRule(link.to(), source)) {
                         inNamespace(link.to(), "iptables", "-w", "-A", "INPUT", "-s", source, "-j", "DROP");
                     }
                 }
-                cut.add(link);
             }
         }
     }
