@@ -68,6 +68,14 @@ final class PeerLink {
     private long unansweredSinceNs;
     /** When a frame last went out on this connection (System.nanoTime); I/O thread only. */
     private long lastWriteNs;
+    /** When the current connection was made (System.nanoTime); I/O thread only. */
+    private long connectedAtNs;
+    /**
+     * A connection younger than this is not replaced: the member that gave up its own cannot have
+     * closed this one, made since (most likely in answer to its replacing ours, which closes only
+     * its outbound end). Without it two members could replace each other's new connections in turn.
+     */
+    static final long REPLACE_MIN_AGE_MS = 1_000;
 
     PeerLink(long peerId, String portName, List<InetSocketAddress> addresses, PeerTransport transport,
              Bootstrap template, EventLoop loop, PeerOptions options) {
@@ -200,14 +208,16 @@ final class PeerLink {
     }
 
     /**
-     * Closes the connection, if there is one, without reporting the peer disconnected (the caller
-     * has), dropping what is queued, and dials again at once. I/O thread.
+     * Closes the connection, if there is one older than {@link #REPLACE_MIN_AGE_MS}, without
+     * reporting the peer disconnected (the caller has), dropping what is queued, and dials again at
+     * once. I/O thread.
      */
     void replaceConnection() {
         Channel c;
         synchronized (this) {
             c = channel;
-            if (c == null || closed) {
+            if (c == null || closed
+                    || System.nanoTime() - connectedAtNs < TimeUnit.MILLISECONDS.toNanos(REPLACE_MIN_AGE_MS)) {
                 return;
             }
             channel = null; // so its close is not reported again
@@ -307,6 +317,7 @@ final class PeerLink {
             return;
         }
         failedInRow = 0;
+        connectedAtNs = System.nanoTime();
         Channel c = f.channel();
         boolean stillWanted;
         synchronized (this) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Entry;
@@ -342,9 +343,11 @@ class PeerTransportTest {
      * A member that connects again while this member still holds its older connection gave that
      * one up, and with it its end of this member's connection to it; if that close was lost (a
      * partition), this member's connection is a dead one TCP would retry only at its backed-off
-     * retransmission. So it is replaced at once, not at the end of the redial backoff (30 s here).
-     * Member 2 is played by plain sockets: its second hello comes while its first connection is
-     * still open, as after a partition that swallowed its close.
+     * retransmission. So it is replaced at once, not at the end of the redial backoff (30 s here),
+     * unless it is younger than a second (then the member cannot have closed it, and two members
+     * could otherwise replace each other's new connections in turn). Member 2 is played by plain
+     * sockets: its new hellos come while its first connection is still open, as after a partition
+     * that swallowed its close.
      */
     @Test
     void aMemberThatConnectsAgainWhileItsOldConnectionLooksOpenIsDialledAfresh() throws Exception {
@@ -355,15 +358,21 @@ class PeerTransportTest {
             memberTwo.setSoTimeout((int) WAIT_MS);
             PeerTransport t1 = start(1, members, new Recorder(), slowRedial);
             java.net.Socket firstFromOne = memberTwo.accept(); // member 1 dials member 2 as it starts
-            QuorumMember one = members.get(1L);
-            try (Socket oldToOne = helloAsMemberTwo(one.peerPort()); Socket newToOne = helloAsMemberTwo(one.peerPort())) {
-                long helloNs = System.nanoTime();
-                java.net.Socket secondFromOne = memberTwo.accept();
-                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - helloNs);
-                assertTrue(tookMs < 2_000, "member 1 dialled member 2 afresh " + tookMs + " ms after its new hello");
-                firstFromOne.setSoTimeout((int) WAIT_MS);
-                assertEquals(-1, skipHello(firstFromOne), "member 1 closed its old connection to member 2");
-                secondFromOne.close();
+            int onePort = members.get(1L).peerPort();
+            try (Socket first = helloAsMemberTwo(onePort); Socket second = helloAsMemberTwo(onePort)) {
+                memberTwo.setSoTimeout(700); // a connection made under a second ago stays
+                assertThrows(java.net.SocketTimeoutException.class, memberTwo::accept);
+                Thread.sleep(PeerLink.REPLACE_MIN_AGE_MS);
+                try (Socket third = helloAsMemberTwo(onePort)) {
+                    long helloNs = System.nanoTime();
+                    memberTwo.setSoTimeout((int) WAIT_MS);
+                    java.net.Socket secondFromOne = memberTwo.accept();
+                    long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - helloNs);
+                    assertTrue(tookMs < 2_000, "member 1 dialled member 2 afresh " + tookMs + " ms after its hello");
+                    firstFromOne.setSoTimeout((int) WAIT_MS);
+                    assertEquals(-1, skipHello(firstFromOne), "member 1 closed its old connection to member 2");
+                    secondFromOne.close();
+                }
                 assertNotNull(t1);
             }
             firstFromOne.close();
