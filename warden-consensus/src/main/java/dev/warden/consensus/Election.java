@@ -72,8 +72,10 @@ final class Election {
      * the best candidate they hear of: their support counts only with members whose
      * configurations make them voters (a member joining under a configuration change that is
      * logged but not committed, say, which a leader needs alongside the old quorum). A member that
-     * must resynchronize votes for no one at all: its history (empty) and promises say nothing
-     * about what was committed.
+     * must resynchronize is no candidate either (its history is empty) and likewise takes up the
+     * best candidate it hears of: its support helps make up a quorum, but a leader counts its
+     * promise only beside others that hold every committed entry between them
+     * ({@link Membership#vouchesForHistory}).
      */
     private Candidate ownCandidacy() {
         return !state.resyncRequired && state.membership.mayLead(state.config.myId()) ? self() : null;
@@ -240,8 +242,11 @@ final class Election {
     }
 
     private boolean adopt(ZabMessage.Vote vote) {
-        if (state.resyncRequired || vote.leaderId() < 0
-                || !state.membership.mayLead(vote.leaderId()) && !newerConfiguration(vote)) {
+        if (vote.leaderId() < 0 || !state.membership.mayLead(vote.leaderId()) && !newerConfiguration(vote)) {
+            return false;
+        }
+        if (state.resyncRequired && vote.leaderId() == state.config.myId()) {
+            // votes for us from before we gave our history up name a history we no longer hold
             return false;
         }
         Candidate theirs = new Candidate(vote.leaderId(), vote.leaderZxid(), vote.leaderEpoch());
@@ -332,10 +337,7 @@ final class Election {
                     backing.add(entry.getKey());
                 }
             }
-            // we back it too, unless our backing must not count
-            if (!state.resyncRequired) {
-                backing.add(me);
-            }
+            backing.add(me);
             if (state.isQuorum(backing)) {
                 round = Math.max(round, v.round());
                 leaderRound = leaderOwn.round();

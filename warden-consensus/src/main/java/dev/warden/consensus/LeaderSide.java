@@ -155,18 +155,20 @@ final class LeaderSide {
 
     private void maybeChooseEpoch() {
         Set<Long> voters = new HashSet<>();
+        Set<Long> resyncing = new HashSet<>();
         voters.add(state.config.myId());
         long maxAccepted = state.epochs.acceptedEpoch();
         for (LeaderLink link : links.values()) {
             if (!actsAsObserver(link)) {
                 // a resyncing member's promise still binds it, so the epoch must pass it too
                 maxAccepted = Math.max(maxAccepted, link.acceptedEpoch);
-                if (!link.resyncing) {
-                    voters.add(link.id);
+                voters.add(link.id);
+                if (link.resyncing) {
+                    resyncing.add(link.id);
                 }
             }
         }
-        if (!state.isQuorum(voters)) {
+        if (!state.membership.vouchesForHistory(voters, resyncing)) {
             return;
         }
         epoch = maxAccepted + 1;
@@ -232,14 +234,19 @@ final class LeaderSide {
      */
     private void maybeCompleteDiscovery() {
         Set<Long> acked = new HashSet<>();
+        Set<Long> resyncing = new HashSet<>();
         acked.add(state.config.myId());
         for (LeaderLink link : links.values()) {
-            if (!actsAsObserver(link) && !link.resyncing && link.atLeast(LeaderLink.Stage.EPOCH_ACKED)
-                    && link.acceptedEpoch < epoch) {
+            if (!actsAsObserver(link) && link.atLeast(LeaderLink.Stage.EPOCH_ACKED) && link.acceptedEpoch < epoch) {
                 acked.add(link.id);
+                if (link.resyncing) {
+                    resyncing.add(link.id);
+                }
             }
         }
-        if (!state.isQuorum(acked)) {
+        // a resyncing member's promise counts, but its empty history vouches for nothing: the
+        // others among the promises must hold every committed entry between them
+        if (!state.membership.vouchesForHistory(acked, resyncing)) {
             return;
         }
         epochQuorum = true;

@@ -1,5 +1,7 @@
 package dev.warden.consensus;
 
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -69,6 +71,41 @@ final class Membership {
             }
         }
         return true;
+    }
+
+    /**
+     * True if {@code ids} hold a quorum of the committed configuration and of every logged one, and
+     * the members among them that kept their history ({@code ids} less {@code resyncing}) meet every
+     * quorum of each: every entry a quorum acknowledged is then held by one of them. A member that
+     * set its history aside still counts toward the quorum (its promise binds it), but a quorum
+     * whose only link to some committed entry is such a member could lose that entry. With no
+     * resyncing member among {@code ids} this is {@link #isQuorum}, since two quorums always meet.
+     */
+    boolean vouchesForHistory(Set<Long> ids, Set<Long> resyncing) {
+        if (!isQuorum(ids)) {
+            return false;
+        }
+        if (Collections.disjoint(ids, resyncing)) {
+            return true;
+        }
+        Set<Long> keptHistory = new HashSet<>(ids);
+        keptHistory.removeAll(resyncing);
+        if (someQuorumAvoids(committed, keptHistory)) {
+            return false;
+        }
+        for (Configuration c : logged.values()) {
+            if (someQuorumAvoids(c, keptHistory)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True if some quorum of {@code c} avoids {@code ids}: the voters outside {@code ids} are a quorum themselves. */
+    private static boolean someQuorumAvoids(Configuration c, Set<Long> ids) {
+        Set<Long> others = new HashSet<>(c.quorum().voters());
+        others.removeAll(ids);
+        return c.quorum().containsQuorum(others);
     }
 
     /** True if {@code ids} hold a quorum of the committed configuration and of those logged up to {@code zxid}. */

@@ -34,8 +34,9 @@ final class PeerState {
     EpochState epochs;
     /**
      * This member set aside a history it could not vouch for (or never finished taking a copy of
-     * one): until a leader has synchronized it, it votes for no one, and its promises and history
-     * count toward no quorum (it may have forgotten what it acknowledged).
+     * one): until a leader has synchronized it, it is no candidate, and its promise counts only
+     * beside members that kept their history and meet every quorum (it may have forgotten what it
+     * acknowledged; {@link Membership#vouchesForHistory}).
      */
     boolean resyncRequired;
 

@@ -9,7 +9,7 @@ import java.util.List;
  *   <li>send {@code sendImmediately} (messages that promise nothing, e.g. a leader's proposals);</li>
  *   <li>if {@code abandonHistory}: make the member's resync marker durable, then empty the state
  *       machine and set the whole log and every snapshot aside, so the log starts again at zero
- *       (the member takes a copy of a leader's history and counts toward no quorum until then);</li>
+ *       (the member takes a copy of a leader's history and vouches for no history until then);</li>
  *   <li>persist {@code epochs} if not null (fsync);</li>
  *   <li>if {@code truncateAfterZxid} &gt;= 0: drop logged entries after it and rebuild the state
  *       machine to exactly that zxid;</li>

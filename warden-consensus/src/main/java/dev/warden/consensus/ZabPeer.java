@@ -33,9 +33,9 @@ public final class ZabPeer {
 
     /**
      * @param resyncRequired the member set aside a history it could not vouch for (its resync
-     *                       marker is on disk): it votes for no one and counts toward no quorum
-     *                       until a leader has synchronized it ({@link Ready#resynced()} then
-     *                       says the marker may go)
+     *                       marker is on disk): it is no candidate and its promise counts only
+     *                       beside members that vouch for the history, until a leader has
+     *                       synchronized it ({@link Ready#resynced()} then says the marker may go)
      */
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs, boolean resyncRequired) {
@@ -350,7 +350,7 @@ public final class ZabPeer {
     /**
      * This member's state can no longer be vouched for (its tree digest differs from the leader's
      * at the same zxid): it forgets its whole history ({@link Ready#abandonHistory()}), looks for
-     * a leader, takes a copy of its history and counts toward no quorum until then.
+     * a leader, takes a copy of its history and vouches for no history until then.
      */
     public void abandonHistory() {
         leader = null;

@@ -13,9 +13,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * A member that set aside a history it could not vouch for must not help elect anyone until a
- * leader has given it a copy: it may have acknowledged writes it no longer holds, and with its
- * vote a member missing those committed writes could lead.
+ * A member that set aside a history it could not vouch for may have acknowledged writes it no
+ * longer holds: its support must never let a member missing those committed writes lead. It still
+ * counts toward a quorum when the others of that quorum hold every committed entry between them
+ * (they meet every quorum), so an ensemble whose other members are such a set is not stuck.
  */
 class ResyncTest {
     private static final long E1 = 1;
@@ -45,7 +46,7 @@ class ResyncTest {
     }
 
     @Test
-    void aResyncingMemberVotesForNoOneSoNoLeaderMissingCommittedWritesIsElected() {
+    void aResyncingMembersSupportElectsNoLeaderMissingCommittedWrites() {
         TestCluster cluster = amnesiaSetUp(true);
         cluster.crash(1);
         for (int i = 0; i < 200; i++) {
@@ -55,7 +56,9 @@ class ResyncTest {
         }
         assertTrue(cluster.member(2).peer.isResyncRequired());
         assertTrue(cluster.deliveredOfType(ZabMessage.Vote.class).stream().filter(m -> m.from() == 2)
-                .allMatch(m -> ((ZabMessage.Vote) m.message()).leaderId() == -1), "2 votes for no one");
+                .allMatch(m -> ((ZabMessage.Vote) m.message()).leaderId() != 2), "2 is no candidate");
+        assertTrue(cluster.deliveredOfType(ZabMessage.LeaderInfo.class).isEmpty(),
+                "3 never chooses an epoch: with 2's promise alone beside its own, z(4) and z(5) could be lost");
 
         cluster.restart(1);
         cluster.runUntil(c -> c.leader() != null && c.member(2).peer.isServing(), 10_000);
@@ -80,6 +83,48 @@ class ResyncTest {
         cluster.restart(3);
         cluster.runUntil(c -> c.allServing(), 10_000);
         assertEquals(1, cluster.leader().id);
+    }
+
+    /**
+     * Two voters, one of them resyncing: every quorum holds member 1, so whatever was committed
+     * member 1 holds, and its own promise beside 2's proves it. 2 takes a copy; without its
+     * support neither could ever lead again.
+     */
+    @Test
+    void aResyncingMemberHelpsElectTheMemberThatHoldsEveryCommittedEntry() {
+        TestCluster cluster = new TestCluster(Set.of(1L, 2L), Set.of());
+        cluster.add(1, MemoryLog.of(z(1), z(2), z(3), z(4), z(5)), new EpochState(1, 1));
+        cluster.add(2, new MemoryLog(), new EpochState(1, 1), true);
+        cluster.runUntil(c -> c.allServing() && c.member(2).log.lastZxid() == c.member(1).log.lastZxid(), 10_000);
+        assertEquals(1, cluster.leader().id);
+        assertTrue(cluster.member(2).log.appliedView().containsKey(z(5)));
+        assertFalse(cluster.member(2).peer.isResyncRequired());
+        assertFalse(cluster.member(2).resyncMarker);
+    }
+
+    /**
+     * Five voters, two resyncing: the three others are a quorum of their own, and so meet every
+     * quorum, but two of them with the resyncing pair are a quorum whose kept history may miss
+     * what the third acknowledged; the leader waits for the third's promise.
+     */
+    @Test
+    void aLeaderCountsResyncingPromisesOnlyBesideMembersThatMeetEveryQuorum() {
+        TestCluster cluster = new TestCluster(Set.of(1L, 2L, 3L, 4L, 5L), Set.of());
+        cluster.add(1, MemoryLog.of(z(1), z(2), z(3)), new EpochState(1, 1));
+        cluster.add(2, MemoryLog.of(z(1), z(2), z(3), z(4), z(5)), new EpochState(1, 1));
+        cluster.add(3, MemoryLog.of(z(1), z(2), z(3)), new EpochState(1, 1));
+        cluster.add(4, new MemoryLog(), new EpochState(1, 1), true);
+        cluster.add(5, new MemoryLog(), new EpochState(1, 1), true);
+        cluster.crash(2);
+        for (int i = 0; i < 200; i++) {
+            cluster.deliverAll();
+            cluster.advanceTime(50);
+            assertNull(cluster.leader(), "1, 3, 4 and 5 are a quorum, but z(4) and z(5) may be committed with 2, 4, 5");
+        }
+        cluster.restart(2);
+        cluster.runUntil(c -> c.allServing() && c.member(5).log.lastZxid() == c.member(2).log.lastZxid(), 10_000);
+        assertEquals(2, cluster.leader().id);
+        assertTrue(cluster.member(4).log.appliedView().containsKey(z(5)));
     }
 
     @Test

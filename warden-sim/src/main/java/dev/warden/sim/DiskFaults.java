@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * core gives up its history.
  *
  * <p>A voter whose files were damaged (until a restart shows its data still proves its state),
- * or that must take a copy of a leader's history, counts toward no quorum. So that the liveness
+ * or that must take a copy of a leader's history, vouches for no history. So that the liveness
  * phase still has a quorum of histories someone can vouch for, these faults never leave more
  * than a minority of the voters in that state at once, in every configuration a member knows
  * (reconfigurations change the voters); a fault that would is skipped. Observers and members

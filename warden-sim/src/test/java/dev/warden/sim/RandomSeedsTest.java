@@ -108,6 +108,20 @@ class RandomSeedsTest {
     }
 
     /**
+     * Seeds 40423 and 40607: a logged change down to two voters, one of which then gave its
+     * history up. Counting no promise of a resyncing member, no leader could be elected again; its
+     * promise counts beside the other voter, which meets every quorum of the two. Seed 100464:
+     * a member that gave its history up on restart heard votes for itself from before, and must
+     * not take them up and lead with an empty history.
+     */
+    @Test
+    void aResyncingMemberHelpsElectOnlyALeaderThatHoldsTheHistory() {
+        RandomRun.run(40_423, new RandomRun.Options(3, 0, STEPS, false, false, true));
+        RandomRun.run(40_607, new RandomRun.Options(3, 0, STEPS, false, false, true));
+        RandomRun.run(100_464, new RandomRun.Options(5, 0, STEPS, false));
+    }
+
+    /**
      * ZooKeeper's hierarchical quorum (two groups, the last voter of weight 0) under every fault:
      * the checkers hold, and a member that may not lead under its configuration never leads.
      */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * Three Warden members as separate JVMs, one of them restarted on a data directory it cannot
  * vouch for: every snapshot damaged and its first log segment gone, or a snapshot that passes
  * every checksum but holds another tree. It must never serve, vote or lead with that state: it
- * sets it aside, counts toward no quorum, takes a copy from the leader and then serves the
+ * sets it aside, vouches for no history, takes a copy from the leader and then serves the
  * ensemble's tree.
  */
 class DamagedMemberTest {

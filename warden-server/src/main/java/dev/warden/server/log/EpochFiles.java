@@ -28,7 +28,7 @@ public final class EpochFiles {
     /** What an operator can do about damaged epoch files: they are promises, never guessed. */
     private static final String WAY_OUT = ". Restore them from a backup, or make the member start over: with it"
             + " stopped, remove both epoch files and create an empty file named resyncRequired in the data directory"
-            + " (it then takes a copy from the leader and counts toward no quorum until it has; docs/STORAGE.md)";
+            + " (it then takes a copy from the leader and vouches for no history until it has; docs/STORAGE.md)";
 
     private final FileChannelFactory channels;
 

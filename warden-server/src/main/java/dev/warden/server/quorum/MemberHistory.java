@@ -69,7 +69,7 @@ final class MemberHistory {
         String reason = abandonReason != null ? abandonReason : "its state could not be vouched for";
         abandonReason = null;
         log.warn("member {} gives up its history ({}): it sets its log and snapshots aside, takes a copy of the"
-                + " leader's, and counts toward no quorum until it has", myId, reason);
+                + " leader's, and vouches for no history until it has", myId, reason);
         // the marker first: a crash after it leaves a member that knows it must resynchronize
         storage.abandonHistory(reason);
         rebuild(-1, () -> { });

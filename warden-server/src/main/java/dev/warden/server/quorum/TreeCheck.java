@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * a second while writes flow; each member reports its own digest right after the same zxid; the
  * leader decides with a quorum ({@link DigestVote}) and tells whoever differs to take a copy of
  * its history. A member that diverged (a bug, or damage that passed every checksum) so stops
- * serving, says why, and resynchronizes, counting toward no quorum until it has; if a quorum of
+ * serving, says why, and resynchronizes, vouching for no history until it has; if a quorum of
  * the others agree against the leader, it is the leader that does so.
  *
  * <p>Threads: {@link #applied}, {@link #leaderDigest} and {@link #reset} on the apply thread;

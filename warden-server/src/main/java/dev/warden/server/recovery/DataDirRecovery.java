@@ -73,7 +73,7 @@ public final class DataDirRecovery {
         SnapshotStore store = new SnapshotStore(layout.snapshotsDir(), logOptions.channels());
         if (onUnprovable == OnUnprovable.RESYNC && ResyncMarker.exists(layout.dataDir())) {
             log.warn("{} is present ({}): this member has not finished taking a copy of a leader's history, so"
-                    + " it starts over empty and does not count toward any quorum until it has",
+                    + " it starts over empty and vouches for no history until it has",
                     ResyncMarker.path(layout.dataDir()), ResyncMarker.reason(layout.dataDir()).orElse(""));
             return startOver(layout, logOptions, wallTimeMs);
         }
@@ -115,8 +115,8 @@ public final class DataDirRecovery {
             }
             case RESYNC -> {
                 String reason = "the local history was not provable: " + String.join("; ", unprovable.problems());
-                log.warn("This member's {}; it sets its history aside, starts empty and does not count toward any"
-                        + " quorum until it has taken a copy of a leader's history", reason);
+                log.warn("This member's {}; it sets its history aside, starts empty and vouches for no history"
+                        + " until it has taken a copy of a leader's", reason);
                 ResyncMarker.write(layout.dataDir(), reason);
                 return startOver(layout, logOptions, wallTimeMs);
             }
