@@ -155,7 +155,6 @@ final class LeaderSide {
 
     private void maybeChooseEpoch() {
         Set<Long> voters = new HashSet<>();
-        Set<Long> resyncing = new HashSet<>();
         voters.add(state.config.myId());
         long maxAccepted = state.epochs.acceptedEpoch();
         for (LeaderLink link : links.values()) {
@@ -163,12 +162,9 @@ final class LeaderSide {
                 // a resyncing member's promise still binds it, so the epoch must pass it too
                 maxAccepted = Math.max(maxAccepted, link.acceptedEpoch);
                 voters.add(link.id);
-                if (link.resyncing) {
-                    resyncing.add(link.id);
-                }
             }
         }
-        if (!state.membership.vouchesForHistory(voters, resyncing)) {
+        if (!vouchesForHistory(voters)) {
             return;
         }
         epoch = maxAccepted + 1;
@@ -180,6 +176,22 @@ final class LeaderSide {
             offerEpoch(link);
         }
         maybeCompleteDiscovery();
+    }
+
+    /**
+     * True if the promises of {@code ids} (ours and our learners') make a quorum that vouches for
+     * the history: a resyncing learner's promise counts, but its empty history vouches for
+     * nothing, so the others must hold every committed entry between them.
+     */
+    private boolean vouchesForHistory(Set<Long> ids) {
+        Set<Long> resyncing = new HashSet<>();
+        for (long id : ids) {
+            LeaderLink link = links.get(id);
+            if (link != null && link.resyncing) {
+                resyncing.add(id);
+            }
+        }
+        return state.membership.vouchesForHistory(ids, resyncing);
     }
 
     private void offerEpoch(LeaderLink link) {
@@ -234,19 +246,13 @@ final class LeaderSide {
      */
     private void maybeCompleteDiscovery() {
         Set<Long> acked = new HashSet<>();
-        Set<Long> resyncing = new HashSet<>();
         acked.add(state.config.myId());
         for (LeaderLink link : links.values()) {
             if (!actsAsObserver(link) && link.atLeast(LeaderLink.Stage.EPOCH_ACKED) && link.acceptedEpoch < epoch) {
                 acked.add(link.id);
-                if (link.resyncing) {
-                    resyncing.add(link.id);
-                }
             }
         }
-        // a resyncing member's promise counts, but its empty history vouches for nothing: the
-        // others among the promises must hold every committed entry between them
-        if (!state.membership.vouchesForHistory(acked, resyncing)) {
+        if (!vouchesForHistory(acked)) {
             return;
         }
         epochQuorum = true;

@@ -1,6 +1,5 @@
 package dev.warden.consensus;
 
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -79,14 +78,11 @@ final class Membership {
      * quorum of each: every entry a quorum acknowledged is then held by one of them. A member that
      * set its history aside still counts toward the quorum (its promise binds it), but a quorum
      * whose only link to some committed entry is such a member could lose that entry. With no
-     * resyncing member among {@code ids} this is {@link #isQuorum}, since two quorums always meet.
+     * resyncing member among {@code ids} this is {@link #isQuorum}: two quorums always meet.
      */
     boolean vouchesForHistory(Set<Long> ids, Set<Long> resyncing) {
         if (!isQuorum(ids)) {
             return false;
-        }
-        if (Collections.disjoint(ids, resyncing)) {
-            return true;
         }
         Set<Long> keptHistory = new HashSet<>(ids);
         keptHistory.removeAll(resyncing);

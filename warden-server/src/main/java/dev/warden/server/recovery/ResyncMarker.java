@@ -16,8 +16,8 @@ import java.util.Set;
  * The file {@code resyncRequired} in an ensemble member's data directory: this member gave up a
  * history it could not vouch for: until it has taken a whole copy of a leader's history it is no
  * candidate, and its promise counts toward a leader's quorum only beside members that kept their
- * history and meet every quorum (the consensus core's {@code Membership.vouchesForHistory}). It is written,
- * durably, before anything is set aside, so a crash in between cannot leave a member that looks
+ * history and meet every quorum (the consensus core's {@code Membership.vouchesForHistory}). It
+ * is written, durably, before anything is set aside, so a crash in between cannot leave a member that looks
  * new: a new member votes, and a member that forgot what it acknowledged could then help elect a
  * leader missing committed writes. It is removed once the member has synchronized with a leader
  * and serves. Creating the file by hand (with the member stopped) makes a member start over
