@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * commit (Shraer et al., "Dynamic Reconfiguration of Primary/Backup Clusters", USENIX ATC 2012).
  */
 final class Membership {
-    private final ConfigCodec codec;
+    private final ConfigEntryCodec codec;
     private Configuration committed;
     /** Logged configuration entries not known committed, by version (their zxid). */
     private final TreeMap<Long, Configuration> logged = new TreeMap<>();
@@ -25,7 +25,7 @@ final class Membership {
     /** Counts every change of what this member knows (committed or logged), for drivers that follow it. */
     private long changes;
 
-    Membership(Configurations start, ConfigCodec codec) {
+    Membership(Configurations start, ConfigEntryCodec codec) {
         this.codec = codec;
         this.committed = start.committed();
         for (Configuration c : start.logged()) {

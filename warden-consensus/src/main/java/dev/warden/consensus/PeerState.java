@@ -52,7 +52,7 @@ final class PeerState {
     private boolean configurationChanged;
 
     PeerState(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots, RandomGenerator random,
-              long nowMs, boolean resyncRequired, Configurations configurations, ConfigCodec codec) {
+              long nowMs, boolean resyncRequired, Configurations configurations, ConfigEntryCodec codec) {
         this.config = config;
         this.membership = new Membership(configurations, codec);
         this.resyncRequired = resyncRequired;

@@ -40,7 +40,7 @@ public final class ZabPeer {
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs, boolean resyncRequired) {
         this(config, persisted, log, snapshots, random, nowMs, resyncRequired,
-                Configurations.of(Configuration.majority(0, config.voters(), config.observers())), ConfigCodec.NONE);
+                Configurations.of(Configuration.majority(0, config.voters(), config.observers())), ConfigEntryCodec.NONE);
     }
 
     /**
@@ -53,7 +53,7 @@ public final class ZabPeer {
      */
     public ZabPeer(ZabConfig config, EpochState persisted, LogView log, SnapshotSource snapshots,
                    RandomGenerator random, long nowMs, boolean resyncRequired, Configurations configurations,
-                   ConfigCodec codec) {
+                   ConfigEntryCodec codec) {
         if (config == null || persisted == null || log == null || snapshots == null || random == null
                 || configurations == null || codec == null) {
             throw new IllegalArgumentException(

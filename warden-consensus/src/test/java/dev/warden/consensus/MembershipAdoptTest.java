@@ -19,7 +19,7 @@ class MembershipAdoptTest {
     void atTheSameVersionAMembersOwnAddressesStay() {
         Configuration mine = config(0, Set.of(1L, 2L, 3L), "server.1=127.0.0.1:2001:3001\n");
         Configuration leaders = config(0, Set.of(1L, 2L, 3L), "server.1=127.0.0.1:9001:9501\n");
-        Membership membership = new Membership(Configurations.of(mine), ConfigCodec.NONE);
+        Membership membership = new Membership(Configurations.of(mine), ConfigEntryCodec.NONE);
         membership.adopt(Configurations.of(leaders));
         assertArrayEquals(mine.data(), membership.committed().data(), "the leader's view of the addresses");
         assertFalse(membership.takeActivated());
@@ -29,7 +29,7 @@ class MembershipAdoptTest {
     void atTheSameVersionADifferentQuorumIsTheLeaders() {
         Configuration mine = config(0, Set.of(1L, 2L, 3L), "a");
         Configuration leaders = config(0, Set.of(1L, 2L, 3L, 4L, 5L), "b");
-        Membership membership = new Membership(Configurations.of(mine), ConfigCodec.NONE);
+        Membership membership = new Membership(Configurations.of(mine), ConfigEntryCodec.NONE);
         membership.adopt(Configurations.of(leaders));
         assertEquals(leaders, membership.committed());
         assertTrue(membership.takeActivated());
@@ -39,7 +39,7 @@ class MembershipAdoptTest {
     void aNewerVersionIsTheLeaders() {
         Configuration mine = config(0, Set.of(1L, 2L, 3L), "a");
         Configuration leaders = config(Zxid.of(1, 5), Set.of(1L, 2L, 3L), "b");
-        Membership membership = new Membership(Configurations.of(mine), ConfigCodec.NONE);
+        Membership membership = new Membership(Configurations.of(mine), ConfigEntryCodec.NONE);
         membership.adopt(Configurations.of(leaders));
         assertEquals(leaders, membership.committed());
         assertTrue(membership.takeActivated());

@@ -19,7 +19,7 @@ class MembershipLearnCommittedTest {
     private static final Configuration CHANGE = config(Zxid.of(2, 7), Set.of(4L));
 
     private static Membership withLoggedChange() {
-        Membership membership = new Membership(Configurations.of(config(0, Set.of(1L, 2L, 3L))), ConfigCodec.NONE);
+        Membership membership = new Membership(Configurations.of(config(0, Set.of(1L, 2L, 3L))), ConfigEntryCodec.NONE);
         membership.adopt(new Configurations(OLD, List.of(CHANGE)));
         membership.takeActivated();
         return membership;

@@ -26,7 +26,7 @@ class ObserverMasterByHandTest {
                 Long.MAX_VALUE, true);
         PeerState state = new PeerState(config, new EpochState(EPOCH, EPOCH), log, log::snapshot,
                 new SplittableRandom(1), 0, false,
-                Configurations.of(Configuration.majority(0, config.voters(), config.observers())), ConfigCodec.NONE);
+                Configurations.of(Configuration.majority(0, config.voters(), config.observers())), ConfigEntryCodec.NONE);
         state.setRole(Role.FOLLOWING, LEADER, EPOCH, true);
         return state;
     }

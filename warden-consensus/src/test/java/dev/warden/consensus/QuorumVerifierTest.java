@@ -69,7 +69,7 @@ class QuorumVerifierTest {
     void whileAChangeIsLoggedEveryCountNeedsBothConfigurations() {
         Configuration old = Configuration.majority(0, Set.of(1L, 2L, 3L), Set.of());
         Configuration next = Configuration.majority(Zxid.of(1, 5), Set.of(3L, 4L, 5L), Set.of());
-        Membership membership = new Membership(new Configurations(old, List.of(next)), ConfigCodec.NONE);
+        Membership membership = new Membership(new Configurations(old, List.of(next)), ConfigEntryCodec.NONE);
 
         assertFalse(membership.isQuorum(Set.of(1L, 2L)), "old quorum only");
         assertFalse(membership.isQuorum(Set.of(4L, 5L)), "new quorum only");

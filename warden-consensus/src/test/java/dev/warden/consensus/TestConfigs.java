@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 final class TestConfigs {
     private static final String PREFIX = "CONFIG ";
 
-    static final ConfigCodec CODEC = entry -> {
+    static final ConfigEntryCodec CODEC = entry -> {
         String text = new String(entry.payload(), StandardCharsets.UTF_8);
         if (!text.startsWith(PREFIX)) {
             return null;

@@ -9,7 +9,7 @@ import java.util.List;
  * machine, and how fast its disk syncs a small write), how.
  */
 public record CompareReport(ZonedDateTime startedAt, MachineInfo machine, DiskLatency disk, CompareOptions options,
-                            List<Outcome> outcomes) {
+                            List<ScenarioOutcome> outcomes) {
     public CompareReport {
         outcomes = List.copyOf(outcomes);
     }

@@ -44,14 +44,14 @@ public final class CompareRunner {
         out.printf(Locale.ROOT, "fsync of %d bytes in %s: p50 %d µs, p99 %d µs (%d writes)%n", DiskLatency.WRITE_BYTES,
                 options.workDir(), disk.p50Us(), disk.p99Us(), disk.samples());
         out.flush();
-        List<Outcome> outcomes = new ArrayList<>();
+        List<ScenarioOutcome> outcomes = new ArrayList<>();
         for (Topology topology : options.topologies()) {
             outcomes.addAll(runTopology(topology, options));
         }
         return new CompareReport(startedAt, MachineInfo.ofThisMachine(), disk, options, outcomes);
     }
 
-    private List<Outcome> runTopology(Topology topology, CompareOptions options)
+    private List<ScenarioOutcome> runTopology(Topology topology, CompareOptions options)
             throws IOException, InterruptedException {
         Map<Flavour, Deployment> up = new EnumMap<>(Flavour.class);
         Map<Flavour, String> down = new EnumMap<>(Flavour.class);
@@ -63,7 +63,7 @@ public final class CompareRunner {
             if (etcd != null) {
                 etcd.start();
             }
-            List<Outcome> outcomes = new ArrayList<>();
+            List<ScenarioOutcome> outcomes = new ArrayList<>();
             List<Scenario> scenarios = options.scenarios();
             for (int i = 0; i < scenarios.size(); i++) {
                 outcomes.add(runScenario(topology, scenarios.get(i), i, up, down, etcd, options));
@@ -84,7 +84,7 @@ public final class CompareRunner {
      * alternates from one round and one scenario to the next, so a slow phase of a busy machine does
      * not always fall on the same server.
      */
-    private Outcome runScenario(Topology topology, Scenario scenario, int scenarioIndex,
+    private ScenarioOutcome runScenario(Topology topology, Scenario scenario, int scenarioIndex,
                                 Map<Flavour, Deployment> up, Map<Flavour, String> down, EtcdTarget etcd,
                                 CompareOptions options)
             throws InterruptedException {
@@ -110,7 +110,7 @@ public final class CompareRunner {
             }
         }
         String etcdMissing = etcd == null ? null : etcd.missingFor(scenario, etcdResults.size());
-        return new Outcome(topology, scenario, runs, missing, etcdResults, etcdMissing);
+        return new ScenarioOutcome(topology, scenario, runs, missing, etcdResults, etcdMissing);
     }
 
     /** One measured run; a server that failed or died is reported missing for the whole scenario. */

@@ -1,6 +1,6 @@
 package dev.warden.bench.compare;
 
-import dev.warden.bench.load.ClientTls;
+import dev.warden.bench.load.LoadClientTls;
 import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,12 +43,12 @@ public final class Deployment implements AutoCloseable {
     private final Flavour flavour;
     private final Topology topology;
     private final String connectString;
-    private final ClientTls clientTls;
+    private final LoadClientTls clientTls;
     private final Stopper stopper;
     private final Liveness liveness;
     private final Supplier<List<Long>> memberPids;
 
-    Deployment(Flavour flavour, Topology topology, String connectString, ClientTls clientTls, Stopper stopper,
+    Deployment(Flavour flavour, Topology topology, String connectString, LoadClientTls clientTls, Stopper stopper,
                Liveness liveness, Supplier<List<Long>> memberPids) {
         this.flavour = flavour;
         this.topology = topology;
@@ -74,8 +74,8 @@ public final class Deployment implements AutoCloseable {
     }
 
     /** What the load client connects with: plaintext, or TLS with {@code tls}'s stores. */
-    static ClientTls clientTls(TlsMaterial tls) {
-        return tls == null ? ClientTls.NONE : new ClientTls(tls.clientProperties());
+    static LoadClientTls clientTls(TlsMaterial tls) {
+        return tls == null ? LoadClientTls.NONE : new LoadClientTls(tls.clientProperties());
     }
 
     /**
@@ -116,7 +116,7 @@ public final class Deployment implements AutoCloseable {
     }
 
     /** How the load client must connect: in plaintext or over TLS. */
-    public ClientTls clientTls() {
+    public LoadClientTls clientTls() {
         return clientTls;
     }
 

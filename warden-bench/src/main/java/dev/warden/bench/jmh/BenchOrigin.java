@@ -5,12 +5,12 @@ import dev.warden.protocol.ReplyHeader;
 import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.pipeline.Origin;
 import dev.warden.state.pipeline.Request;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 
 /** A connection stand-in for read benchmarks: anonymous identity, replies dropped. */
 final class BenchOrigin implements Origin {
     private final AuthIdentities identities = new AuthIdentities("127.0.0.1");
-    private final Watcher watcher = (eventType, path, zxid, aclForReadCheck) -> { };
+    private final WatchRecipient watcher = (eventType, path, zxid, aclForReadCheck) -> { };
 
     @Override
     public AuthIdentities identities() {
@@ -30,7 +30,7 @@ final class BenchOrigin implements Origin {
     }
 
     @Override
-    public Watcher watcher() {
+    public WatchRecipient watcher() {
         return watcher;
     }
 

@@ -3,7 +3,7 @@ package dev.warden.bench.jmh;
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.EventType;
 import dev.warden.state.watch.WatchManager;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -92,7 +92,7 @@ public class WatchManagerBenchmark {
         return watches.trigger(path, EventType.NODE_DATA_CHANGED, 1, null);
     }
 
-    private static final class CountingWatcher implements Watcher {
+    private static final class CountingWatcher implements WatchRecipient {
         private long notified;
 
         @Override

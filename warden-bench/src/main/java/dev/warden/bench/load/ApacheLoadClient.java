@@ -43,7 +43,7 @@ final class ApacheLoadClient implements LoadClient {
      *                          home, see {@link SessionPlacement}) instead of the client's shuffle
      */
     static ApacheLoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes,
-                                    boolean hostsInGivenOrder, Socket socket, ClientTls tls)
+                                    boolean hostsInGivenOrder, Socket socket, LoadClientTls tls)
             throws IOException, InterruptedException {
         CountDownLatch connected = new CountDownLatch(1);
         Watcher onConnected = event -> {

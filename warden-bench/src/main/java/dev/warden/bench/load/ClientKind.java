@@ -33,11 +33,11 @@ public enum ClientKind {
     /** Opens one session on a server the client picks (shuffled, as clients do) and returns once it is connected. */
     public LoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes)
             throws IOException, InterruptedException {
-        return connect(connectString, sessionTimeoutMs, maxFrameBytes, ClientTls.NONE);
+        return connect(connectString, sessionTimeoutMs, maxFrameBytes, LoadClientTls.NONE);
     }
 
     /** As {@link #connect(String, int, int)}, in plaintext or over TLS as {@code tls} says. */
-    public LoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes, ClientTls tls)
+    public LoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes, LoadClientTls tls)
             throws IOException, InterruptedException {
         return open(connectString, sessionTimeoutMs, maxFrameBytes, false, tls);
     }
@@ -47,13 +47,13 @@ public enum ClientKind {
      * server index mod n of the connect string, the others as fail-over) and returns once it is connected.
      */
     public LoadClient connectPlaced(String connectString, int sessionIndex, int sessionTimeoutMs, int maxFrameBytes,
-                                    ClientTls tls) throws IOException, InterruptedException {
+                                    LoadClientTls tls) throws IOException, InterruptedException {
         return open(SessionPlacement.homeFirst(connectString, sessionIndex), sessionTimeoutMs, maxFrameBytes, true,
                 tls);
     }
 
     private LoadClient open(String connectString, int sessionTimeoutMs, int maxFrameBytes, boolean hostsInGivenOrder,
-                            ClientTls tls) throws IOException, InterruptedException {
+                            LoadClientTls tls) throws IOException, InterruptedException {
         return switch (this) {
             case APACHE -> ApacheLoadClient.connect(connectString, sessionTimeoutMs, maxFrameBytes, hostsInGivenOrder,
                     ApacheLoadClient.Socket.NETTY, tls);

@@ -26,7 +26,7 @@ import java.util.Objects;
 public record LoadSpec(String connectString, ClientKind client, Workload workload, int sessions,
                        int inFlightPerSession, int valueSizeBytes, int keyCount, int readPercent,
                        int watchers, int lockClients, int warmupSeconds, int measureSeconds,
-                       int sessionTimeoutMs, String rootPath, int maxFrameBytes, ClientTls tls) {
+                       int sessionTimeoutMs, String rootPath, int maxFrameBytes, LoadClientTls tls) {
 
     /** The largest value a run may write; servers need a raised jute.maxbuffer beyond about 1 MB. */
     public static final int MAX_VALUE_BYTES = 4 << 20;
@@ -78,7 +78,7 @@ public record LoadSpec(String connectString, ClientKind client, Workload workloa
                     int warmupSeconds, int measureSeconds, int sessionTimeoutMs, String rootPath, int maxFrameBytes) {
         this(connectString, client, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount, readPercent,
                 watchers, lockClients, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath, maxFrameBytes,
-                ClientTls.NONE);
+                LoadClientTls.NONE);
     }
 
     private static void positive(String name, int value) {
@@ -133,7 +133,7 @@ public record LoadSpec(String connectString, ClientKind client, Workload workloa
                 maxFrameBytes, tls);
     }
 
-    public LoadSpec withTls(ClientTls value) {
+    public LoadSpec withTls(LoadClientTls value) {
         return new LoadSpec(connectString, client, workload, sessions, inFlightPerSession, valueSizeBytes, keyCount,
                 readPercent, watchers, lockClients, warmupSeconds, measureSeconds, sessionTimeoutMs, rootPath,
                 maxFrameBytes, value);

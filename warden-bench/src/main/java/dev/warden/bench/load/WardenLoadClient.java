@@ -26,7 +26,7 @@ final class WardenLoadClient implements LoadClient {
 
     /** @param hostsInGivenOrder as for {@link ApacheLoadClient#connect} */
     static WardenLoadClient connect(String connectString, int sessionTimeoutMs, int maxFrameBytes,
-                                    boolean hostsInGivenOrder, ClientTls tls) throws IOException, InterruptedException {
+                                    boolean hostsInGivenOrder, LoadClientTls tls) throws IOException, InterruptedException {
         WardenClientBuilder builder = WardenClient.builder()
                 .connectString(connectString)
                 .sessionTimeout(Duration.ofMillis(sessionTimeoutMs))
@@ -35,7 +35,7 @@ final class WardenLoadClient implements LoadClient {
             builder.hostsInGivenOrder();
         }
         if (tls.enabled()) {
-            builder.tls(TlsSettings.parse(ClientTls.SSL_PREFIX, tls.zookeeperProperties()::get));
+            builder.tls(TlsSettings.parse(LoadClientTls.SSL_PREFIX, tls.zookeeperProperties()::get));
         }
         CompletableFuture<WardenClient> connecting = builder.connect();
         try {

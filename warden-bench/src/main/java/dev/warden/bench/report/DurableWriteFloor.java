@@ -1,7 +1,7 @@
 package dev.warden.bench.report;
 
 import dev.warden.bench.compare.DiskLatency;
-import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.ScenarioOutcome;
 import dev.warden.bench.compare.Suite;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.load.LoadResult;
@@ -34,7 +34,7 @@ record DurableWriteFloor(long readRoundTripUs, long fsyncUs, long apacheWriteUs)
     }
 
     /** The floor of one topology, if both one-by-one scenarios ran, the read with both servers. */
-    static Optional<DurableWriteFloor> of(Topology topology, List<Outcome> outcomes, DiskLatency disk) {
+    static Optional<DurableWriteFloor> of(Topology topology, List<ScenarioOutcome> outcomes, DiskLatency disk) {
         Map<Flavour, LoadResult> reads = medians(topology, outcomes, Suite.READ_ONE_BY_ONE);
         LoadResult apacheWrite = medians(topology, outcomes, Suite.WRITE_ONE_BY_ONE).get(Flavour.APACHE);
         LoadResult apacheRead = reads.get(Flavour.APACHE);
@@ -47,9 +47,9 @@ record DurableWriteFloor(long readRoundTripUs, long fsyncUs, long apacheWriteUs)
     }
 
     /** Each server's median figures for the scenario in this topology; empty if it did not run. */
-    private static Map<Flavour, LoadResult> medians(Topology topology, List<Outcome> outcomes, String scenario) {
+    private static Map<Flavour, LoadResult> medians(Topology topology, List<ScenarioOutcome> outcomes, String scenario) {
         return outcomes.stream().filter(o -> o.topology() == topology && o.scenario().name().equals(scenario))
-                .findFirst().map(Outcome::results).orElse(Map.of());
+                .findFirst().map(ScenarioOutcome::results).orElse(Map.of());
     }
 
     String describe(Topology topology) {

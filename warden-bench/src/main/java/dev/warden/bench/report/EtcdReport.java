@@ -1,7 +1,7 @@
 package dev.warden.bench.report;
 
 import dev.warden.bench.compare.CompareReport;
-import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.ScenarioOutcome;
 import dev.warden.bench.compare.Target.Metric;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.etcd.EtcdWorkload;
@@ -40,7 +40,7 @@ public final class EtcdReport {
                 report.machine().describe(), report.options().warmupSeconds(), report.options().measureSeconds(),
                 report.options().rounds(), report.options().rounds() == 1 ? "" : "s"));
         for (Topology topology : report.options().topologies()) {
-            List<Outcome> rows = report.outcomes().stream().filter(o -> o.topology() == topology)
+            List<ScenarioOutcome> rows = report.outcomes().stream().filter(o -> o.topology() == topology)
                     .filter(o -> EtcdWorkload.pairedWith(o.scenario().name()).isPresent()).toList();
             if (rows.isEmpty()) {
                 continue;
@@ -58,7 +58,7 @@ public final class EtcdReport {
                     + " ops/s | Warden/etcd ops/s | Apache p99 ms | Warden p99 ms | etcd p99 ms | Warden/etcd p99"
                     + " | Warden/etcd per round |\n");
             md.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
-            for (Outcome o : rows) {
+            for (ScenarioOutcome o : rows) {
                 LoadResult a = o.results().get(Flavour.APACHE);
                 LoadResult w = o.results().get(Flavour.WARDEN);
                 Optional<LoadResult> e = o.etcdResult();

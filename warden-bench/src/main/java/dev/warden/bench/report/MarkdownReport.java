@@ -1,7 +1,7 @@
 package dev.warden.bench.report;
 
 import dev.warden.bench.compare.CompareReport;
-import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.ScenarioOutcome;
 import dev.warden.bench.compare.Target.Metric;
 import dev.warden.bench.compare.Target;
 import dev.warden.bench.compare.Topology;
@@ -46,7 +46,7 @@ public final class MarkdownReport {
                     + " are done before the first scenario.%n", report.options().jitWarmupSeconds()));
         }
         for (Topology topology : report.options().topologies()) {
-            List<Outcome> rows = report.outcomes().stream().filter(o -> o.topology() == topology).toList();
+            List<ScenarioOutcome> rows = report.outcomes().stream().filter(o -> o.topology() == topology).toList();
             md.append("\n### ").append(capitalized(topology.title())).append(" — Warden / Apache\n");
             List<String> notes = rows.stream().flatMap(o -> o.missing().entrySet().stream())
                     .map(e -> e.getKey().title() + ": " + e.getValue().replace('\n', ' ')).distinct().toList();
@@ -57,7 +57,7 @@ public final class MarkdownReport {
             md.append("\n| scenario | load | Apache ops/s | Warden ops/s | ops/s ratio | Apache p99 ms | Warden p99 ms"
                     + " | p99 ratio | p99.9 ratio | p50 ratio | targets |").append(rounds > 1 ? " ratio per round |\n" : "\n");
             md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|").append(rounds > 1 ? "---|\n" : "\n");
-            for (Outcome o : rows) {
+            for (ScenarioOutcome o : rows) {
                 LoadResult a = o.results().get(Flavour.APACHE);
                 LoadResult w = o.results().get(Flavour.WARDEN);
                 md.append("| ").append(o.scenario().name()).append(" | ").append(o.scenario().load())
@@ -81,7 +81,7 @@ public final class MarkdownReport {
         md.append("\n### Absolute figures\n\n");
         md.append("| topology | scenario | server | ops/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |\n");
         md.append("|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
-        for (Outcome o : report.outcomes()) {
+        for (ScenarioOutcome o : report.outcomes()) {
             for (Flavour flavour : Flavour.values()) {
                 LoadResult r = o.results().get(flavour);
                 md.append("| ").append(o.topology().title()).append(" | ").append(o.scenario().name())
@@ -102,7 +102,7 @@ public final class MarkdownReport {
     }
 
     /** Each target with its verdict: "ops/s ≥ 2× ✔", "✘", or "?" when a ratio is missing. */
-    static String targets(Outcome outcome) {
+    static String targets(ScenarioOutcome outcome) {
         List<Target> targets = outcome.scenario().targetsIn(outcome.topology());
         if (targets.isEmpty()) {
             return "—";
@@ -115,7 +115,7 @@ public final class MarkdownReport {
     }
 
     /** "2.41, 2.55, 2.47": Warden/Apache ops/s of each round, or "n/a" unless both ran every round. */
-    static String perRound(Outcome outcome) {
+    static String perRound(ScenarioOutcome outcome) {
         List<Double> ratios = outcome.throughputRatiosPerRound();
         return ratios.isEmpty() ? "n/a" : ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r))
                 .collect(Collectors.joining(", "));

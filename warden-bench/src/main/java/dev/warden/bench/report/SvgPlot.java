@@ -1,7 +1,7 @@
 package dev.warden.bench.report;
 
 import dev.warden.bench.compare.CompareReport;
-import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.ScenarioOutcome;
 import dev.warden.bench.compare.Topology;
 import dev.warden.bench.load.LoadResult;
 import dev.warden.cli.cluster.Flavour;
@@ -43,7 +43,7 @@ public final class SvgPlot {
         legend(svg, width - 220, 10);
         for (int row = 0; row < topologies.size(); row++) {
             Topology topology = topologies.get(row);
-            List<Outcome> outcomes = report.outcomes().stream().filter(o -> o.topology() == topology).toList();
+            List<ScenarioOutcome> outcomes = report.outcomes().stream().filter(o -> o.topology() == topology).toList();
             int top = 40 + row * rowHeight;
             panel(svg, LEFT_PX, top, topology.title() + ": throughput (ops/s, higher is better)", outcomes,
                     LoadResult::opsPerSecond, SvgPlot::compactCount);
@@ -53,7 +53,7 @@ public final class SvgPlot {
         return svg.append("</svg>\n").toString();
     }
 
-    private static void panel(StringBuilder svg, int left, int top, String title, List<Outcome> outcomes,
+    private static void panel(StringBuilder svg, int left, int top, String title, List<ScenarioOutcome> outcomes,
                               ToDoubleFunction<LoadResult> metric, java.util.function.DoubleFunction<String> format) {
         svg.append(text(left, top + 12, title, 11, "start"));
         int baseline = top + PANEL_TOP_PX + PLOT_HEIGHT_PX - 20;
@@ -61,7 +61,7 @@ public final class SvgPlot {
         svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>%n",
                 left, baseline, left + outcomes.size() * GROUP_WIDTH_PX, baseline));
         for (int i = 0; i < outcomes.size(); i++) {
-            Outcome outcome = outcomes.get(i);
+            ScenarioOutcome outcome = outcomes.get(i);
             int groupLeft = left + i * GROUP_WIDTH_PX + (GROUP_WIDTH_PX - 2 * BAR_WIDTH_PX) / 2;
             LoadResult apache = outcome.results().get(Flavour.APACHE);
             LoadResult warden = outcome.results().get(Flavour.WARDEN);

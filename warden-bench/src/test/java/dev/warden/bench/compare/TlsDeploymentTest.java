@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.bench.load.ClientKind;
-import dev.warden.bench.load.ClientTls;
+import dev.warden.bench.load.LoadClientTls;
 import dev.warden.bench.load.LoadClient;
 import dev.warden.cli.cluster.Flavour;
 import java.io.IOException;
@@ -52,7 +52,7 @@ class TlsDeploymentTest {
         for (Flavour flavour : Flavour.values()) {
             try (Deployment deployment = Deployment.start(flavour, Topology.STANDALONE_TLS,
                     dir.resolve(flavour.name()), JVM, READY_TIMEOUT_MS)) {
-                ClientTls tls = deployment.clientTls();
+                LoadClientTls tls = deployment.clientTls();
                 assertTrue(tls.enabled(), flavour::name);
                 for (ClientKind client : List.of(ClientKind.APACHE, ClientKind.WARDEN)) {
                     try (LoadClient session = client.connect(deployment.connectString(), SESSION_TIMEOUT_MS, 1 << 20,
@@ -66,7 +66,7 @@ class TlsDeploymentTest {
                 }
                 // the same port refuses a plaintext session: the load above really ran over TLS
                 assertThrows(IOException.class, () -> ClientKind.APACHE.connect(deployment.connectString(), 3000,
-                        1 << 20, ClientTls.NONE).close(), flavour::name);
+                        1 << 20, LoadClientTls.NONE).close(), flavour::name);
             }
         }
     }

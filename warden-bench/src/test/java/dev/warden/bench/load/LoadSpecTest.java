@@ -71,8 +71,8 @@ class LoadSpecTest {
     @Test
     void aRunIsPlaintextUnlessGivenTlsAndKeepsItsTlsThroughTheOtherSettings() {
         LoadSpec plain = LoadSpec.defaults("127.0.0.1:2181", Workload.SET_DATA);
-        assertEquals(ClientTls.NONE, plain.tls());
-        ClientTls tls = new ClientTls(Map.of("zookeeper.client.secure", "true",
+        assertEquals(LoadClientTls.NONE, plain.tls());
+        LoadClientTls tls = new LoadClientTls(Map.of("zookeeper.client.secure", "true",
                 "zookeeper.ssl.keyStore.location", "/k.p12"));
         LoadSpec secure = plain.withTls(tls).withLoad(2, 2, 10).withDurations(0, 1).withConnectString("127.0.0.1:2281");
         assertEquals(tls, secure.tls());
@@ -82,9 +82,9 @@ class LoadSpecTest {
     @Test
     void tlsPropertiesWithoutTheSecureSwitchAndTheNioSocketOverTlsAreRefused() {
         IllegalArgumentException noSwitch = assertThrows(IllegalArgumentException.class,
-                () -> new ClientTls(Map.of("zookeeper.ssl.keyStore.location", "/k.p12")));
+                () -> new LoadClientTls(Map.of("zookeeper.ssl.keyStore.location", "/k.p12")));
         assertTrue(noSwitch.getMessage().contains("zookeeper.client.secure=true"), noSwitch.getMessage());
-        ClientTls tls = new ClientTls(Map.of("zookeeper.client.secure", "true"));
+        LoadClientTls tls = new LoadClientTls(Map.of("zookeeper.client.secure", "true"));
         IllegalArgumentException nio = assertThrows(IllegalArgumentException.class,
                 () -> ClientKind.APACHE_NIO.connect("127.0.0.1:1", 1000, 1 << 20, tls));
         assertTrue(nio.getMessage().contains("--client APACHE"), nio.getMessage());

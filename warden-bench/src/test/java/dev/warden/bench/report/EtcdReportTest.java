@@ -7,7 +7,7 @@ import dev.warden.bench.compare.CompareOptions;
 import dev.warden.bench.compare.CompareReport;
 import dev.warden.bench.compare.DiskLatency;
 import dev.warden.bench.compare.JvmSettings;
-import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.ScenarioOutcome;
 import dev.warden.bench.compare.Scenario;
 import dev.warden.bench.compare.Suite;
 import dev.warden.bench.compare.Topology;
@@ -27,7 +27,7 @@ class EtcdReportTest {
                 p99Us, Map.of());
     }
 
-    private static CompareReport report(List<Scenario> scenarios, List<Outcome> outcomes) {
+    private static CompareReport report(List<Scenario> scenarios, List<ScenarioOutcome> outcomes) {
         CompareOptions options = new CompareOptions(List.of(Topology.STANDALONE), scenarios, 1, 2, ClientKind.APACHE,
                 new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, 2, 0, true);
         return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
@@ -39,11 +39,11 @@ class EtcdReportTest {
     void ratiosOfMediansAndPerRound() {
         Scenario setData = Suite.select(List.of("setData")).get(0);
         Scenario exists = Suite.select(List.of("exists")).get(0);
-        Outcome put = new Outcome(Topology.STANDALONE, setData,
+        ScenarioOutcome put = new ScenarioOutcome(Topology.STANDALONE, setData,
                 Map.of(Flavour.APACHE, List.of(result(10_000, 8000), result(10_000, 8000)),
                         Flavour.WARDEN, List.of(result(30_000, 2000), result(30_000, 2000))),
                 Map.of(), List.of(result(15_000, 4000), result(10_000, 4000)), null);
-        Outcome noCounterpart = new Outcome(Topology.STANDALONE, exists,
+        ScenarioOutcome noCounterpart = new ScenarioOutcome(Topology.STANDALONE, exists,
                 Map.of(Flavour.WARDEN, List.of(result(1, 1))), Map.of());
         String md = EtcdReport.render(report(List.of(setData, exists), List.of(put, noCounterpart)));
         // etcd's median of 15,000 and 10,000 is 12,500: Warden/etcd 2.40×, per round 2.00 and 3.00
@@ -55,7 +55,7 @@ class EtcdReportTest {
     @Test
     void etcdThatDidNotRunIsSaidWhy() {
         Scenario lock = Suite.select(List.of("lock8")).get(0);
-        Outcome outcome = new Outcome(Topology.STANDALONE, lock,
+        ScenarioOutcome outcome = new ScenarioOutcome(Topology.STANDALONE, lock,
                 Map.of(Flavour.WARDEN, List.of(result(900, 10_000))), Map.of(), List.of(),
                 "not available: no etcd on the PATH");
         String md = EtcdReport.render(report(List.of(lock), List.of(outcome)));

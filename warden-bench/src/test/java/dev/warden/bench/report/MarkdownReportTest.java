@@ -8,7 +8,7 @@ import dev.warden.bench.compare.CompareOptions;
 import dev.warden.bench.compare.CompareReport;
 import dev.warden.bench.compare.DiskLatency;
 import dev.warden.bench.compare.JvmSettings;
-import dev.warden.bench.compare.Outcome;
+import dev.warden.bench.compare.ScenarioOutcome;
 import dev.warden.bench.compare.Scenario;
 import dev.warden.bench.compare.Suite;
 import dev.warden.bench.compare.Topology;
@@ -38,20 +38,20 @@ class MarkdownReportTest {
     }
 
     /** An outcome of one round: one result per flavour that ran. */
-    private static Outcome oneRound(Topology topology, Scenario scenario, Map<Flavour, LoadResult> results,
+    private static ScenarioOutcome oneRound(Topology topology, Scenario scenario, Map<Flavour, LoadResult> results,
                                     Map<Flavour, String> missing) {
         Map<Flavour, List<LoadResult>> runs = new EnumMap<>(Flavour.class);
         results.forEach((flavour, result) -> runs.put(flavour, List.of(result)));
-        return new Outcome(topology, scenario, runs, missing);
+        return new ScenarioOutcome(topology, scenario, runs, missing);
     }
 
     private static CompareReport report() {
-        Outcome standalone = oneRound(Topology.STANDALONE, SET_DATA,
+        ScenarioOutcome standalone = oneRound(Topology.STANDALONE, SET_DATA,
                 Map.of(Flavour.APACHE, result(40_000, 1000, 9000), Flavour.WARDEN, result(100_000, 400, 3000)),
                 Map.of());
-        Outcome latency = oneRound(Topology.STANDALONE, ONE_BY_ONE,
+        ScenarioOutcome latency = oneRound(Topology.STANDALONE, ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(500, 2000, 4000), Flavour.WARDEN, result(600, 1500, 3000)), Map.of());
-        Outcome ensemble = oneRound(Topology.ENSEMBLE3, SET_DATA,
+        ScenarioOutcome ensemble = oneRound(Topology.ENSEMBLE3, SET_DATA,
                 Map.of(Flavour.APACHE, result(20_000, 2000, 20_000)),
                 Map.of(Flavour.WARDEN, "not available: members run standalone"));
         return reportOf(List.of(Topology.STANDALONE, Topology.ENSEMBLE3), List.of(SET_DATA, ONE_BY_ONE), 1,
@@ -60,7 +60,7 @@ class MarkdownReportTest {
 
     /** A run on the test machine and disk, started 2026-11-21 09:00 UTC, 1 s warm-up and 2 s measured. */
     private static CompareReport reportOf(List<Topology> topologies, List<Scenario> scenarios, int rounds,
-                                          List<Outcome> outcomes) {
+                                          List<ScenarioOutcome> outcomes) {
         CompareOptions options = new CompareOptions(topologies, scenarios, 1, 2, ClientKind.APACHE,
                 new JvmSettings(Path.of("java"), "cp", 512, 4 << 20), Path.of("work"), 1000, 0, rounds, 0);
         return new CompareReport(ZonedDateTime.parse("2026-11-21T09:00:00Z[UTC]"),
@@ -82,13 +82,13 @@ class MarkdownReportTest {
 
     @Test
     void theFloorUnderOneWriteInFlightIsTheFasterReadPlusOneFsync() {
-        Outcome reads = oneRound(Topology.STANDALONE, READ_ONE_BY_ONE,
+        ScenarioOutcome reads = oneRound(Topology.STANDALONE, READ_ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(9_000, 100, 300), Flavour.WARDEN, result(11_000, 90, 250)), Map.of());
-        Outcome writes = oneRound(Topology.STANDALONE, ONE_BY_ONE,
+        ScenarioOutcome writes = oneRound(Topology.STANDALONE, ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(3_500, 280, 900), Flavour.WARDEN, result(3_700, 265, 800)), Map.of());
-        Outcome ensembleReads = oneRound(Topology.ENSEMBLE3, READ_ONE_BY_ONE,
+        ScenarioOutcome ensembleReads = oneRound(Topology.ENSEMBLE3, READ_ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(9_000, 120, 300), Flavour.WARDEN, result(11_000, 95, 250)), Map.of());
-        Outcome ensembleWrites = oneRound(Topology.ENSEMBLE3, ONE_BY_ONE,
+        ScenarioOutcome ensembleWrites = oneRound(Topology.ENSEMBLE3, ONE_BY_ONE,
                 Map.of(Flavour.APACHE, result(1_600, 615, 900)), Map.of(Flavour.WARDEN, "not available: test"));
         String md = MarkdownReport.render(reportOf(List.of(Topology.STANDALONE, Topology.ENSEMBLE3),
                 List.of(READ_ONE_BY_ONE, ONE_BY_ONE), 1, List.of(reads, writes, ensembleReads, ensembleWrites)));
@@ -103,7 +103,7 @@ class MarkdownReportTest {
 
     @Test
     void roundsAreReportedAsMediansWithTheRatioOfEachRound() {
-        Outcome threeRounds = new Outcome(Topology.ENSEMBLE3, SET_DATA, Map.of(
+        ScenarioOutcome threeRounds = new ScenarioOutcome(Topology.ENSEMBLE3, SET_DATA, Map.of(
                 Flavour.APACHE, List.of(result(20_000, 2000, 20_000), result(25_000, 1800, 30_000),
                         result(10_000, 4000, 90_000)),
                 Flavour.WARDEN, List.of(result(50_000, 900, 8_000), result(40_000, 1000, 9_000),

@@ -4,7 +4,7 @@ import dev.warden.chaos.history.History;
 import dev.warden.chaos.net.LinkState;
 import dev.warden.chaos.net.Network;
 import dev.warden.chaos.run.ChaosEnsemble;
-import dev.warden.chaos.workload.Paths;
+import dev.warden.chaos.workload.WorkloadNodes;
 import dev.warden.chaos.workload.Zk;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class ClientCutoff {
                 if (owner == null || observer == null) {
                     return "no session to cut off (no quorum?)";
                 }
-                Paths.ensure(observer, ROOT, "");
+                WorkloadNodes.ensure(observer, ROOT, "");
                 String path = owner.create(ROOT + "/e-" + n, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
                         CreateMode.EPHEMERAL);
                 for (int member : ensemble.ids()) {

@@ -97,7 +97,7 @@ public final class FinalReads {
             zk.getData(paths.get(i), false, (rc, path, ctx, data, stat) -> {
                 codes[index] = rc;
                 if (rc == 0) {
-                    found[index] = new Found(path, Paths.number(data), stat);
+                    found[index] = new Found(path, WorkloadNodes.number(data), stat);
                 }
                 done.countDown();
             }, null);

@@ -27,8 +27,8 @@ public final class LockWorker extends Worker {
 
     @Override
     protected void onNewSession(ZooKeeper zk) throws KeeperException, InterruptedException {
-        Paths.ensure(zk, LOCKS, "");
-        Paths.ensure(zk, GUARDED, "0");
+        WorkloadNodes.ensure(zk, LOCKS, "");
+        WorkloadNodes.ensure(zk, GUARDED, "0");
     }
 
     @Override
@@ -83,12 +83,12 @@ public final class LockWorker extends Worker {
         History.Pending pending = history.invoke(client, WORKLOAD, "fenced-write", GUARDED, Map.of("token", token));
         try {
             Stat stat = new Stat();
-            long current = Paths.number(zk.getData(GUARDED, false, stat));
+            long current = WorkloadNodes.number(zk.getData(GUARDED, false, stat));
             if (current > token) {
                 pending.fail("FENCED", Map.of("seen", current));
                 return;
             }
-            Stat written = zk.setData(GUARDED, Paths.bytes(token), stat.getVersion());
+            Stat written = zk.setData(GUARDED, WorkloadNodes.bytes(token), stat.getVersion());
             pending.ok(Map.of("version", (long) written.getVersion()));
         } catch (KeeperException e) {
             if (Zk.outcomeOfWriteError(e) == Outcome.UNKNOWN) {

@@ -30,7 +30,7 @@ public final class QueueWorker extends Worker {
 
     @Override
     protected void onNewSession(ZooKeeper zk) throws KeeperException, InterruptedException {
-        Paths.ensure(zk, ROOT, "");
+        WorkloadNodes.ensure(zk, ROOT, "");
     }
 
     @Override
@@ -46,7 +46,7 @@ public final class QueueWorker extends Worker {
         long value = nextValue.incrementAndGet();
         History.Pending pending = history.invoke(client, WORKLOAD, "enqueue", ROOT, Map.of("value", value));
         try {
-            String path = zk.create(ROOT + "/q-", Paths.bytes(value), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+            String path = zk.create(ROOT + "/q-", WorkloadNodes.bytes(value), ZooDefs.Ids.OPEN_ACL_UNSAFE,
                     CreateMode.PERSISTENT_SEQUENTIAL);
             pending.ok(Map.of("seq", Zk.sequenceOf(path)));
         } catch (KeeperException e) {
@@ -67,7 +67,7 @@ public final class QueueWorker extends Worker {
         String lowest = children.stream().min(String::compareTo).orElseThrow();
         long value;
         try {
-            value = Paths.number(zk.getData(ROOT + "/" + lowest, false, null));
+            value = WorkloadNodes.number(zk.getData(ROOT + "/" + lowest, false, null));
         } catch (KeeperException.NoNodeException takenAlready) {
             return;
         }

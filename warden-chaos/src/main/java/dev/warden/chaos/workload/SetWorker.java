@@ -33,21 +33,21 @@ public final class SetWorker extends Worker {
 
     @Override
     protected void onNewSession(ZooKeeper zk) throws KeeperException, InterruptedException {
-        Paths.ensure(zk, ROOT, "");
+        WorkloadNodes.ensure(zk, ROOT, "");
     }
 
     @Override
     protected void step(ZooKeeper zk) throws KeeperException, InterruptedException {
         String shard = ROOT + "/s" + adds.getAndIncrement() / ADDS_PER_SHARD;
         if (!shard.equals(shardMade)) {
-            Paths.ensure(zk, shard, "");
+            WorkloadNodes.ensure(zk, shard, "");
             shardMade = shard;
         }
         long value = nextValue.incrementAndGet();
         History.Pending pending = history.invoke(client, WORKLOAD, "add", shard, Map.of("value", value));
         try {
             Stat stat = new Stat();
-            String path = zk.create(shard + "/e-", Paths.bytes(value), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+            String path = zk.create(shard + "/e-", WorkloadNodes.bytes(value), ZooDefs.Ids.OPEN_ACL_UNSAFE,
                     CreateMode.PERSISTENT_SEQUENTIAL, stat);
             pending.ok(Map.of("seq", Zk.sequenceOf(path), "czxid", stat.getCzxid()));
         } catch (KeeperException e) {

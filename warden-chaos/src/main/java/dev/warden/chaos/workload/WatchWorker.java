@@ -41,7 +41,7 @@ public final class WatchWorker extends Worker {
 
     @Override
     protected void onNewSession(ZooKeeper zk) throws KeeperException, InterruptedException {
-        Paths.ensure(zk, NODE, "0");
+        WorkloadNodes.ensure(zk, NODE, "0");
         if (!writer) {
             windowVoid = true;
             zk.addWatch(NODE, AddWatchMode.PERSISTENT);
@@ -75,7 +75,7 @@ public final class WatchWorker extends Worker {
     @Override
     protected void step(ZooKeeper zk) throws KeeperException, InterruptedException {
         if (writer) {
-            zk.setData(NODE, Paths.bytes(++counter), -1);
+            zk.setData(NODE, WorkloadNodes.bytes(++counter), -1);
             Thread.sleep(20);
             return;
         }

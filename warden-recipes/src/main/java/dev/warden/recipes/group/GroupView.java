@@ -28,47 +28,47 @@ import java.util.function.Consumer;
 public final class GroupView implements AutoCloseable {
     private final WardenClient client;
     private final String groupPath;
-    private final Consumer<List<Member>> listener;
+    private final Consumer<List<MemberNode>> listener;
     /** Null until the first listing, which is delivered even when the group is empty. */
-    private volatile List<Member> members;
+    private volatile List<MemberNode> members;
     private boolean listing;
     private boolean changedMeanwhile;
     private volatile boolean stopped;
     private volatile WatchHandle watch;
 
-    private GroupView(WardenClient client, String groupPath, Consumer<List<Member>> listener) {
+    private GroupView(WardenClient client, String groupPath, Consumer<List<MemberNode>> listener) {
         this.client = client;
         this.groupPath = groupPath;
         this.listener = listener;
     }
 
     /** The group's members now, in join order (an absent group has none). */
-    public static CompletableFuture<List<Member>> list(WardenClient client, String groupPath) {
+    public static CompletableFuture<List<MemberNode>> list(WardenClient client, String groupPath) {
         return client.getChildren(groupPath).exceptionallyCompose(failure ->
                         Failures.is(failure, WardenException.NoNodeException.class)
                                 ? CompletableFuture.completedFuture(List.of())
                                 : CompletableFuture.failedFuture(Failures.cause(failure)))
                 .thenCompose(names -> {
-                    List<CompletableFuture<Optional<Member>>> reads = new ArrayList<>();
+                    List<CompletableFuture<Optional<MemberNode>>> reads = new ArrayList<>();
                     for (String name : names) {
                         reads.add(readMember(client, groupPath, name));
                     }
                     return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(ignored ->
                             reads.stream().map(CompletableFuture::join).flatMap(Optional::stream)
-                                    .sorted(Comparator.comparingLong(Member::joinZxid)).toList());
+                                    .sorted(Comparator.comparingLong(MemberNode::joinZxid)).toList());
                 });
     }
 
-    private static CompletableFuture<Optional<Member>> readMember(WardenClient client, String groupPath, String name) {
+    private static CompletableFuture<Optional<MemberNode>> readMember(WardenClient client, String groupPath, String name) {
         return client.getData(EnsurePath.child(groupPath, name))
-                .thenApply(read -> Optional.of(new Member(name, read.data(), read.stat().ephemeralOwner(), read.stat().czxid())))
+                .thenApply(read -> Optional.of(new MemberNode(name, read.data(), read.stat().ephemeralOwner(), read.stat().czxid())))
                 .exceptionallyCompose(failure -> Failures.is(failure, WardenException.NoNodeException.class)
                         ? CompletableFuture.completedFuture(Optional.empty()) // left while we listed
                         : CompletableFuture.failedFuture(Failures.cause(failure)));
     }
 
     /** Follows the group; completes once the listener has been given the current members. */
-    public static CompletableFuture<GroupView> follow(WardenClient client, String groupPath, Consumer<List<Member>> listener) {
+    public static CompletableFuture<GroupView> follow(WardenClient client, String groupPath, Consumer<List<MemberNode>> listener) {
         GroupView view = new GroupView(client, groupPath, listener);
         client.addStateListener(view::onState);
         // recursive: one watch reports joins, leaves and data changes of members
@@ -82,13 +82,13 @@ public final class GroupView implements AutoCloseable {
     }
 
     /** Blocking form of {@link #follow}. */
-    public static GroupView follow(WardenClient client, String groupPath, Consumer<List<Member>> listener, Duration timeout) {
+    public static GroupView follow(WardenClient client, String groupPath, Consumer<List<MemberNode>> listener, Duration timeout) {
         return client.blocking(timeout).await(follow(client, groupPath, listener));
     }
 
     /** The last member list delivered. */
-    public List<Member> members() {
-        List<Member> latest = members;
+    public List<MemberNode> members() {
+        List<MemberNode> latest = members;
         return latest == null ? List.of() : latest;
     }
 

@@ -40,14 +40,14 @@ class GroupMembershipTest {
         server.close();
     }
 
-    private static List<String> names(List<Member> members) {
-        return members.stream().map(Member::name).toList();
+    private static List<String> names(List<MemberNode> members) {
+        return members.stream().map(MemberNode::name).toList();
     }
 
     @Test
     void aFollowerSeesJoinsInOrderWithDataAndSeesACrashedMemberLeave() {
         WardenClient observer = server.client();
-        List<List<Member>> seen = Collections.synchronizedList(new ArrayList<>());
+        List<List<MemberNode>> seen = Collections.synchronizedList(new ArrayList<>());
         GroupView view = GroupView.follow(observer, group, seen::add, TIMEOUT);
         assertEquals(List.of(List.of()), seen, "the empty group is delivered first");
 
@@ -103,7 +103,7 @@ class GroupMembershipTest {
 
         proxied.proxy().cut();
         Eventually.holds(Duration.ofSeconds(20), () -> rejoined.size() == 1, () -> "lost " + lost.get());
-        List<Member> members = GroupView.list(observer, group).join();
+        List<MemberNode> members = GroupView.list(observer, group).join();
         assertEquals(List.of("rs1"), names(members));
         assertNotEquals(firstSession, members.get(0).sessionId(), "held by the new session");
         assertEquals(member.client().sessionId(), members.get(0).sessionId());

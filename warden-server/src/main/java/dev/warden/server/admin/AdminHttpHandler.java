@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * One HTTP connection of the AdminServer: {@code GET <commandURL>} lists the commands,
  * {@code GET|POST <commandURL>/<name>} runs one and answers JSON ({@code "command"} and
  * {@code "error"} beside the command's fields, as ZooKeeper answers). {@code snapshot} streams a
- * consistent snapshot file and {@code restore} takes one as its POST body ({@link RestoreCommand});
+ * consistent snapshot file and {@code restore} takes one as its POST body ({@link RestoreAdminCommand});
  * both need an {@code Authorization} header that grants ALL on {@code /}, as in ZooKeeper.
  */
 final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
@@ -65,7 +65,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private final AdminRateLimit snapshotLimit;
     /** admin.snapshot.enabled: false answers every snapshot command 503, as in ZooKeeper. */
     private final boolean snapshotEnabled;
-    private final RestoreCommand restore;
+    private final RestoreAdminCommand restore;
     private HttpRequest request;
     /** The body of a restore being received, else null; other commands' bodies are not kept. */
     private RestoreBody restoreBody;
@@ -77,7 +77,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
     private boolean discardingRest;
 
     AdminHttpHandler(ServerContext server, AdminCommands commands, BackupSource backups, String commandUrl,
-                     Path scratchDir, RestoreCommand restore, AdminRateLimit snapshotLimit, boolean snapshotEnabled) {
+                     Path scratchDir, RestoreAdminCommand restore, AdminRateLimit snapshotLimit, boolean snapshotEnabled) {
         this.server = server;
         this.snapshotEnabled = snapshotEnabled;
         this.snapshotLimit = snapshotLimit;
@@ -131,7 +131,7 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             return null;
         }
         long declaredBytes = HttpUtil.getContentLength(head, -1L);
-        if (declaredBytes > RestoreCommand.maxBodyBytes()) {
+        if (declaredBytes > RestoreAdminCommand.maxBodyBytes()) {
             refuseTooLarge(ctx, declaredBytes);
             return null;
         }
@@ -139,12 +139,12 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<HttpObject> {
             // curl asks before sending a large body; without an answer it waits a second first
             ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
         }
-        return new RestoreBody(RestoreCommand.maxBodyBytes(), (int) Math.max(0, declaredBytes));
+        return new RestoreBody(RestoreAdminCommand.maxBodyBytes(), (int) Math.max(0, declaredBytes));
     }
 
     private void refuseTooLarge(ChannelHandlerContext ctx, long bodyBytes) {
         restoreBody = null;
-        answerBeforeBody(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, RestoreCommand.tooLarge(bodyBytes));
+        answerBeforeBody(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, RestoreAdminCommand.tooLarge(bodyBytes));
     }
 
     private void answerBeforeBody(ChannelHandlerContext ctx, HttpResponseStatus status, String error) {

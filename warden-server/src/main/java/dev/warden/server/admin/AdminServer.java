@@ -61,7 +61,7 @@ public final class AdminServer implements AutoCloseable {
     public static AdminServer start(AdminServerSettings settings, ServerContext server, SnapshotStore snapshots,
                                     BackupSource backups, Path scratchDir) throws InterruptedException {
         AdminCommands commands = new AdminCommands(server, snapshots);
-        RestoreCommand restore = new RestoreCommand(server, settings.restoreEnabled(),
+        RestoreAdminCommand restore = new RestoreAdminCommand(server, settings.restoreEnabled(),
                 new AdminRateLimit(settings.rateLimiterIntervalMs(), server.clock()));
         AdminRateLimit snapshotLimit = new AdminRateLimit(settings.rateLimiterIntervalMs(), server.clock());
         // HTTPS (admin.forceHttps), or HTTP and HTTPS told apart by their first bytes (admin.portUnification)

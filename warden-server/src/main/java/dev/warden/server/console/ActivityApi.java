@@ -3,7 +3,7 @@ package dev.warden.server.console;
 import dev.warden.server.net.ClientConnection;
 import dev.warden.server.net.ServerContext;
 import dev.warden.state.session.SessionTracker;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -82,7 +82,7 @@ final class ActivityApi {
     /** Watched paths in order after {@code after}, starting with {@code prefix}, each with the sessions watching it. */
     Map<String, Object> watches(String prefix, String after, int limit) throws ConsoleException {
         checkLimit(limit);
-        TreeMap<String, List<Watcher>> byPath = new TreeMap<>(server.watches().watchersByPath());
+        TreeMap<String, List<WatchRecipient>> byPath = new TreeMap<>(server.watches().watchersByPath());
         int matching = 0;
         List<Map<String, Object>> list = new ArrayList<>();
         String next = null;
@@ -124,7 +124,7 @@ final class ActivityApi {
         return remote.startsWith("/") ? remote.substring(1) : remote;
     }
 
-    private static long sessionOf(Watcher watcher) {
+    private static long sessionOf(WatchRecipient watcher) {
         return watcher instanceof ClientConnection c ? c.sessionId() : 0;
     }
 

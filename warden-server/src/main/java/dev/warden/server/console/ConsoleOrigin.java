@@ -5,7 +5,7 @@ import dev.warden.protocol.ReplyHeader;
 import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.pipeline.Origin;
 import dev.warden.state.pipeline.Request;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +20,7 @@ final class ConsoleOrigin implements Origin {
     record Answer(int err, Record body) {
     }
 
-    private static final Watcher NO_WATCHES = (eventType, path, zxid, acl) -> {
+    private static final WatchRecipient NO_WATCHES = (eventType, path, zxid, acl) -> {
     };
 
     private final AuthIdentities identities;
@@ -71,7 +71,7 @@ final class ConsoleOrigin implements Origin {
     }
 
     @Override
-    public Watcher watcher() {
+    public WatchRecipient watcher() {
         return NO_WATCHES;
     }
 

@@ -3,7 +3,7 @@ package dev.warden.server.net;
 import dev.warden.server.common.WardenVersion;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.state.tree.DigestHistory;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -147,7 +147,7 @@ public final class AdminFigures {
         return list;
     }
 
-    private static long sessionOf(Watcher watcher) {
+    private static long sessionOf(WatchRecipient watcher) {
         return watcher instanceof ClientConnection c ? c.sessionId() : 0;
     }
 

@@ -17,7 +17,7 @@ import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.pipeline.Origin;
 import dev.warden.state.pipeline.ReplyHeaders;
 import dev.warden.state.pipeline.Request;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * queue holds at most the high-water mark, the replies to the requests already read and the
  * events of the watches the session set. No reply or event is ever dropped.
  */
-public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, Watcher {
+public final class ClientConnection extends ChannelInboundHandlerAdapter implements Origin, WatchRecipient {
     private static final Logger log = LoggerFactory.getLogger(ClientConnection.class);
     private static final VarHandle IN_FLIGHT = FieldHandles.of(MethodHandles.lookup(), "inFlight", int.class);
     /** One per JVM: a flood of malformed frames (a fuzzer, a broken client) becomes two lines a minute. */
@@ -143,7 +143,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     }
 
     @Override
-    public Watcher watcher() {
+    public WatchRecipient watcher() {
         return this;
     }
 
@@ -437,7 +437,7 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
     }
 
-    // ---- Watcher: called under the tree's write lock ----------------------------------------
+    // ---- WatchRecipient: called under the tree's write lock -------------------------------
 
     @Override
     public void process(int eventType, String path, long zxid, List<Acl> aclForReadCheck) {

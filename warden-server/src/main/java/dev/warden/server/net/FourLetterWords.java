@@ -5,7 +5,7 @@ import dev.warden.server.config.ServerConfig;
 import dev.warden.server.recovery.DataLayout;
 import dev.warden.state.session.SessionTracker;
 import dev.warden.state.tree.DigestHistory;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -202,7 +202,7 @@ final class FourLetterWords {
 
     private static String wchc(ServerContext server) {
         StringBuilder out = new StringBuilder();
-        for (Map.Entry<Watcher, List<String>> entry : server.watches().dataWatchPathsByWatcher().entrySet()) {
+        for (Map.Entry<WatchRecipient, List<String>> entry : server.watches().dataWatchPathsByWatcher().entrySet()) {
             long session = entry.getKey() instanceof ClientConnection c ? c.sessionId() : 0;
             out.append("0x").append(Long.toHexString(session)).append('\n');
             for (String path : entry.getValue()) {
@@ -214,9 +214,9 @@ final class FourLetterWords {
 
     private static String wchp(ServerContext server) {
         StringBuilder out = new StringBuilder();
-        for (Map.Entry<String, List<Watcher>> entry : server.watches().dataWatchersByPath().entrySet()) {
+        for (Map.Entry<String, List<WatchRecipient>> entry : server.watches().dataWatchersByPath().entrySet()) {
             out.append(entry.getKey()).append('\n');
-            for (Watcher watcher : entry.getValue()) {
+            for (WatchRecipient watcher : entry.getValue()) {
                 long session = watcher instanceof ClientConnection c ? c.sessionId() : 0;
                 out.append("\t0x").append(Long.toHexString(session)).append('\n');
             }

@@ -1,6 +1,6 @@
 package dev.warden.server.quorum;
 
-import dev.warden.consensus.ConfigCodec;
+import dev.warden.consensus.ConfigEntryCodec;
 import dev.warden.consensus.Configuration;
 import dev.warden.consensus.Entry;
 import dev.warden.server.config.EnsembleConfig;
@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * Tells the consensus core which log entries are configuration changes: transactions whose body
  * is a {@link TxnBody.Reconfig}, found by the body's tag without decoding other entries.
  */
-public final class ReconfigEntries implements ConfigCodec {
+public final class ReconfigEntries implements ConfigEntryCodec {
     public static final ReconfigEntries INSTANCE = new ReconfigEntries();
 
     private ReconfigEntries() {

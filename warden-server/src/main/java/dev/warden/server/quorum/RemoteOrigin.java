@@ -5,7 +5,7 @@ import dev.warden.protocol.ReplyHeader;
 import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.pipeline.Origin;
 import dev.warden.state.pipeline.Request;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 
 /**
  * The origin of a request forwarded by a member, as the leader's prep sees it: only its
@@ -38,7 +38,7 @@ final class RemoteOrigin implements Origin {
     }
 
     @Override
-    public Watcher watcher() {
+    public WatchRecipient watcher() {
         throw new IllegalStateException("a forwarded request has no watcher on the leader");
     }
 

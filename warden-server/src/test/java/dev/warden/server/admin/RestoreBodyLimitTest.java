@@ -11,8 +11,8 @@ class RestoreBodyLimitTest {
     /** A restore's file may take one log record, and no more than an eighth of a small heap. */
     @Test
     void theLimitIsOneLogRecordOrAnEighthOfTheHeapWhicheverIsLess() {
-        assertEquals(32 * MIB, RestoreCommand.maxBodyBytes(256 * MIB), "a 256 MiB heap: 32 MiB");
-        assertEquals(SnapshotRestore.maxSnapshotBytes(), RestoreCommand.maxBodyBytes(4096 * MIB),
+        assertEquals(32 * MIB, RestoreAdminCommand.maxBodyBytes(256 * MIB), "a 256 MiB heap: 32 MiB");
+        assertEquals(SnapshotRestore.maxSnapshotBytes(), RestoreAdminCommand.maxBodyBytes(4096 * MIB),
                 "a 4 GiB heap: one log record");
     }
 }

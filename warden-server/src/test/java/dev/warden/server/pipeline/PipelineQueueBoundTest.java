@@ -17,7 +17,7 @@ import dev.warden.state.pipeline.StateMachine;
 import dev.warden.state.session.SessionTracker;
 import dev.warden.state.tree.DataTree;
 import dev.warden.state.watch.WatchManager;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import dev.warden.storage.TxnLog;
 import dev.warden.storage.TxnLogOptions;
 import java.nio.file.Path;
@@ -94,7 +94,7 @@ class PipelineQueueBoundTest {
         }
 
         @Override
-        public Watcher watcher() {
+        public WatchRecipient watcher() {
             return null;
         }
 

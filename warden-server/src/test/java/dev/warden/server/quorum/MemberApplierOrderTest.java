@@ -23,7 +23,7 @@ import dev.warden.state.tree.DataTree;
 import dev.warden.state.txn.Txn;
 import dev.warden.state.txn.TxnBody;
 import dev.warden.state.watch.WatchManager;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -162,7 +162,7 @@ class MemberApplierOrderTest {
         }
 
         @Override
-        public Watcher watcher() {
+        public WatchRecipient watcher() {
             return (type, path, zxid, acl) -> { };
         }
 

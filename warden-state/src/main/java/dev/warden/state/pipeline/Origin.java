@@ -21,7 +21,7 @@ public interface Origin {
     void closeAfterFlush();
 
     /** The watcher identity of this connection. */
-    dev.warden.state.watch.Watcher watcher();
+    dev.warden.state.watch.WatchRecipient watcher();
 
     /** The session is established (handshake finished by the applier). */
     void sessionCreated(long sessionId, int timeoutMs, byte[] password);

@@ -38,7 +38,7 @@ import dev.warden.state.auth.AuthIdentities;
 import dev.warden.state.tree.DataNode;
 import dev.warden.state.tree.DataTree;
 import dev.warden.state.watch.WatchManager;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,7 +83,7 @@ public final class ReadProcessor {
     private Reply dispatch(Request request) {
         Origin origin = request.origin;
         AuthIdentities who = origin.identities();
-        Watcher watcher = origin.watcher();
+        WatchRecipient watcher = origin.watcher();
         return switch (request.opcode) {
             case OpCode.EXISTS -> exists((ExistsRequest) request.body, who, watcher);
             case OpCode.GET_DATA -> {
@@ -128,7 +128,7 @@ public final class ReadProcessor {
         };
     }
 
-    private Reply exists(ExistsRequest exists, AuthIdentities who, Watcher watcher) {
+    private Reply exists(ExistsRequest exists, AuthIdentities who, WatchRecipient watcher) {
         String path = exists.path();
         if (path == null || path.indexOf('\0') >= 0) {
             return Reply.error(ErrorCode.BAD_ARGUMENTS);
@@ -143,7 +143,7 @@ public final class ReadProcessor {
         return node == null ? Reply.error(ErrorCode.NO_NODE) : Reply.ok(new ExistsResponse(node.stat()));
     }
 
-    private Reply getData(String path, boolean watch, AuthIdentities who, Watcher watcher) {
+    private Reply getData(String path, boolean watch, AuthIdentities who, WatchRecipient watcher) {
         DataNode node = path == null ? null : tree.node(path);
         if (node == null) {
             return Reply.error(ErrorCode.NO_NODE);
@@ -170,7 +170,7 @@ public final class ReadProcessor {
         return Reply.ok(new GetACLResponse(acl, node.stat()));
     }
 
-    private Reply getChildren(String path, boolean watch, boolean withStat, AuthIdentities who, Watcher watcher) {
+    private Reply getChildren(String path, boolean watch, boolean withStat, AuthIdentities who, WatchRecipient watcher) {
         DataNode node = path == null ? null : tree.node(path);
         if (node == null) {
             return Reply.error(ErrorCode.NO_NODE);
@@ -227,7 +227,7 @@ public final class ReadProcessor {
     }
 
     private Reply setWatches(long relativeZxid, List<String> data, List<String> exist, List<String> child,
-                             List<String> persistent, List<String> recursive, Watcher watcher) {
+                             List<String> persistent, List<String> recursive, WatchRecipient watcher) {
         boolean limited = false;
         for (String path : nonNull(data)) {
             DataNode node = tree.node(path);
@@ -269,7 +269,7 @@ public final class ReadProcessor {
         return paths == null ? List.of() : paths;
     }
 
-    private Reply addWatch(AddWatchRequest add, Watcher watcher) {
+    private Reply addWatch(AddWatchRequest add, WatchRecipient watcher) {
         boolean added;
         if (add.mode() == WatcherType.ADD_WATCH_PERSISTENT) {
             added = watches.addPersistentWatch(add.path(), watcher);
@@ -281,7 +281,7 @@ public final class ReadProcessor {
         return added ? Reply.ok(new ErrorResponse(0)) : Reply.error(ErrorCode.QUOTA_EXCEEDED);
     }
 
-    private Reply removeWatches(String path, int type, boolean remove, Watcher watcher) {
+    private Reply removeWatches(String path, int type, boolean remove, WatchRecipient watcher) {
         if (!WatcherType.isValid(type)) {
             return Reply.error(ErrorCode.MARSHALLING_ERROR);
         }

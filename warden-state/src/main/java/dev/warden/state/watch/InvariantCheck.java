@@ -9,16 +9,16 @@ import java.util.Map;
  */
 final class InvariantCheck {
     private final PathTable byPath;
-    private final Map<Watcher, WatchManager.WatcherPaths> byWatcher;
+    private final Map<WatchRecipient, WatchManager.WatcherPaths> byWatcher;
 
-    InvariantCheck(PathTable byPath, Map<Watcher, WatchManager.WatcherPaths> byWatcher) {
+    InvariantCheck(PathTable byPath, Map<WatchRecipient, WatchManager.WatcherPaths> byWatcher) {
         this.byPath = byPath;
         this.byWatcher = byWatcher;
     }
 
     void verify(int totalWatchCount, int dataTableWatchCount, int recursiveWatchCount, int maxWatchesPerWatcher) {
         int[] totals = new int[3];
-        Map<Watcher, int[]> perWatcher = new IdentityHashMap<>();
+        Map<WatchRecipient, int[]> perWatcher = new IdentityHashMap<>();
         byPath.forEach(entry -> {
             require(entry.size() > 0, "empty entry kept for " + entry.path);
             require(byPath.get(entry.path) == entry, "path index cannot find " + entry.path);

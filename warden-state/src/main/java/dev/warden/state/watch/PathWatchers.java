@@ -17,9 +17,9 @@ final class PathWatchers {
     private static final int LINEAR_CAPACITY_MAX = 8;
 
     final String path;
-    /** null when empty, the watcher itself when size is 1, else a Watcher[]. */
+    /** null when empty, the watcher itself when size is 1, else a WatchRecipient[]. */
     private Object watchers;
-    /** Parallel to the Watcher[]; unused while the watcher is stored inline. */
+    /** Parallel to the WatchRecipient[]; unused while the watcher is stored inline. */
     private byte[] modes;
     private byte singleMode;
     private int size;
@@ -33,8 +33,8 @@ final class PathWatchers {
     }
 
     /** The mode bits this watcher holds here, 0 if none. */
-    int modeOf(Watcher w) {
-        if (watchers instanceof Watcher[] array) {
+    int modeOf(WatchRecipient w) {
+        if (watchers instanceof WatchRecipient[] array) {
             int slot = slotOf(array, w);
             return slot < 0 ? WatchKinds.NONE : modes[slot];
         }
@@ -42,8 +42,8 @@ final class PathWatchers {
     }
 
     /** Sets this watcher's mode bits; 0 removes the watcher. */
-    void setMode(Watcher w, int mode) {
-        if (watchers instanceof Watcher[] array) {
+    void setMode(WatchRecipient w, int mode) {
+        if (watchers instanceof WatchRecipient[] array) {
             int slot = slotOf(array, w);
             if (slot >= 0 && mode != WatchKinds.NONE) {
                 modes[slot] = (byte) mode;
@@ -64,9 +64,9 @@ final class PathWatchers {
                 singleMode = (byte) mode;
                 size = 1;
             } else {
-                Watcher[] array = new Watcher[2];
+                WatchRecipient[] array = new WatchRecipient[2];
                 modes = new byte[2];
-                array[0] = (Watcher) watchers;
+                array[0] = (WatchRecipient) watchers;
                 modes[0] = singleMode;
                 array[1] = w;
                 modes[1] = (byte) mode;
@@ -77,40 +77,40 @@ final class PathWatchers {
     }
 
     /** Appends to {@code out} every watcher holding any of {@code bits}. */
-    void collect(int bits, List<Watcher> out) {
-        if (watchers instanceof Watcher[] array) {
+    void collect(int bits, List<WatchRecipient> out) {
+        if (watchers instanceof WatchRecipient[] array) {
             for (int i = 0; i < array.length; i++) {
                 if (array[i] != null && (modes[i] & bits) != 0) {
                     out.add(array[i]);
                 }
             }
         } else if (watchers != null && (singleMode & bits) != 0) {
-            out.add((Watcher) watchers);
+            out.add((WatchRecipient) watchers);
         }
     }
 
     /** Calls the visitor once per watcher with its mode. The visitor must not mutate this. */
     void forEach(ModeVisitor visitor) {
-        if (watchers instanceof Watcher[] array) {
+        if (watchers instanceof WatchRecipient[] array) {
             for (int i = 0; i < array.length; i++) {
                 if (array[i] != null) {
                     visitor.visit(array[i], modes[i]);
                 }
             }
         } else if (watchers != null) {
-            visitor.visit((Watcher) watchers, singleMode);
+            visitor.visit((WatchRecipient) watchers, singleMode);
         }
     }
 
     interface ModeVisitor {
-        void visit(Watcher w, int mode);
+        void visit(WatchRecipient w, int mode);
     }
 
-    private boolean isHashed(Watcher[] array) {
+    private boolean isHashed(WatchRecipient[] array) {
         return array.length > LINEAR_CAPACITY_MAX;
     }
 
-    private int slotOf(Watcher[] array, Watcher w) {
+    private int slotOf(WatchRecipient[] array, WatchRecipient w) {
         if (!isHashed(array)) {
             for (int i = 0; i < size; i++) {
                 if (array[i] == w) {
@@ -130,7 +130,7 @@ final class PathWatchers {
         }
     }
 
-    private void addToArray(Watcher[] array, Watcher w, int mode) {
+    private void addToArray(WatchRecipient[] array, WatchRecipient w, int mode) {
         boolean hashed = isHashed(array);
         if (!hashed && size < array.length) {
             array[size] = w;
@@ -139,7 +139,7 @@ final class PathWatchers {
             // A full linear array doubles (becoming hashed past the linear maximum); a hashed
             // one doubles at 3/4 load because linear probing degrades quickly beyond that.
             rebuild(array.length * 2);
-            addToArray((Watcher[]) watchers, w, mode);
+            addToArray((WatchRecipient[]) watchers, w, mode);
             return;
         } else {
             insertHashed(array, modes, w, mode);
@@ -147,7 +147,7 @@ final class PathWatchers {
         size++;
     }
 
-    private void removeAt(Watcher[] array, int slot) {
+    private void removeAt(WatchRecipient[] array, int slot) {
         size--;
         if (isHashed(array)) {
             deleteHashed(array, slot);
@@ -167,7 +167,7 @@ final class PathWatchers {
     }
 
     private void inlineTheLastOne() {
-        Watcher[] array = (Watcher[]) watchers;
+        WatchRecipient[] array = (WatchRecipient[]) watchers;
         for (int i = 0; i < array.length; i++) {
             if (array[i] != null) {
                 watchers = array[i];
@@ -181,9 +181,9 @@ final class PathWatchers {
 
     /** Re-lays all entries into arrays of the given capacity (linear or hashed by capacity). */
     private void rebuild(int capacity) {
-        Watcher[] old = (Watcher[]) watchers;
+        WatchRecipient[] old = (WatchRecipient[]) watchers;
         byte[] oldModes = modes;
-        Watcher[] array = new Watcher[capacity];
+        WatchRecipient[] array = new WatchRecipient[capacity];
         byte[] fresh = new byte[capacity];
         boolean hashed = capacity > LINEAR_CAPACITY_MAX;
         int next = 0;
@@ -203,7 +203,7 @@ final class PathWatchers {
         modes = fresh;
     }
 
-    private static void insertHashed(Watcher[] array, byte[] modes, Watcher w, int mode) {
+    private static void insertHashed(WatchRecipient[] array, byte[] modes, WatchRecipient w, int mode) {
         int mask = array.length - 1;
         int i = home(w, mask);
         while (array[i] != null) {
@@ -214,7 +214,7 @@ final class PathWatchers {
     }
 
     /** Backward-shift deletion, as in {@link PathTable}: no tombstones, chains stay intact. */
-    private void deleteHashed(Watcher[] array, int slot) {
+    private void deleteHashed(WatchRecipient[] array, int slot) {
         int mask = array.length - 1;
         int hole = slot;
         for (int j = (slot + 1) & mask; array[j] != null; j = (j + 1) & mask) {
@@ -229,7 +229,7 @@ final class PathWatchers {
         modes[hole] = 0;
     }
 
-    private static int home(Watcher w, int mask) {
+    private static int home(WatchRecipient w, int mask) {
         int h = System.identityHashCode(w) * 0x9E3779B9;
         return (h ^ (h >>> 16)) & mask;
     }

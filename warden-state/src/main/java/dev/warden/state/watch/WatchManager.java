@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * The server's watch registry (WIRE-PROTOCOL.md §5.5, §5.6, §6). Pure in-memory logic: no I/O,
  * no threads. Thread-safe: registrations arrive from network threads, triggers from the applier
  * thread, removals from wherever a connection closes. One lock guards all state; notifications
- * are delivered after it is released, so a {@link Watcher} may call back into the manager and
+ * are delivered after it is released, so a {@link WatchRecipient} may call back into the manager and
  * no connection lock is ever taken while holding ours. With triggers coming from one applier
  * thread (as designed), notifications leave in trigger order.
  *
@@ -31,7 +31,7 @@ public final class WatchManager {
 
     private final PathTable byPath = new PathTable();
     /** Reverse index so closing a connection touches only its own paths. */
-    private final Map<Watcher, WatcherPaths> byWatcher = new IdentityHashMap<>();
+    private final Map<WatchRecipient, WatcherPaths> byWatcher = new IdentityHashMap<>();
     private int totalWatchCount;
     private int dataTableWatchCount;
     /** When 0, triggers skip the ancestor walk entirely. */
@@ -48,22 +48,22 @@ public final class WatchManager {
      * One-shot data-table watch (getData, exists). Returns false when the watcher's limit is
      * reached (nothing registered). Registering the same (path, watcher, kind) twice is one watch.
      */
-    public boolean addDataWatch(String path, Watcher w) {
+    public boolean addDataWatch(String path, WatchRecipient w) {
         return add(path, w, WatchKinds.DATA);
     }
 
     /** One-shot child-table watch (getChildren). */
-    public boolean addChildWatch(String path, Watcher w) {
+    public boolean addChildWatch(String path, WatchRecipient w) {
         return add(path, w, WatchKinds.CHILD);
     }
 
     /** addWatch mode 0. */
-    public boolean addPersistentWatch(String path, Watcher w) {
+    public boolean addPersistentWatch(String path, WatchRecipient w) {
         return add(path, w, WatchKinds.PERSISTENT);
     }
 
     /** addWatch mode 1. */
-    public boolean addPersistentRecursiveWatch(String path, Watcher w) {
+    public boolean addPersistentRecursiveWatch(String path, WatchRecipient w) {
         return add(path, w, WatchKinds.RECURSIVE);
     }
 
@@ -75,13 +75,13 @@ public final class WatchManager {
      */
     public int trigger(String path, int eventType, long zxid, List<Acl> aclForReadCheck) {
         int firedBits = WatchKinds.firedOnPath(eventType);
-        List<Watcher> targets = new ArrayList<>();
+        List<WatchRecipient> targets = new ArrayList<>();
         synchronized (lock) {
             PathWatchers own = byPath.get(path);
             if (own != null) {
                 own.collect(firedBits, targets);
                 int consumed = firedBits & WatchKinds.ONE_SHOT;
-                for (Watcher w : targets) {
+                for (WatchRecipient w : targets) {
                     int mode = own.modeOf(w);
                     if ((mode & consumed) != 0) {
                         changeMode(own, w, mode, mode & ~consumed);
@@ -92,7 +92,7 @@ public final class WatchManager {
                 addRecursiveWatchersOfAncestors(path, targets);
             }
         }
-        for (Watcher w : targets) {
+        for (WatchRecipient w : targets) {
             w.process(eventType, path, zxid, aclForReadCheck);
         }
         if (!targets.isEmpty() && eventType >= EventType.NODE_CREATED && eventType <= EventType.NODE_CHILDREN_CHANGED) {
@@ -113,7 +113,7 @@ public final class WatchManager {
      * checkWatches ({@code remove} false) / removeWatches ({@code remove} true) for a
      * {@link dev.warden.protocol.WatcherType} value. Returns whether the watcher held a match.
      */
-    public boolean removeWatches(String path, int watcherType, Watcher w, boolean remove) {
+    public boolean removeWatches(String path, int watcherType, WatchRecipient w, boolean remove) {
         int bits = WatchKinds.forWatcherType(watcherType);
         synchronized (lock) {
             PathWatchers entry = byPath.get(path);
@@ -129,7 +129,7 @@ public final class WatchManager {
     }
 
     /** The watcher's connection closed: drops all its watches. */
-    public void removeWatcher(Watcher w) {
+    public void removeWatcher(WatchRecipient w) {
         synchronized (lock) {
             WatcherPaths own = byWatcher.remove(w);
             if (own == null) {
@@ -146,7 +146,7 @@ public final class WatchManager {
         }
     }
 
-    public boolean hasWatch(String path, int watcherType, Watcher w) {
+    public boolean hasWatch(String path, int watcherType, WatchRecipient w) {
         return removeWatches(path, watcherType, w, false);
     }
 
@@ -157,7 +157,7 @@ public final class WatchManager {
         }
     }
 
-    public int watchCount(Watcher w) {
+    public int watchCount(WatchRecipient w) {
         synchronized (lock) {
             WatcherPaths own = byWatcher.get(w);
             return own == null ? 0 : own.watchCount;
@@ -176,7 +176,7 @@ public final class WatchManager {
      * acceptable for an operator command but not for a hot path.
      */
     public DataTableSummary dataTableSummary() {
-        Set<Watcher> watchers = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<WatchRecipient> watchers = Collections.newSetFromMap(new IdentityHashMap<>());
         int[] paths = {0};
         synchronized (lock) {
             byPath.forEach(entry -> {
@@ -208,8 +208,8 @@ public final class WatchManager {
     }
 
     /** Snapshot for `wchc`: each watcher (by identity) with its watched paths, sorted. */
-    public Map<Watcher, List<String>> pathsByWatcher() {
-        Map<Watcher, List<String>> result = new IdentityHashMap<>();
+    public Map<WatchRecipient, List<String>> pathsByWatcher() {
+        Map<WatchRecipient, List<String>> result = new IdentityHashMap<>();
         synchronized (lock) {
             byWatcher.forEach((w, own) -> {
                 List<String> paths = new ArrayList<>(own.paths.size());
@@ -225,8 +225,8 @@ public final class WatchManager {
      * For wchc, as ZooKeeper's: each watcher with the paths it holds a data-table watch on
      * (exists, getData, persistent), in path order; child watches are not listed.
      */
-    public Map<Watcher, List<String>> dataWatchPathsByWatcher() {
-        Map<Watcher, List<String>> result = new IdentityHashMap<>();
+    public Map<WatchRecipient, List<String>> dataWatchPathsByWatcher() {
+        Map<WatchRecipient, List<String>> result = new IdentityHashMap<>();
         synchronized (lock) {
             byPath.forEach(entry -> entry.forEach((w, mode) -> {
                 if (WatchKinds.inDataTable(mode)) {
@@ -239,8 +239,8 @@ public final class WatchManager {
     }
 
     /** For wchp, as ZooKeeper's: each path with a data-table watch, in path order, with its watchers. */
-    public Map<String, List<Watcher>> dataWatchersByPath() {
-        Map<String, List<Watcher>> result = new TreeMap<>();
+    public Map<String, List<WatchRecipient>> dataWatchersByPath() {
+        Map<String, List<WatchRecipient>> result = new TreeMap<>();
         synchronized (lock) {
             byPath.forEach(entry -> entry.forEach((w, mode) -> {
                 if (WatchKinds.inDataTable(mode)) {
@@ -252,11 +252,11 @@ public final class WatchManager {
     }
 
     /** Snapshot for `wchp`: each watched path, in path order, with its watchers. */
-    public Map<String, List<Watcher>> watchersByPath() {
-        Map<String, List<Watcher>> result = new TreeMap<>();
+    public Map<String, List<WatchRecipient>> watchersByPath() {
+        Map<String, List<WatchRecipient>> result = new TreeMap<>();
         synchronized (lock) {
             byPath.forEach(entry -> {
-                List<Watcher> watchers = new ArrayList<>(entry.size());
+                List<WatchRecipient> watchers = new ArrayList<>(entry.size());
                 entry.forEach((w, mode) -> watchers.add(w));
                 result.put(entry.path, watchers);
             });
@@ -264,7 +264,7 @@ public final class WatchManager {
         return result;
     }
 
-    private boolean add(String path, Watcher w, int kind) {
+    private boolean add(String path, WatchRecipient w, int kind) {
         if (path == null || w == null) {
             throw new IllegalArgumentException("path and watcher are required");
         }
@@ -288,7 +288,7 @@ public final class WatchManager {
     }
 
     /** The one place a (path, watcher) mode changes, keeping both indexes and counters in step. */
-    private void changeMode(PathWatchers entry, Watcher w, int oldMode, int newMode) {
+    private void changeMode(PathWatchers entry, WatchRecipient w, int oldMode, int newMode) {
         entry.setMode(w, newMode);
         countChange(oldMode, newMode);
         WatcherPaths own = byWatcher.get(w);
@@ -317,9 +317,9 @@ public final class WatchManager {
     }
 
     /** Appends recursive watchers of every proper ancestor of {@code path} not already present. */
-    private void addRecursiveWatchersOfAncestors(String path, List<Watcher> targets) {
-        Set<Watcher> already = null;
-        List<Watcher> found = new ArrayList<>();
+    private void addRecursiveWatchersOfAncestors(String path, List<WatchRecipient> targets) {
+        Set<WatchRecipient> already = null;
+        List<WatchRecipient> found = new ArrayList<>();
         for (String ancestor = parentOf(path); ancestor != null; ancestor = parentOf(ancestor)) {
             PathWatchers entry = byPath.get(ancestor);
             if (entry == null) {
@@ -327,7 +327,7 @@ public final class WatchManager {
             }
             found.clear();
             entry.collect(WatchKinds.RECURSIVE, found);
-            for (Watcher w : found) {
+            for (WatchRecipient w : found) {
                 if (already == null) {
                     already = Collections.newSetFromMap(new IdentityHashMap<>());
                     already.addAll(targets);

@@ -18,7 +18,7 @@ import dev.warden.state.common.ManualClock;
 import dev.warden.state.session.SessionTracker;
 import dev.warden.state.tree.DataTree;
 import dev.warden.state.txn.Txn;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -136,7 +136,7 @@ public final class TxnGenerator {
         }
 
         @Override
-        public Watcher watcher() {
+        public WatchRecipient watcher() {
             return (type, path, zxid, acl) -> { };
         }
 

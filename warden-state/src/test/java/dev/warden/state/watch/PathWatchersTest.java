@@ -15,11 +15,11 @@ class PathWatchersTest {
     @Test
     void growsThroughEveryLayoutAndShrinksBackWithoutLosingAWatcher() {
         PathWatchers entry = new PathWatchers("/p");
-        List<Watcher> watchers = new ArrayList<>();
+        List<WatchRecipient> watchers = new ArrayList<>();
         for (int i = 0; i < 3_000; i++) {
             watchers.add(new RecordingWatcher("w" + i));
         }
-        Map<Watcher, Integer> expected = new IdentityHashMap<>();
+        Map<WatchRecipient, Integer> expected = new IdentityHashMap<>();
         for (int i = 0; i < watchers.size(); i++) {
             int mode = 1 + i % WatchKinds.ALL;
             entry.setMode(watchers.get(i), mode);
@@ -30,7 +30,7 @@ class PathWatchersTest {
         }
         assertMatches(expected, watchers, entry);
         // Remove in a scrambled order so backward-shift deletion meets every chain shape.
-        List<Watcher> order = new ArrayList<>(watchers);
+        List<WatchRecipient> order = new ArrayList<>(watchers);
         java.util.Collections.shuffle(order, new Random(42));
         for (int i = 0; i < order.size(); i++) {
             entry.setMode(order.get(i), WatchKinds.NONE);
@@ -45,8 +45,8 @@ class PathWatchersTest {
     @Test
     void changingAModeInPlaceKeepsTheSize() {
         PathWatchers entry = new PathWatchers("/p");
-        Watcher a = new RecordingWatcher("a");
-        Watcher b = new RecordingWatcher("b");
+        WatchRecipient a = new RecordingWatcher("a");
+        WatchRecipient b = new RecordingWatcher("b");
         entry.setMode(a, WatchKinds.DATA);
         entry.setMode(a, WatchKinds.DATA | WatchKinds.CHILD);
         assertEquals(1, entry.size());
@@ -63,15 +63,15 @@ class PathWatchersTest {
         assertEquals(1, entry.size());
     }
 
-    private static void assertMatches(Map<Watcher, Integer> expected, List<Watcher> all, PathWatchers entry) {
+    private static void assertMatches(Map<WatchRecipient, Integer> expected, List<WatchRecipient> all, PathWatchers entry) {
         assertEquals(expected.size(), entry.size());
-        for (Watcher w : all) {
+        for (WatchRecipient w : all) {
             assertEquals(expected.getOrDefault(w, 0), entry.modeOf(w));
         }
-        Map<Watcher, Integer> visited = new IdentityHashMap<>();
+        Map<WatchRecipient, Integer> visited = new IdentityHashMap<>();
         entry.forEach((w, mode) -> visited.put(w, mode));
         assertEquals(expected, visited);
-        List<Watcher> recursive = new ArrayList<>();
+        List<WatchRecipient> recursive = new ArrayList<>();
         entry.collect(WatchKinds.RECURSIVE, recursive);
         assertEquals(expected.values().stream().filter(m -> (m & WatchKinds.RECURSIVE) != 0).count(), recursive.size());
     }

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Test watcher that records every notification as "type path zxid". */
-final class RecordingWatcher implements Watcher {
+final class RecordingWatcher implements WatchRecipient {
     final String name;
     final List<String> events = new ArrayList<>();
     final List<List<Acl>> acls = new ArrayList<>();

@@ -29,7 +29,7 @@ class WatchManagerConcurrencyTest {
     private static final String[] PATHS = {"/", "/a", "/a/b", "/a/b/c", "/a/d", "/e", "/e/f"};
 
     /** Records zxids so a second call for the same trigger is detected. */
-    static final class ZxidWatcher implements Watcher {
+    static final class ZxidWatcher implements WatchRecipient {
         final Set<Long> zxids = new HashSet<>();
         int duplicates;
 

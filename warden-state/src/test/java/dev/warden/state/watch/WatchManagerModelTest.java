@@ -102,7 +102,7 @@ class WatchManagerModelTest {
         }
     }
 
-    private static boolean add(WatchManager manager, Kind kind, String path, Watcher w) {
+    private static boolean add(WatchManager manager, Kind kind, String path, WatchRecipient w) {
         return switch (kind) {
             case DATA -> manager.addDataWatch(path, w);
             case CHILD -> manager.addChildWatch(path, w);
@@ -176,9 +176,9 @@ class WatchManagerModelTest {
         for (int i = 0; i < WATCHERS; i++) {
             assertEquals(countOf(model, i), manager.watchCount(watchers.get(i)));
         }
-        Map<String, List<Watcher>> dump = manager.watchersByPath();
+        Map<String, List<WatchRecipient>> dump = manager.watchersByPath();
         assertEquals(byPath.keySet(), dump.keySet());
-        for (Map.Entry<String, List<Watcher>> e : dump.entrySet()) {
+        for (Map.Entry<String, List<WatchRecipient>> e : dump.entrySet()) {
             assertEquals(byPath.get(e.getKey()).size(), e.getValue().size());
         }
     }

@@ -300,10 +300,10 @@ class WatchManagerTest {
         manager.addDataWatch("/b", a);
         manager.addChildWatch("/a", a);
         manager.addPersistentWatch("/a", b);
-        Map<Watcher, List<String>> byWatcher = manager.pathsByWatcher();
+        Map<WatchRecipient, List<String>> byWatcher = manager.pathsByWatcher();
         assertEquals(List.of("/a", "/b"), byWatcher.get(a));
         assertEquals(List.of("/a"), byWatcher.get(b));
-        Map<String, List<Watcher>> byPath = manager.watchersByPath();
+        Map<String, List<WatchRecipient>> byPath = manager.watchersByPath();
         assertEquals(List.of("/a", "/b"), List.copyOf(byPath.keySet()));
         assertEquals(2, byPath.get("/a").size());
         assertEquals(List.of(a), byPath.get("/b"));
@@ -311,7 +311,7 @@ class WatchManagerTest {
 
     @Test
     void watcherMayCallBackIntoTheManagerWhileBeingNotified() {
-        Watcher selfRemoving = new Watcher() {
+        WatchRecipient selfRemoving = new WatchRecipient() {
             @Override
             public void process(int eventType, String path, long zxid, List<Acl> acl) {
                 manager.removeWatcher(this);

@@ -22,10 +22,10 @@ class WatchMemoryTest {
     @Test
     void thousandWatchersTimesThousandPaths() {
         List<String> paths = paths(1_000);
-        List<Watcher> watchers = watchers(1_000);
+        List<WatchRecipient> watchers = watchers(1_000);
         long before = retainedHeapBytes();
         WatchManager manager = new WatchManager(WATCHES);
-        for (Watcher w : watchers) {
+        for (WatchRecipient w : watchers) {
             for (String path : paths) {
                 manager.addDataWatch(path, w);
             }
@@ -39,7 +39,7 @@ class WatchMemoryTest {
     @Test
     void millionPathsTimesOneWatcher() {
         List<String> paths = paths(WATCHES);
-        Watcher w = new RecordingWatcher("only");
+        WatchRecipient w = new RecordingWatcher("only");
         long before = retainedHeapBytes();
         WatchManager manager = new WatchManager(WATCHES);
         for (String path : paths) {
@@ -113,10 +113,10 @@ class WatchMemoryTest {
         return paths;
     }
 
-    private static List<Watcher> watchers(int count) {
-        List<Watcher> watchers = new ArrayList<>(count);
+    private static List<WatchRecipient> watchers(int count) {
+        List<WatchRecipient> watchers = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Watcher w = new RecordingWatcher("w" + i);
+            WatchRecipient w = new RecordingWatcher("w" + i);
             System.identityHashCode(w);
             watchers.add(w);
         }

@@ -4,7 +4,7 @@ import dev.warden.client.WardenClient;
 import dev.warden.client.WardenException;
 import dev.warden.protocol.CreateMode;
 import dev.warden.recipes.group.GroupView;
-import dev.warden.recipes.group.Member;
+import dev.warden.recipes.group.MemberNode;
 import dev.warden.recipes.support.EnsurePath;
 import dev.warden.recipes.support.Failures;
 import java.nio.charset.StandardCharsets;
@@ -86,8 +86,8 @@ final class Master implements AutoCloseable {
                 .thenApply(view -> null);
     }
 
-    private void serversChanged(List<Member> members) {
-        liveServers = members.stream().map(Member::name).sorted().toList();
+    private void serversChanged(List<MemberNode> members) {
+        liveServers = members.stream().map(MemberNode::name).sorted().toList();
         log.accept("[" + name + "] region servers now " + liveServers);
         reconcile();
     }

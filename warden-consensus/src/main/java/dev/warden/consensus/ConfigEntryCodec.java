@@ -7,9 +7,9 @@ package dev.warden.consensus;
  * entries that are not.
  */
 @FunctionalInterface
-public interface ConfigCodec {
+public interface ConfigEntryCodec {
     /** No entry ever changes the configuration (a static ensemble). */
-    ConfigCodec NONE = entry -> null;
+    ConfigEntryCodec NONE = entry -> null;
 
     /**
      * The configuration {@code entry} installs, or null if it is not a configuration change. The

@@ -10,8 +10,8 @@ import java.util.Arrays;
  * @param sessionId the session that owns the member's ephemeral node
  * @param joinZxid  the zxid of the create: members ordered by it are in join order
  */
-public record Member(String name, byte[] data, long sessionId, long joinZxid) {
-    public Member {
+public record MemberNode(String name, byte[] data, long sessionId, long joinZxid) {
+    public MemberNode {
         data = data.clone();
     }
 
@@ -22,7 +22,7 @@ public record Member(String name, byte[] data, long sessionId, long joinZxid) {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Member member && name.equals(member.name) && Arrays.equals(data, member.data)
+        return other instanceof MemberNode member && name.equals(member.name) && Arrays.equals(data, member.data)
                 && sessionId == member.sessionId && joinZxid == member.joinZxid;
     }
 
@@ -33,6 +33,6 @@ public record Member(String name, byte[] data, long sessionId, long joinZxid) {
 
     @Override
     public String toString() {
-        return "Member[" + name + ", session 0x" + Long.toHexString(sessionId) + ", " + data.length + " bytes]";
+        return "MemberNode[" + name + ", session 0x" + Long.toHexString(sessionId) + ", " + data.length + " bytes]";
     }
 }

@@ -16,16 +16,16 @@ import java.util.OptionalDouble;
  * counterpart ({@code etcdRuns}, round by round) or why there are none ({@code etcdMissing}, null
  * when etcd was not asked for or the scenario has no counterpart).
  */
-public record Outcome(Topology topology, Scenario scenario, Map<Flavour, List<LoadResult>> runs,
+public record ScenarioOutcome(Topology topology, Scenario scenario, Map<Flavour, List<LoadResult>> runs,
                       Map<Flavour, String> missing, List<LoadResult> etcdRuns, String etcdMissing) {
 
     /** An outcome of Warden and Apache ZooKeeper only. */
-    public Outcome(Topology topology, Scenario scenario, Map<Flavour, List<LoadResult>> runs,
+    public ScenarioOutcome(Topology topology, Scenario scenario, Map<Flavour, List<LoadResult>> runs,
                    Map<Flavour, String> missing) {
         this(topology, scenario, runs, missing, List.of(), null);
     }
 
-    public Outcome {
+    public ScenarioOutcome {
         Map<Flavour, List<LoadResult>> copy = new EnumMap<>(Flavour.class);
         runs.forEach((flavour, list) -> {
             if (!list.isEmpty()) {

@@ -9,13 +9,13 @@ import java.util.Map;
  *
  * @param zookeeperProperties client properties by their ZooKeeper names; empty for plaintext
  */
-public record ClientTls(Map<String, String> zookeeperProperties) {
-    public static final ClientTls NONE = new ClientTls(Map.of());
+public record LoadClientTls(Map<String, String> zookeeperProperties) {
+    public static final LoadClientTls NONE = new LoadClientTls(Map.of());
     /** The Apache client's switch for TLS, and the prefix of its store keys. */
     static final String SECURE_KEY = "zookeeper.client.secure";
     static final String SSL_PREFIX = "zookeeper.ssl.";
 
-    public ClientTls {
+    public LoadClientTls {
         zookeeperProperties = Map.copyOf(zookeeperProperties);
         if (!zookeeperProperties.isEmpty() && !"true".equals(zookeeperProperties.get(SECURE_KEY))) {
             throw new IllegalArgumentException("TLS client properties need " + SECURE_KEY + "=true");

@@ -6,9 +6,9 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
-/** Parent nodes the workloads need, created once by whoever gets there first; numbers as node data. */
-public final class Paths {
-    private Paths() {
+/** The workloads' nodes: parents created once by whoever gets there first, and numbers as node data. */
+public final class WorkloadNodes {
+    private WorkloadNodes() {
     }
 
     public static void ensure(ZooKeeper zk, String path, String data) throws KeeperException, InterruptedException {

@@ -11,7 +11,7 @@ import java.util.List;
  * back into the manager (for instance to drop itself when its connection is gone). It should
  * not block: it runs on the thread that applies transactions.
  */
-public interface Watcher {
+public interface WatchRecipient {
     /**
      * One notification.
      *

@@ -9,7 +9,7 @@ import dev.warden.state.pipeline.Origin;
 import dev.warden.state.pipeline.Request;
 import dev.warden.state.pipeline.RestoreRequest;
 import dev.warden.state.pipeline.SnapshotRestore;
-import dev.warden.state.watch.Watcher;
+import dev.warden.state.watch.WatchRecipient;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * transaction, so it is logged and fsynced (on a majority, on an ensemble) before it is applied
  * and answered with its zxid as {@code last_zxid}.
  */
-final class RestoreCommand {
-    private static final Logger log = LoggerFactory.getLogger(RestoreCommand.class);
+final class RestoreAdminCommand {
+    private static final Logger log = LoggerFactory.getLogger(RestoreAdminCommand.class);
     static final String OFFLINE_WAY = "or restore offline: stop the server and run `warden restore SNAPSHOT --data-dir"
             + " NEW` (docs/TOOLS.md; on an ensemble, into every member's data directory)";
     private static final String NOT_SERVING = "nothing was restored: this server is not serving (an ensemble member"
@@ -47,7 +47,7 @@ final class RestoreCommand {
     private final boolean enabled;
     private final AdminRateLimit rateLimit;
 
-    RestoreCommand(ServerContext server, boolean enabled, AdminRateLimit rateLimit) {
+    RestoreAdminCommand(ServerContext server, boolean enabled, AdminRateLimit rateLimit) {
         this.server = server;
         this.enabled = enabled;
         this.rateLimit = rateLimit;
@@ -194,7 +194,7 @@ final class RestoreCommand {
         }
 
         @Override
-        public Watcher watcher() {
+        public WatchRecipient watcher() {
             throw new IllegalStateException("a restore sets no watch");
         }
 
