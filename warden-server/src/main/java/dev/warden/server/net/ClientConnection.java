@@ -82,6 +82,8 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
     /** Closes the connection if no handshake completes in time; event loop only. */
     private ScheduledFuture<?> handshakeDeadline;
     private boolean awaitingSession;
+    /** Requests pipelined behind the ConnectRequest, made on first use; event loop only. */
+    private HeldRequests held;
     /** Clients up to 3.3 omit the handshake's readOnly byte and expect none back. */
     private volatile boolean readOnlyBytePresent = true;
     /**
@@ -188,31 +190,12 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof io.netty.handler.codec.DecoderException
-                && cause.getCause() instanceof io.netty.handler.ssl.NotSslRecordException) {
-            TlsRefusals.notTls(ctx.channel().remoteAddress());
-        } else if (!TlsRefusals.isHandshakeFailure(cause)) {
-            log.info("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
-        }
-        ctx.close();
+        ClientChannelEvents.failed(ctx, cause);
     }
 
-    /**
-     * A TLS handshake finished: a verified client certificate becomes this connection's x509
-     * identity (before any frame of the client is read, so its first request already has it).
-     */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-        if (event instanceof io.netty.handler.ssl.SslHandshakeCompletionEvent done) {
-            if (done.isSuccess()) {
-                io.netty.handler.ssl.SslHandler tls = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
-                X509Login.identify(tls.engine().getSession(), server.config().security().x509(), identities,
-                        ctx.channel().remoteAddress());
-            } else {
-                TlsRefusals.handshakeFailed(ctx.channel().remoteAddress(), done.cause());
-            }
-        }
-        ctx.fireUserEventTriggered(event);
+        ClientChannelEvents.userEvent(ctx, event, server, identities);
     }
 
     @Override
@@ -241,8 +224,18 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         }
         server.stats().received(4 + length);
         connectionStats.received();
+        dispatch(frame, length, moreBehind);
+    }
+
+    /** A frame's way: held while the session is made, the handshake, or a request. */
+    private void dispatch(byte[] frame, int length, boolean moreBehind) {
         try {
-            if (!handshakeDone) {
+            if (outbound.closing()) {
+                return;
+            } else if (awaitingSession) {
+                held = held != null ? held : new HeldRequests(2 * server.config().juteMaxBuffer());
+                held.hold(frame, length);
+            } else if (!handshakeDone) {
                 new ClientHandshake(server, this).handshake(frame, length);
             } else {
                 request(frame, length, moreBehind);
@@ -270,12 +263,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         return channel.remoteAddress();
     }
 
-    /** True while a new session is being created: the client must wait for it before sending requests. */
-    boolean awaitingSession() {
-        return awaitingSession;
-    }
-
-    /** Asks the pipeline for a new session; the client is not read until it exists ({@link #sessionCreated}). */
+    /**
+     * Asks the pipeline for a new session; the client is not read until it exists
+     * ({@link #sessionCreated}), and requests already read wait for it in {@link HeldRequests}.
+     */
     void awaitNewSession(int timeoutMs, boolean readOnlyPresent) {
         awaitingSession = true;
         channel.config().setAutoRead(false);
@@ -303,6 +294,10 @@ public final class ClientConnection extends ChannelInboundHandlerAdapter impleme
         channel.eventLoop().execute(() -> {
             awaitingSession = false;
             cancelHandshakeDeadline();
+            if (held != null) {
+                held.serveAll(this::dispatch);
+                held = null;
+            }
             updateAutoRead();
         });
     }

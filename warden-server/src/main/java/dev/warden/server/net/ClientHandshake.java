@@ -2,7 +2,6 @@ package dev.warden.server.net;
 
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.JuteReader;
-import dev.warden.protocol.ProtocolException;
 import dev.warden.state.pipeline.ReplyHeaders;
 import dev.warden.state.session.SessionTracker;
 import java.security.SecureRandom;
@@ -26,9 +25,6 @@ final class ClientHandshake {
 
     /** Handles the client's first frame, a ConnectRequest: a session is created, re-attached, or refused. */
     void handshake(byte[] frame, int length) {
-        if (connection.awaitingSession()) {
-            throw new ProtocolException("request before the session was established");
-        }
         boolean serving = server.pipeline().isServing();
         if (!serving && !server.pipeline().servesReadOnly()) {
             // As ZooKeeper does: a member that is not in sync with a leader takes no sessions
