@@ -56,6 +56,7 @@ final class NetworkFaults {
                 links.set(from, to, LinkState.CLEAN);
             }
         }
+        links.republish();
     }
 
     Fault partition(Groups groups) {

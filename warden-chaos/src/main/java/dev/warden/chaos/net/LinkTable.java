@@ -32,6 +32,15 @@ public final class LinkTable {
         }
     }
 
+    /**
+     * Tells the listener the whole table again, though nothing changed: a change the listener did
+     * not finish (the flapping partition's thread interrupted at its heal while it removed a rule)
+     * left the table clean and the kernel's rules not, and a heal must make them agree.
+     */
+    public synchronized void republish() {
+        onChange.accept(snapshot());
+    }
+
     /** Every link clean again. */
     public synchronized void healAll() {
         states.clear();

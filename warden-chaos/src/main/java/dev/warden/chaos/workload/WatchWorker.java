@@ -44,7 +44,16 @@ public final class WatchWorker extends Worker {
         WorkloadNodes.ensure(zk, NODE, "0");
         if (!writer) {
             windowVoid = true;
-            zk.addWatch(NODE, AddWatchMode.PERSISTENT);
+            // recorded, so a window without events can be told from a watch that was never added
+            History.Pending added = history.invoke(client, WORKLOAD, "add-watch", NODE,
+                    Map.of("session", zk.getSessionId()));
+            try {
+                zk.addWatch(NODE, AddWatchMode.PERSISTENT);
+            } catch (KeeperException e) {
+                added.unknown(e.code().toString());
+                throw e;
+            }
+            added.ok(Map.of());
         }
     }
 

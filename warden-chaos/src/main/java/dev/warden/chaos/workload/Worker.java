@@ -52,23 +52,30 @@ public abstract class Worker implements Runnable {
     protected void onEvent(WatchedEvent event) {
     }
 
-    /** A new session began (after the first connect or an expiry). */
+    /** A new session began (after the first connect or an expiry); called again until it returns without throwing. */
     protected void onNewSession(ZooKeeper zk) throws KeeperException, InterruptedException {
     }
 
     @Override
     public final void run() {
         try {
+            boolean setUp = false;
             while (!stopping) {
                 if (zk == null || expired) {
                     Zk.closeQuietly(zk);
                     expired = false;
+                    setUp = false;
                     zk = Zk.connect(connectString, sessionTimeoutMs, this::handle, 10_000);
                     if (zk == null) {
                         continue;
                     }
+                }
+                if (!setUp) {
+                    // until it succeeds on this session: a watch whose registration met a
+                    // connection loss may not exist, and the client does not re-register it
                     try {
                         onNewSession(zk);
+                        setUp = true;
                     } catch (KeeperException e) {
                         if (Zk.sessionOver(e)) {
                             expired = true;

@@ -2,6 +2,7 @@ package dev.warden.chaos.net;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -76,6 +77,20 @@ class NetnsPartitionTest {
                     + follower);
             ensemble.cluster().awaitQuorum(Duration.ofSeconds(60));
             assertTrue(ensemble.mode(leader).servesInEnsemble(), "the old leader serves again: " + ensemble.mode(leader));
+
+            // a removal interrupted half way leaves the table clean and the rule in place: a heal
+            // that only sets links clean changes nothing in the table, so it republishes it
+            links.set(follower, leader, new LinkState(true, 0, 0, 0));
+            assertTrue(namespaces.rules(leader).contains("DROP"), namespaces.rules(leader));
+            Thread.currentThread().interrupt();
+            assertThrows(RuntimeException.class, () -> links.set(follower, leader, LinkState.CLEAN));
+            Thread.interrupted();
+            assertTrue(links.get(follower, leader).isClean(), "the table says clean");
+            assertTrue(namespaces.rules(leader).contains("DROP"), "the kernel still drops: " + namespaces.rules(leader));
+            links.set(follower, leader, LinkState.CLEAN);
+            assertTrue(namespaces.rules(leader).contains("DROP"), "setting a clean link clean tells nobody");
+            links.republish();
+            assertFalse(namespaces.rules(leader).contains("DROP"), namespaces.rules(leader));
         }
         String namespacesLeft = HostCommands.require(List.of("ip", "netns", "list"));
         String linksLeft = HostCommands.require(List.of("ip", "-o", "link", "show"));
