@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.GetDataRequest;
-import dev.warden.protocol.JuteWriter;
-import dev.warden.protocol.Record;
 import dev.warden.protocol.RequestHeader;
 import dev.warden.server.WardenServer;
 import dev.warden.server.config.ServerConfig;
@@ -50,12 +48,12 @@ class ClientOutboundBackPressureTest {
             long receivedBefore = received(connectString);
             try (Socket socket = new Socket("127.0.0.1", server.clientPort())) {
                 OutputStream out = socket.getOutputStream();
-                out.write(frame(new ConnectRequest(0, 0, 30_000, 0, new byte[16], false, true)));
+                out.write(RawFrames.frame(new ConnectRequest(0, 0, 30_000, 0, new byte[16], false, true)));
                 // Each getData is small: all of them fit in the sockets' buffers, so only the
                 // server's choice not to read them keeps it from taking them all. One at a time,
                 // so that a read of the server's holds a few (it answers every request of a read).
                 for (int xid = 1; xid <= REQUESTS; xid++) {
-                    out.write(frame(new RequestHeader(xid, dev.warden.protocol.OpCode.GET_DATA),
+                    out.write(RawFrames.frame(new RequestHeader(xid, dev.warden.protocol.OpCode.GET_DATA),
                             new GetDataRequest("/big", false)));
                     out.flush();
                     Thread.sleep(1);
@@ -79,15 +77,5 @@ class ClientOutboundBackPressureTest {
         Matcher m = RECEIVED.matcher(FourLetterWordClient.ask(connectString, "srvr"));
         assertTrue(m.find(), "srvr shows Received");
         return Long.parseLong(m.group(1));
-    }
-
-    private static byte[] frame(Record... records) {
-        JuteWriter body = new JuteWriter();
-        body.writeInt(0);
-        for (Record record : records) {
-            record.writeTo(body);
-        }
-        body.setInt(0, body.size() - 4);
-        return java.util.Arrays.copyOf(body.array(), body.size());
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.protocol.ConnectRequest;
-import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ReplyHeader;
@@ -50,14 +49,14 @@ class HandshakeDeadlineTest {
             JuteWriter connect = new JuteWriter();
             new ConnectRequest(0, 0, 10_000, 0, new byte[16], false, true).writeTo(connect);
             writeFrame(out, connect.toByteArray());
-            readFrame(in); // the connect response: the session exists
+            RawFrames.read(in); // the connect response: the session exists
 
             Thread.sleep(3L * DEADLINE_MS);
 
             JuteWriter ping = new JuteWriter();
             new RequestHeader(OpCode.XID_PING, OpCode.PING).writeTo(ping);
             writeFrame(out, ping.toByteArray());
-            assertEquals(OpCode.XID_PING, ReplyHeader.read(readFrame(in)).xid());
+            assertEquals(OpCode.XID_PING, ReplyHeader.read(RawFrames.read(in)).xid());
         }
     }
 
@@ -81,11 +80,5 @@ class HandshakeDeadlineTest {
         out.writeInt(payload.length);
         out.write(payload);
         out.flush();
-    }
-
-    private static JuteReader readFrame(DataInputStream in) throws IOException {
-        byte[] frame = new byte[in.readInt()];
-        in.readFully(frame);
-        return new JuteReader(frame);
     }
 }

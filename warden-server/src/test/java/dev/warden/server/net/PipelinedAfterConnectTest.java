@@ -8,11 +8,8 @@ import dev.warden.protocol.ConnectRequest;
 import dev.warden.protocol.ConnectResponse;
 import dev.warden.protocol.CreateRequest;
 import dev.warden.protocol.GetDataRequest;
-import dev.warden.protocol.JuteReader;
-import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
-import dev.warden.protocol.Record;
 import dev.warden.protocol.ReplyHeader;
 import dev.warden.protocol.RequestHeader;
 import dev.warden.server.WardenServer;
@@ -49,21 +46,23 @@ class PipelinedAfterConnectTest {
             socket.setSoTimeout(20_000);
             // one write, so the requests reach the server in the same read as the handshake
             ByteArrayOutputStream all = new ByteArrayOutputStream();
-            all.write(frame(new ConnectRequest(0, 0, 30_000, 0, new byte[16], false, true)));
-            all.write(frame(new RequestHeader(1, OpCode.CREATE), new CreateRequest("/pipelined", new byte[] {42},
+            all.write(RawFrames.frame(new ConnectRequest(0, 0, 30_000, 0, new byte[16], false, true)));
+            all.write(RawFrames.frame(new RequestHeader(1, OpCode.CREATE),
+                    new CreateRequest("/pipelined", new byte[] {42},
                     dev.warden.protocol.Perms.OPEN_ACL_UNSAFE, 0)));
             for (int xid = 2; xid <= GETS + 1; xid++) {
-                all.write(frame(new RequestHeader(xid, OpCode.GET_DATA), new GetDataRequest("/pipelined", false)));
+                all.write(RawFrames.frame(new RequestHeader(xid, OpCode.GET_DATA),
+                        new GetDataRequest("/pipelined", false)));
             }
             socket.getOutputStream().write(all.toByteArray());
             socket.getOutputStream().flush();
 
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            ConnectResponse connected = ConnectResponse.read(new JuteReader(readFrame(in)));
+            ConnectResponse connected = ConnectResponse.read(RawFrames.read(in));
             assertTrue(connected.sessionId() != 0, "a session was made");
             List<Integer> xids = new ArrayList<>();
             for (int i = 0; i < GETS + 1; i++) {
-                ReplyHeader reply = ReplyHeader.read(new JuteReader(readFrame(in)));
+                ReplyHeader reply = ReplyHeader.read(RawFrames.read(in));
                 assertEquals(0, reply.err(), "reply to xid " + reply.xid());
                 xids.add(reply.xid());
             }
@@ -88,21 +87,5 @@ class PipelinedAfterConnectTest {
         held.hold(scratch, 4);
         held.hold(scratch, 4);
         assertThrows(ProtocolException.class, () -> held.hold(scratch, 4), "past the limit the client is refused");
-    }
-
-    private static byte[] readFrame(DataInputStream in) throws Exception {
-        byte[] frame = new byte[in.readInt()];
-        in.readFully(frame);
-        return frame;
-    }
-
-    private static byte[] frame(Record... records) {
-        JuteWriter body = new JuteWriter();
-        body.writeInt(0);
-        for (Record record : records) {
-            record.writeTo(body);
-        }
-        body.setInt(0, body.size() - 4);
-        return java.util.Arrays.copyOf(body.array(), body.size());
     }
 }
