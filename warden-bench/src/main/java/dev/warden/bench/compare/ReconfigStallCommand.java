@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +29,9 @@ import picocli.CommandLine;
         description = {"Longest write stall while a 3-member ensemble adds a 4th member by reconfig and removes it,",
                 "Warden against Apache ZooKeeper in one run (rounds alternate which goes first; medians reported)."})
 public final class ReconfigStallCommand implements Callable<Integer> {
+    private static final DateTimeFormatter TIME_OF_DAY = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
     @Spec
     private CommandSpec spec;
 
@@ -90,9 +95,10 @@ public final class ReconfigStallCommand implements Callable<Integer> {
                     ReconfigStallRun.Stalls stalls = run.measure(flavour, roundDir);
                     (flavour == Flavour.WARDEN ? warden : apache).add(stalls);
                     out.printf(Locale.ROOT, "round %d %-16s add: longest stall %5d ms (from +%d ms)   remove: %5d ms"
-                            + " (from +%d ms)   (%d failed writes)%n", round, flavour.title(), stalls.addMs(),
-                            stalls.addStartsAfterMs(), stalls.removeMs(), stalls.removeStartsAfterMs(),
-                            stalls.failedWrites());
+                            + " (from +%d ms)   no change: %d ms   (%d failed writes; requests sent at %s and %s UTC)%n",
+                            round, flavour.title(), stalls.addMs(), stalls.addStartsAfterMs(), stalls.removeMs(),
+                            stalls.removeStartsAfterMs(), stalls.unchangedMs(), stalls.failedWrites(), TIME_OF_DAY.format(stalls.addRequestedAt()),
+                            TIME_OF_DAY.format(stalls.removeRequestedAt()));
                     out.flush();
                 }
             }
@@ -119,6 +125,8 @@ public final class ReconfigStallCommand implements Callable<Integer> {
                 apache.stream().mapToLong(ReconfigStallRun.Stalls::addMs).toArray());
         row(text, "remove it", warden.stream().mapToLong(ReconfigStallRun.Stalls::removeMs).toArray(),
                 apache.stream().mapToLong(ReconfigStallRun.Stalls::removeMs).toArray());
+        row(text, "no change (the 3 s before the add)", warden.stream().mapToLong(ReconfigStallRun.Stalls::unchangedMs)
+                .toArray(), apache.stream().mapToLong(ReconfigStallRun.Stalls::unchangedMs).toArray());
         return text.toString();
     }
 

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -32,10 +33,13 @@ final class ReconfigStallRun {
     private static final int SESSION_TIMEOUT_MS = 30_000;
 
     /**
-     * The longest write stall while adding and while removing the fourth member, in ms, and when
-     * each began, in ms after its reconfig request was sent.
+     * The longest write stall while adding and while removing the fourth member, in ms, when each
+     * began, in ms after its reconfig request was sent, and when each request was sent (wall
+     * clock, to find the stall in the members' logs); and, as the floor they stand on, the longest
+     * stall in the {@link #AFTER_CHANGE_MS} before the add, with the joiner running and nothing changing.
      */
-    record Stalls(long addMs, long addStartsAfterMs, long removeMs, long removeStartsAfterMs, long failedWrites) {
+    record Stalls(long addMs, long addStartsAfterMs, long removeMs, long removeStartsAfterMs, long failedWrites,
+                  Instant addRequestedAt, Instant removeRequestedAt, long unchangedMs) {
     }
 
     private final JvmSettings jvm;
@@ -69,13 +73,17 @@ final class ReconfigStallRun {
                 awaitAnswering(cluster, JOINER);
                 Thread.sleep(settleMs);
 
+                Instant addAt = Instant.now();
                 long addFrom = System.nanoTime();
+                WriteStalls.Stall unchanged = load.longestStall(addFrom - TimeUnit.MILLISECONDS.toNanos(AFTER_CHANGE_MS),
+                        addFrom);
                 admin.reconfigure(joinerLine, null, null, -1, new Stat());
                 cluster.awaitServing(JOINER, Duration.ofMillis(readyTimeoutMs));
                 Thread.sleep(AFTER_CHANGE_MS);
                 WriteStalls.Stall addStall = load.longestStall(addFrom, System.nanoTime());
 
                 Thread.sleep(settleMs);
+                Instant removeAt = Instant.now();
                 long removeFrom = System.nanoTime();
                 admin.reconfigure(null, Integer.toString(JOINER), null, -1, new Stat());
                 Thread.sleep(AFTER_CHANGE_MS);
@@ -91,7 +99,7 @@ final class ReconfigStallRun {
                             + " (logs under " + cluster.spec().baseDir() + ")");
                 }
                 return new Stalls(addStall.lengthMs(), addStall.startsAfterMs(), removeStall.lengthMs(),
-                        removeStall.startsAfterMs(), load.failures());
+                        removeStall.startsAfterMs(), load.failures(), addAt, removeAt, unchanged.lengthMs());
             }
         } finally {
             cluster.close();

@@ -106,15 +106,14 @@ final class WriteStalls implements AutoCloseable {
         }
     }
 
-    /**
-     * The longest time in [{@code fromNs}, {@code toNs}] with no write completing: between two
-     * completions, or from the window's start to the first, or from the last to its end.
-     */
     /** A stretch without a successful write: how long, and how long after the window opened it began. */
     record Stall(long lengthMs, long startsAfterMs) {
     }
 
-    /** The longest stretch without a successful write between {@code fromNs} and {@code toNs}. */
+    /**
+     * The longest time in [{@code fromNs}, {@code toNs}] with no write completing: between two
+     * completions, or from the window's start to the first, or from the last to its end.
+     */
     Stall longestStall(long fromNs, long toNs) {
         long previous = fromNs;
         long longest = 0;
