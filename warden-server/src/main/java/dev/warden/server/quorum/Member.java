@@ -196,8 +196,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     }
 
     /**
-     * {@code listener} runs after a configuration change commits here, on the driver thread: it
-     * must only hand the news on. {@link #status()} already shows the new configuration then.
+     * {@code listener} runs after a configuration change commits here, on the thread that
+     * publishes committed configurations (after their log line and files). {@link #status()}
+     * already shows the new configuration then.
      */
     public void onConfigurationCommitted(Runnable listener) {
         configurations.onCommitted(listener);
