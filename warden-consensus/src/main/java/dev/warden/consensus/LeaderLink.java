@@ -2,7 +2,8 @@ package dev.warden.consensus;
 
 /** What a leader knows about one follower or observer in the current session with it. */
 final class LeaderLink {
-    enum Stage { INFO_RECEIVED, EPOCH_SENT, EPOCH_ACKED, SYNC_SENT, SYNCED }
+    /** SNAPSHOT_WANTED: it needs a SNAP and waits for the snapshot the source is taking. */
+    enum Stage { INFO_RECEIVED, EPOCH_SENT, EPOCH_ACKED, SNAPSHOT_WANTED, SYNC_SENT, SYNCED }
 
     final long id;
     final boolean observer;

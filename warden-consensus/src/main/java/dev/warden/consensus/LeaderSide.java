@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A leader's discovery and synchronization: it gathers a quorum's epochs, picks a new epoch,
@@ -34,12 +35,19 @@ final class LeaderSide {
     private boolean failed;
     /** Observers whose log reaches past our committed zxid wait for it to get there ({@link #sync}). */
     private boolean observersWaitingForCommit;
+    /** A snapshot for the members waiting at SNAPSHOT_WANTED is being taken; answered by {@link #snapshotTaken}. */
+    private boolean snapshotAsked;
+    /** Set while the source is being asked: an answer within the call is a snapshot taken at once. */
+    private boolean answeredAtOnce;
+    /** True while this is the peer's leader side: an answer that comes after it stopped leading is ignored. */
+    private final Predicate<LeaderSide> isCurrent;
     /** The history we lead with, fixed when we started: no proposals happen before we are established. */
     private final long historyEpoch;
     private final long historyLastZxid;
 
-    LeaderSide(PeerState state) {
+    LeaderSide(PeerState state, Predicate<LeaderSide> isCurrent) {
         this.state = state;
+        this.isCurrent = isCurrent;
         this.historyEpoch = state.epochs.currentEpoch();
         this.historyLastZxid = state.lastLoggedZxid;
         this.planner = new SyncPlanner(state);
@@ -264,6 +272,11 @@ final class LeaderSide {
         }
     }
 
+    /**
+     * Brings {@code link} to our history: DIFF or TRUNC from the log at once; a SNAP once the
+     * source has a snapshot ({@link SnapshotSource#takeInBackground}), meanwhile the member
+     * waits at {@code SNAPSHOT_WANTED} and the writes go on.
+     */
     private void sync(LeaderLink link) {
         if (phase == Phase.BROADCAST && link.observer && link.lastZxid > state.committedZxid
                 && link.lastZxid <= state.lastLoggedZxid) {
@@ -275,9 +288,31 @@ final class LeaderSide {
             return;
         }
         broadcast.flush();
-        // observers learn only committed entries; after sync they get the rest through INFORM
-        long upTo = phase == Phase.BROADCAST && link.observer ? state.committedZxid : state.lastLoggedZxid;
-        SyncPlanner.Plan plan = planner.plan(link.lastZxid, upTo, broadcast.unpersisted());
+        long upTo = syncUpTo(link);
+        SyncPlanner.Plan plan = planner.planFromLog(link.lastZxid, upTo, broadcast.unpersisted());
+        if (plan != null) {
+            sendSync(link, plan, upTo);
+            return;
+        }
+        link.stage = LeaderLink.Stage.SNAPSHOT_WANTED;
+        if (!snapshotAsked) {
+            snapshotAsked = true;
+            answeredAtOnce = true;
+            state.snapshots.takeInBackground(snapshot -> {
+                if (isCurrent.test(this)) {
+                    snapshotTaken(snapshot);
+                }
+            });
+            answeredAtOnce = false;
+        }
+    }
+
+    /** Observers learn only committed entries; after their sync they get the rest through INFORM. */
+    private long syncUpTo(LeaderLink link) {
+        return phase == Phase.BROADCAST && link.observer ? state.committedZxid : state.lastLoggedZxid;
+    }
+
+    private void sendSync(LeaderLink link, SyncPlanner.Plan plan, long upTo) {
         for (ZabMessage message : plan.messages()) {
             state.out.send(link.id, message);
         }
@@ -285,6 +320,35 @@ final class LeaderSide {
         link.stage = LeaderLink.Stage.SYNC_SENT;
         link.ackedZxid = 0;
         link.syncedToZxid = upTo;
+    }
+
+    /**
+     * The snapshot asked for: every member waiting for one gets it, with the entries logged since
+     * it was taken. One the log no longer reaches back to is replaced by a new one.
+     */
+    private void snapshotTaken(SnapshotData snapshot) {
+        snapshotAsked = false;
+        if (failed) {
+            return;
+        }
+        List<LeaderLink> waiting = new ArrayList<>();
+        for (LeaderLink link : links.values()) {
+            if (link.stage == LeaderLink.Stage.SNAPSHOT_WANTED) {
+                waiting.add(link);
+            }
+        }
+        if (waiting.isEmpty()) {
+            return;
+        }
+        if (!answeredAtOnce && !planner.canFollow(snapshot)) {
+            waiting.forEach(this::sync); // asks for a newer one (a snapshot taken at once is as new as any)
+            return;
+        }
+        broadcast.flush();
+        for (LeaderLink link : waiting) {
+            long upTo = syncUpTo(link);
+            sendSync(link, planner.planSnapshot(snapshot, upTo, broadcast.unpersisted()), upTo);
+        }
     }
 
     /** Syncs the observers that waited for our committed zxid to reach their log's end, once it has. */

@@ -34,7 +34,7 @@ final class SyncPlanner {
      */
     Plan plan(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
         Plan fromLog = planFromLog(followerLastZxid, upToZxid, unpersisted);
-        return fromLog != null ? fromLog : planSnapshot(upToZxid, unpersisted);
+        return fromLog != null ? fromLog : planSnapshot(state.snapshots.take(), upToZxid, unpersisted);
     }
 
     /** Payload bytes a DIFF or TRUNC may carry: a third of the tree's size, within the configured cap. */
@@ -54,8 +54,8 @@ final class SyncPlanner {
         return Math.min(diffBudgetBytes(), state.snapshots.estimatedBytes());
     }
 
-    /** DIFF or TRUNC with the entries the follower lacks; null if the log cannot serve them within budget. */
-    private Plan planFromLog(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
+    /** DIFF or TRUNC with the entries the follower lacks; null if the log cannot serve them within budget (a SNAP then). */
+    Plan planFromLog(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
         Kind kind;
         long from;
         ZabMessage head;
@@ -88,8 +88,17 @@ final class SyncPlanner {
         return new Plan(kind, messages);
     }
 
-    private Plan planSnapshot(long upToZxid, NavigableMap<Long, Entry> unpersisted) {
-        SnapshotData snapshot = state.snapshots.take();
+    /**
+     * True if {@code snapshot} can still start a SNAP: the log holds every entry after it. A
+     * snapshot taken in the background may be answered after writes moved on; the log keeps what
+     * the newest snapshots on disk need, which reaches further back than any snapshot just taken.
+     */
+    boolean canFollow(SnapshotData snapshot) {
+        return snapshot.zxid() >= state.log.firstReadableZxid();
+    }
+
+    /** SNAP with {@code snapshot}, then the entries after it up to {@code upToZxid}. */
+    Plan planSnapshot(SnapshotData snapshot, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
         List<ZabMessage> messages = new ArrayList<>();
         messages.add(new ZabMessage.Snap(snapshot.zxid(), snapshot.bytes()));
         // the entries after the snapshot are the few not yet applied when it was taken

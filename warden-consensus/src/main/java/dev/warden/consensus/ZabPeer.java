@@ -160,7 +160,7 @@ public final class ZabPeer {
         Map<Long, ZabMessage.FollowerInfo> early = new LinkedHashMap<>(earlyFollowerInfos);
         earlyFollowerInfos.clear();
         if (decision.role() == Role.LEADING) {
-            leader = new LeaderSide(state);
+            leader = new LeaderSide(state, side -> side == leader);
             // members that settled on us before we did sent their FollowerInfo once; without this
             // they would wait out initLimit. One that has since moved on ignores our LeaderInfo.
             early.forEach(leader::receive);

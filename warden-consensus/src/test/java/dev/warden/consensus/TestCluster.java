@@ -42,9 +42,37 @@ final class TestCluster {
             start();
         }
 
-        /** The member's snapshots, estimated at {@link #snapshotEstimateBytes} when that is set. */
+        /** Snapshots asked for in the background, each taken when asked, handed over by {@link #answerSnapshots}. */
+        final List<Runnable> snapshotsAsked = new ArrayList<>();
+
+        /** Hands the member the snapshots it asked for in the background, then performs what follows. */
+        void answerSnapshots() {
+            List<Runnable> answers = List.copyOf(snapshotsAsked);
+            snapshotsAsked.clear();
+            answers.forEach(Runnable::run);
+            drive();
+        }
+
+        /**
+         * The member's snapshots, estimated at {@link #snapshotEstimateBytes} when that is set; with
+         * {@link #snapshotsInBackground}, answered only by {@link #answerSnapshots}.
+         */
         SnapshotSource snapshots() {
             long estimateBytes = snapshotEstimateBytes;
+            if (snapshotsInBackground) {
+                return new SnapshotSource() {
+                    @Override
+                    public SnapshotData take() {
+                        return log.snapshot();
+                    }
+
+                    @Override
+                    public void takeInBackground(java.util.function.Consumer<SnapshotData> taken) {
+                        SnapshotData snapshot = take();
+                        snapshotsAsked.add(() -> taken.accept(snapshot));
+                    }
+                };
+            }
             if (estimateBytes < 0) {
                 return log::snapshot;
             }
@@ -140,6 +168,8 @@ final class TestCluster {
     Configuration initialConfiguration;
     /** Each member's {@link ZabConfig#maxSyncDiffBytes}; set before adding members to make diffs small. */
     long syncDiffBytes = Long.MAX_VALUE;
+    /** Members' snapshots for SNAP are answered only when a test calls {@link Member#answerSnapshots} (set before adding members). */
+    boolean snapshotsInBackground;
     /** What each member's snapshot source estimates a snapshot at; negative: unknown (set before adding members). */
     long snapshotEstimateBytes = -1;
     /** Each member's {@link ZabConfig#observerMasters}; set before adding members. */

@@ -81,6 +81,60 @@ class ZabSyncAndOrderingTest {
         assertEquals(List.of(a, b, c), List.copyOf(purged.member(2).log.applied.keySet()));
     }
 
+    /**
+     * A snapshot taken in the background: the member that needs it waits while the leader goes
+     * on committing with the others, then gets the snapshot, the entries logged since it was
+     * taken, and every later proposal, and ends with the leader's history. A second member that
+     * needs one meanwhile is served by the same snapshot.
+     */
+    @Test
+    void aSnapshotTakenInTheBackgroundLetsTheLeaderCommitMeanwhile() {
+        TestCluster cluster = new TestCluster(Set.of(1L, 2L, 3L, 4L, 5L), Set.of());
+        cluster.snapshotsInBackground = true;
+        for (long id = 1; id <= 5; id++) {
+            cluster.add(id, new MemoryLog(), new EpochState(0, 0));
+        }
+        cluster.runUntil(TestCluster::allServing, 5_000);
+        TestCluster.Member leader = cluster.leader();
+        List<Long> others = cluster.members.keySet().stream().filter(id -> id != leader.id).toList();
+        long first = others.get(0);
+        long second = others.get(1);
+        cluster.crash(first);
+        cluster.crash(second);
+        for (int i = 0; i < 5; i++) {
+            cluster.propose("before-" + i);
+        }
+        cluster.deliverAll();
+        long purgedTo = leader.log.applied.lastKey();
+        leader.log.purgeUpTo(purgedTo); // the two crashed members can only be brought back by SNAP
+        cluster.member(first).log.forgetEverything();
+        cluster.restart(first);
+        cluster.runUntil(c -> !leader.snapshotsAsked.isEmpty(), 5_000);
+
+        long during = cluster.propose("while-the-snapshot-is-taken");
+        cluster.member(second).log.forgetEverything();
+        int deliveredBefore = cluster.delivered.size();
+        cluster.restart(second);
+        // its epoch acknowledged, the second one waits for a snapshot too
+        cluster.runUntil(c -> c.leader().log.applied.containsKey(during) && c.delivered.subList(deliveredBefore,
+                c.delivered.size()).stream().anyMatch(m -> m.from() == second && m.message() instanceof ZabMessage.AckEpoch),
+                5_000);
+        assertFalse(cluster.member(first).peer.isServing(), "member " + first + " waits for the snapshot");
+        assertEquals(1, leader.snapshotsAsked.size(), "one snapshot serves every member that waits");
+        assertTrue(cluster.deliveredOfType(ZabMessage.Snap.class).isEmpty());
+
+        leader.answerSnapshots();
+        long after = cluster.propose("after");
+        cluster.runUntil(c -> c.allServing() && c.members.values().stream().allMatch(m -> m.log.applied.containsKey(after)),
+                5_000);
+        assertEquals(2, cluster.deliveredOfType(ZabMessage.Snap.class).size());
+        for (long id : List.of(first, second)) {
+            assertEquals(leader.log.applied.tailMap(purgedTo, true).keySet(),
+                    cluster.member(id).log.applied.tailMap(purgedTo, true).keySet(), "member " + id);
+            assertTrue(cluster.member(id).log.applied.containsKey(during), "member " + id);
+        }
+    }
+
     @Test
     void followerFurtherBehindThanTheDiffBudgetGetsASnapshotAndOneWithinItADiff() {
         long[] zxids = {Zxid.of(1, 1), Zxid.of(1, 2), Zxid.of(1, 3), Zxid.of(1, 4), Zxid.of(1, 5)};

@@ -84,6 +84,8 @@ public final class SimServer {
     private boolean up;
     /** Events for the member's next cycle (deliveries, disconnects, client requests, its prep's chores). */
     private final List<LoopEvent> inbox = new ArrayList<>();
+    /** Work for the member's next step: a snapshot for a SNAP, taken "in the background" as the server does. */
+    private final List<LoopEvent> nextStep = new ArrayList<>();
     private final Deque<Writing> writing = new ArrayDeque<>();
     /** Refusals from the leader's prep, delivered once this member applied what preceded them. */
     private final List<AppMessage.Failed> refusals = new ArrayList<>();
@@ -167,6 +169,7 @@ public final class SimServer {
             startLostStarts++;
         }
         inbox.clear();
+        nextStep.clear();
         writing.clear();
         refusals.clear();
         logView.reset();
@@ -174,7 +177,7 @@ public final class SimServer {
         Configuration recorded = disk.committedConfiguration() != null ? disk.committedConfiguration()
                 : initialConfiguration;
         Configurations configurations = StartingConfigurations.find(recorded, machine.tree(), logView);
-        peer = new ZabPeer(config, disk.epochs(), logView, () -> machine.snapshot(ledger), random, startMs,
+        peer = new ZabPeer(config, disk.epochs(), logView, new StepLaterSnapshots(machine, ledger, nextStep), random, startMs,
                 lastRecovery.resyncRequired(), configurations, ReconfigEntries.INSTANCE);
         // the leader's prep works on this member's own state, as on a server
         PendingState pending = new PendingState(machine.tree());
@@ -218,6 +221,7 @@ public final class SimServer {
         loop = null;
         peer = null;
         inbox.clear();
+        nextStep.clear();
         writing.clear();
         refusals.clear();
         disk.crash(random, tornTail);
@@ -241,6 +245,8 @@ public final class SimServer {
             return;
         }
         nowMs = stepMs;
+        inbox.addAll(nextStep);
+        nextStep.clear();
         finishDueFsyncs();
         for (int cycles = 0; cycles < MAX_CYCLES_PER_STEP && up; cycles++) {
             List<LoopEvent> events = new ArrayList<>(inbox);

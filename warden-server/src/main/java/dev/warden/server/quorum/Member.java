@@ -91,6 +91,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     private final TreeCheck treeCheck;
     private final MemberSessionChecks sessionChecks;
     private final MemberConfigurations configurations;
+    /** Takes the leader's snapshots for SNAP syncs off the driver thread. */
+    private final BackgroundSnapshots syncSnapshots;
     private final MemberHistory history;
     /** Runs what the apply thread must not do itself (set in {@link #start}). */
     private volatile ScheduledExecutorService timers;
@@ -127,8 +129,9 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                 this::belowOutstandingLimit);
         this.applier = new MemberApplier(stateMachine, reads, this, outstanding, config.snapCount(), random,
                 name + "-apply");
-        ConsensusCore core = consensus.core(StateSnapshots.source(() -> storage.take(stateMachine), stateMachine),
-                clock.monotonicMs());
+        this.syncSnapshots = new BackgroundSnapshots(myId, StateSnapshots.source(() -> storage.take(stateMachine),
+                stateMachine));
+        ConsensusCore core = consensus.core(syncSnapshots, clock.monotonicMs());
         Configuration startingCommitted = core.configurations().committed();
         long idlePollMs = Math.max(1, config.tickTimeMs() / 10);
         // the late-bound sender forwards batches whole
@@ -138,6 +141,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                         Math.max(JoinerReach.MIN_CONTACT_WAIT_MS, config.tickTimeMs()),
                         (long) config.initLimitTicks() * config.tickTimeMs()),
                 memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
+        syncSnapshots.deliverThrough(driver::runOnDriverThread);
         this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry,
                 this::afterDelay);
         this.pipeline = new MemberPipeline(myId, applier, driver, stateMachine.sessions(), random, outstanding,
@@ -487,6 +491,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
         consensus.close();
         applier.close();
         driver.close();
+        syncSnapshots.close();
         configurations.close();
     }
 }
