@@ -1,6 +1,7 @@
 package dev.warden.server.peer;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
@@ -52,6 +53,7 @@ final class PeerLink {
     // Guarded by this: send() runs on any thread, everything else on the I/O thread.
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
     private long queuedBytes;
+    private final FrameParts parts = new FrameParts(); // the rest of a large frame goes before the next one
     private Channel channel;
     /** Whether frames may be written to {@link #channel}: not before its SASL exchange is over. */
     private boolean ready;
@@ -155,15 +157,18 @@ final class PeerLink {
         }
         boolean wrote = false;
         while (c.isWritable()) {
-            byte[] frame;
+            ByteBuf next;
             synchronized (this) {
-                if (c != channel || queue.isEmpty()) {
+                if (c != channel || (next = parts.next()) == null && queue.isEmpty()) {
                     break;
                 }
-                frame = queue.poll();
-                queuedBytes -= frame.length;
+                if (next == null) {
+                    byte[] frame = queue.poll();
+                    queuedBytes -= frame.length;
+                    next = parts.begin(frame);
+                }
             }
-            c.write(PeerWire.frame(frame), c.voidPromise());
+            c.write(next, c.voidPromise());
             wrote = true;
         }
         if (wrote) {
@@ -431,6 +436,7 @@ final class PeerLink {
     private void clearQueue() {
         queue.clear();
         queuedBytes = 0;
+        parts.clear();
     }
 
     /** Resumes draining when the socket accepts data again; outbound connections receive nothing. */
