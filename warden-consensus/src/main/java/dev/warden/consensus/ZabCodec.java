@@ -85,6 +85,17 @@ public final class ZabCodec {
         return out.array().length == sizeBytes ? out.array() : out.toByteArray();
     }
 
+    /**
+     * The bytes of a SNAP's frame before the snapshot's own: its type, zxid and the snapshot's
+     * length; {@link #encode} of the same SNAP is these followed by the snapshot. A transport
+     * that writes the two one after the other never copies the snapshot into a frame.
+     */
+    public static byte[] snapHead(Snap snap) {
+        JuteWriter out = new JuteWriter(1 + 8 + 4);
+        out.writeByte(SNAP).writeLong(snap.zxid()).writeInt(nonNull(snap.snapshot(), "Snap.snapshot").length);
+        return out.toByteArray();
+    }
+
     /** Appends the frame for {@code message} to {@code out}, e.g. after a length prefix. */
     public static void write(ZabMessage message, JuteWriter out) {
         if (message instanceof Vote m) {

@@ -15,37 +15,49 @@ final class FrameParts {
     /** Frames up to this size go whole. */
     static final int PART_BYTES = 1 << 20;
 
-    /** The frame being written in parts, or null; and how much of it has gone. */
-    private byte[] frame;
+    /** The array being written in parts (the frame's head, then its tail), or null; and how much of it has gone. */
+    private byte[] piece;
     private int offset;
+    /** The frame's tail, while its head is being written. */
+    private byte[] after;
 
     /** The whole frame, or (a large one) its length and first part; {@link #next} gives the rest. */
-    ByteBuf begin(byte[] body) {
-        if (body.length <= PART_BYTES) {
-            return PeerWire.frame(body);
+    ByteBuf begin(OutboundFrame frame) {
+        if (frame.length() <= PART_BYTES) {
+            return frame.tail().length == 0 ? PeerWire.frame(frame.head())
+                    : Unpooled.wrappedBuffer(lengthOf(frame), Unpooled.wrappedBuffer(frame.head()),
+                            Unpooled.wrappedBuffer(frame.tail()));
         }
-        frame = body;
+        piece = frame.head();
         offset = 0;
-        ByteBuf length = Unpooled.buffer(PeerWire.LENGTH_BYTES, PeerWire.LENGTH_BYTES).writeInt(body.length);
-        return Unpooled.wrappedBuffer(length, nextPart());
+        after = frame.tail();
+        return Unpooled.wrappedBuffer(lengthOf(frame), nextPart());
     }
 
     /** The next part of the frame under way; null when none is. */
     ByteBuf next() {
-        return frame == null ? null : nextPart();
+        return piece == null ? null : nextPart();
     }
 
     /** The connection is gone: what was left of the frame goes with it. */
     void clear() {
-        frame = null;
+        piece = null;
+        after = null;
     }
 
+    private static ByteBuf lengthOf(OutboundFrame frame) {
+        return Unpooled.buffer(PeerWire.LENGTH_BYTES, PeerWire.LENGTH_BYTES).writeInt(Math.toIntExact(frame.length()));
+    }
+
+    /** Up to {@link #PART_BYTES} of the current array (a part ends where the head does). */
     private ByteBuf nextPart() {
-        int length = Math.min(PART_BYTES, frame.length - offset);
-        ByteBuf part = Unpooled.wrappedBuffer(frame, offset, length);
+        int length = Math.min(PART_BYTES, piece.length - offset);
+        ByteBuf part = Unpooled.wrappedBuffer(piece, offset, length);
         offset += length;
-        if (offset == frame.length) {
-            frame = null;
+        if (offset == piece.length) {
+            piece = after != null && after.length > 0 ? after : null;
+            after = null;
+            offset = 0;
         }
         return part;
     }

@@ -51,7 +51,7 @@ final class PeerLink {
     private final PeerOptions options;
 
     // Guarded by this: send() runs on any thread, everything else on the I/O thread.
-    private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
+    private final ArrayDeque<OutboundFrame> queue = new ArrayDeque<>();
     private long queuedBytes;
     private final FrameParts parts = new FrameParts(); // the rest of a large frame goes before the next one
     private Channel channel;
@@ -105,7 +105,7 @@ final class PeerLink {
     }
 
     /** Queues a frame; never blocks. On overflow drops the queue, closes the connection, reports. */
-    void enqueue(byte[] frame) {
+    void enqueue(OutboundFrame frame) {
         Channel toClose = null;
         boolean overflow = false;
         boolean drain = false;
@@ -123,7 +123,7 @@ final class PeerLink {
                 ready = false;
             } else {
                 queue.add(frame);
-                queuedBytes += frame.length;
+                queuedBytes += frame.length();
                 if (channel != null && !drainScheduled) {
                     drainScheduled = true;
                     drain = true;
@@ -163,8 +163,8 @@ final class PeerLink {
                     break;
                 }
                 if (next == null) {
-                    byte[] frame = queue.poll();
-                    queuedBytes -= frame.length;
+                    OutboundFrame frame = queue.poll();
+                    queuedBytes -= frame.length();
                     next = parts.begin(frame);
                 }
             }

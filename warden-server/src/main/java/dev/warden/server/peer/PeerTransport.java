@@ -1,7 +1,6 @@
 package dev.warden.server.peer;
 
 import dev.warden.consensus.Outbound;
-import dev.warden.consensus.ZabCodec;
 import dev.warden.consensus.ZabMessage;
 import dev.warden.server.config.QuorumMember;
 import dev.warden.server.net.RefusalLog;
@@ -274,7 +273,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
      */
     @Override
     public void send(long peerId, ZabMessage message) {
-        send(peerId, message, ZabCodec.encode(message));
+        send(peerId, message, OutboundFrame.of(message));
         drainNow();
     }
 
@@ -286,10 +285,10 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
     @Override
     public void sendAll(List<Outbound> messages) {
         ZabMessage previous = null;
-        byte[] previousFrame = null;
+        OutboundFrame previousFrame = null;
         for (Outbound outbound : messages) {
             ZabMessage message = outbound.message();
-            byte[] frame = message.equals(previous) ? previousFrame : ZabCodec.encode(message);
+            OutboundFrame frame = message.equals(previous) ? previousFrame : OutboundFrame.of(message);
             send(outbound.to(), message, frame);
             previous = message;
             previousFrame = frame;
@@ -313,7 +312,7 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
         }
     }
 
-    private void send(long peerId, ZabMessage message, byte[] frame) {
+    private void send(long peerId, ZabMessage message, OutboundFrame frame) {
         PeerLink link = (message instanceof ZabMessage.Vote ? electionLinks : peerLinks).get(peerId);
         if (link == null) {
             // not (or no longer) a member of any configuration this member knows: like a failed dial,
@@ -322,9 +321,9 @@ public final class PeerTransport implements PeerSender, AutoCloseable {
             loop.execute(() -> reportDisconnected(peerId));
             return;
         }
-        if (frame.length > options.maxFrameBytes()) {
+        if (frame.length() > options.maxFrameBytes()) {
             LOG.error("Dropping a {} of {} bytes for member {}: above the frame limit of {} bytes",
-                    message.getClass().getSimpleName(), frame.length, peerId, options.maxFrameBytes());
+                    message.getClass().getSimpleName(), frame.length(), peerId, options.maxFrameBytes());
             loop.execute(() -> reportDisconnected(peerId));
             return;
         }

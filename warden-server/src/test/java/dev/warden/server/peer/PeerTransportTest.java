@@ -196,6 +196,25 @@ class PeerTransportTest {
         }
     }
 
+    /** A SNAP larger than a write part crosses a real connection intact, and what follows it comes after it. */
+    @Test
+    void aLargeSnapArrivesWholeBeforeWhatFollowsIt() throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        Recorder r2 = new Recorder();
+        PeerOptions roomy = new PeerOptions(8 << 20, 10_000, 64L << 20, 20, 200, 60_000);
+        PeerTransport t1 = start(1, members, new Recorder(), roomy);
+        start(2, members, r2, roomy);
+        awaitDelivery(t1, 2, r2);
+        byte[] snapshot = new byte[3 * FrameParts.PART_BYTES + 12_345];
+        new java.util.SplittableRandom(3).nextBytes(snapshot);
+        t1.sendAll(List.of(new Outbound(2, new ZabMessage.Snap(0x100000007L, snapshot)),
+                new Outbound(2, new ZabMessage.Commit(0x100000008L))));
+        ZabMessage.Snap received = (ZabMessage.Snap) r2.nextMessage().message();
+        assertEquals(0x100000007L, received.zxid());
+        assertArrayEquals(snapshot, received.snapshot());
+        assertEquals(new ZabMessage.Commit(0x100000008L), r2.nextMessage().message());
+    }
+
     @Test
     void connectedMembersLoseNothingAndKeepOrder() throws Exception {
         Map<Long, QuorumMember> members = ensemble(2);
