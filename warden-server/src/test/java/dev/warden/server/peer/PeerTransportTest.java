@@ -164,18 +164,24 @@ class PeerTransportTest {
         assertEquals(new ZabMessage.Ack(0x100000001L), r3.nextMessage().message());
     }
 
+    /** Members 1 and 2 linked with frames of up to 8 MiB, 2 recording into {@code r2}; returns 1's transport. */
+    private PeerTransport roomyPairTo(Recorder r2) throws Exception {
+        Map<Long, QuorumMember> members = ensemble(2);
+        PeerOptions roomy = new PeerOptions(8 << 20, 10_000, 64L << 20, 20, 200, 60_000);
+        PeerTransport t1 = start(1, members, new Recorder(), roomy);
+        start(2, members, r2, roomy);
+        awaitDelivery(t1, 2, r2);
+        return t1;
+    }
+
     /**
      * The receiver reads every frame into one reused array (up to a size): each message it
      * delivered must keep its own bytes after later frames, larger and smaller, went through.
      */
     @Test
     void deliveredMessagesKeepTheirBytesWhileLaterFramesArrive() throws Exception {
-        Map<Long, QuorumMember> members = ensemble(2);
         Recorder r2 = new Recorder();
-        PeerOptions roomy = new PeerOptions(8 << 20, 10_000, 64L << 20, 20, 200, 60_000);
-        PeerTransport t1 = start(1, members, new Recorder(), roomy);
-        start(2, members, r2, roomy);
-        awaitDelivery(t1, 2, r2);
+        PeerTransport t1 = roomyPairTo(r2);
         int[] payloadBytes = {10, 70_000, 3 << 20, 1_000, dev.warden.server.net.FrameScratch.MAX_SCRATCH_BYTES - 64, 5};
         for (int i = 0; i < payloadBytes.length; i++) {
             byte[] payload = new byte[payloadBytes[i]];
@@ -199,12 +205,8 @@ class PeerTransportTest {
     /** A SNAP larger than a write part crosses a real connection intact, and what follows it comes after it. */
     @Test
     void aLargeSnapArrivesWholeBeforeWhatFollowsIt() throws Exception {
-        Map<Long, QuorumMember> members = ensemble(2);
         Recorder r2 = new Recorder();
-        PeerOptions roomy = new PeerOptions(8 << 20, 10_000, 64L << 20, 20, 200, 60_000);
-        PeerTransport t1 = start(1, members, new Recorder(), roomy);
-        start(2, members, r2, roomy);
-        awaitDelivery(t1, 2, r2);
+        PeerTransport t1 = roomyPairTo(r2);
         byte[] snapshot = new byte[3 * FrameParts.PART_BYTES + 12_345];
         new java.util.SplittableRandom(3).nextBytes(snapshot);
         t1.sendAll(List.of(new Outbound(2, new ZabMessage.Snap(0x100000007L, snapshot)),
