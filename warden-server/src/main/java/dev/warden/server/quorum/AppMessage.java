@@ -4,6 +4,7 @@ import dev.warden.protocol.Id;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.ProtocolException;
+import dev.warden.protocol.Record;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,16 +63,45 @@ public sealed interface AppMessage {
     record Resync(long zxid, long digest) implements AppMessage {
     }
 
+    /**
+     * The encoded {@link Forward} of a decoded request body, written in one pass: the body goes
+     * straight into the message, where its length is filled in after it, instead of being
+     * encoded into an array of its own and copied. A null body is an empty one.
+     */
+    static byte[] encodeForward(long memberId, long sessionId, int xid, int opcode, Record body, String address,
+                                List<Id> identities, int timeoutMs, byte[] password) {
+        int hint = 1 + 8 + 8 + 4 + 4 + 4 + (body == null ? 0 : body.sizeHintBytes())
+                + JuteWriter.stringSizeHint(address) + 4 + 4 + JuteWriter.bufferSizeHint(password);
+        for (Id id : identities) {
+            hint += JuteWriter.stringSizeHint(id.scheme()) + JuteWriter.stringSizeHint(id.id());
+        }
+        JuteWriter out = new JuteWriter(hint);
+        out.writeByte(FORWARD).writeLong(memberId).writeLong(sessionId).writeInt(xid).writeInt(opcode);
+        int lengthAt = out.size();
+        out.writeInt(0);
+        if (body != null) {
+            body.writeTo(out);
+        }
+        out.setInt(lengthAt, out.size() - lengthAt - 4);
+        writeForwardTail(out, address, identities, timeoutMs, password);
+        return out.toExactArray();
+    }
+
+    private static void writeForwardTail(JuteWriter out, String address, List<Id> identities, int timeoutMs,
+                                         byte[] password) {
+        out.writeString(address).writeInt(identities.size());
+        for (Id id : identities) {
+            out.writeString(id.scheme()).writeString(id.id());
+        }
+        out.writeInt(timeoutMs).writeBuffer(password);
+    }
+
     static byte[] encode(AppMessage message) {
         JuteWriter out = new JuteWriter(sizeHintBytes(message));
         if (message instanceof Forward f) {
             out.writeByte(FORWARD).writeLong(f.memberId()).writeLong(f.sessionId()).writeInt(f.xid())
-                    .writeInt(f.opcode()).writeBuffer(f.body()).writeString(f.address());
-            out.writeInt(f.identities().size());
-            for (Id id : f.identities()) {
-                out.writeString(id.scheme()).writeString(id.id());
-            }
-            out.writeInt(f.timeoutMs()).writeBuffer(f.password());
+                    .writeInt(f.opcode()).writeBuffer(f.body());
+            writeForwardTail(out, f.address(), f.identities(), f.timeoutMs(), f.password());
         } else if (message instanceof Failed f) {
             out.writeByte(FAILED).writeLong(f.sessionId()).writeInt(f.xid()).writeLong(f.afterZxid())
                     .writeInt(f.errorCode()).writeInt(f.multiErrors().size());

@@ -1,7 +1,6 @@
 package dev.warden.server.quorum;
 
 import dev.warden.protocol.ErrorCode;
-import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.server.config.LocalSessionSettings;
 import dev.warden.server.pipeline.OutstandingRequests;
@@ -113,7 +112,7 @@ final class MemberPipeline implements RequestPipeline {
             driver.sync(syncToken);
         } else if (toEnsemble && Preparer.isWriteOp(accepted.opcode)) {
             applier.localAwaitingEnsemble(accepted, syncToken);
-            driver.sendToLeader(AppMessage.encode(forward(accepted, password)));
+            driver.sendToLeader(forward(accepted, password));
         } else {
             applier.local(accepted, syncToken);
         }
@@ -134,19 +133,13 @@ final class MemberPipeline implements RequestPipeline {
         if (session != null && sessions.startUpgrade(request.sessionId)) {
             Request upgrade = Request.createSession(request.origin, request.sessionId, session.password(),
                     session.timeoutMs(), request.readOnlyPresent());
-            driver.sendToLeader(AppMessage.encode(forward(upgrade, session.password())));
+            driver.sendToLeader(forward(upgrade, session.password()));
         }
     }
 
-    private AppMessage.Forward forward(Request request, byte[] password) {
-        byte[] body = new byte[0];
-        if (request.body != null) {
-            JuteWriter out = new JuteWriter(request.body.sizeHintBytes());
-            request.body.writeTo(out);
-            body = out.toExactArray();
-        }
+    private byte[] forward(Request request, byte[] password) {
         var identities = request.origin.identities();
-        return new AppMessage.Forward(memberId, request.sessionId, request.xid, request.opcode, body,
+        return AppMessage.encodeForward(memberId, request.sessionId, request.xid, request.opcode, request.body,
                 identities.address(), identities.ids(), request.sessionTimeoutMs(), password);
     }
 

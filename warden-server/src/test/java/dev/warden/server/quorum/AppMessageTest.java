@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.protocol.Id;
+import dev.warden.protocol.OpCode;
+import dev.warden.protocol.SetDataRequest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,26 @@ class AppMessageTest {
         assertEquals(forward.address(), decoded.address());
         assertEquals(forward.timeoutMs(), decoded.timeoutMs());
         assertArrayEquals(forward.password(), decoded.password());
+    }
+
+    @Test
+    void aBodyWrittenInPlaceDecodesAsTheSameBytesAndEncodesAsTheRecordDoes() {
+        byte[] value = new byte[1024];
+        value[0] = 9;
+        SetDataRequest body = new SetDataRequest("/app/\u00e9t\u00e9", value, 4);
+        List<Id> identities = List.of(new Id("ip", "10.0.0.8"));
+        byte[] encoded = AppMessage.encodeForward(2, 0x200000001L, 17, OpCode.SET_DATA, body, "10.0.0.8",
+                identities, 30_000, null);
+        AppMessage.Forward decoded = (AppMessage.Forward) AppMessage.decode(encoded);
+        assertArrayEquals(body.toBytes(), decoded.body());
+        assertEquals(17, decoded.xid());
+        assertEquals(OpCode.SET_DATA, decoded.opcode());
+        assertEquals(identities, decoded.identities());
+        assertArrayEquals(encoded, AppMessage.encode(decoded), "the same bytes as the two-step encoding");
+
+        byte[] noBody = AppMessage.encodeForward(2, 5, 0, OpCode.CREATE_SESSION, null, "10.0.0.8", identities,
+                30_000, new byte[16]);
+        assertArrayEquals(new byte[0], ((AppMessage.Forward) AppMessage.decode(noBody)).body());
     }
 
     @Test
