@@ -46,6 +46,7 @@ public final class BenchMain implements Callable<Integer> {
         cli.addSubcommand(new LoadCommand());
         cli.addSubcommand(new CompareCommand());
         cli.addSubcommand(new dev.warden.bench.compare.ReconfigStallCommand());
+        cli.addSubcommand(new dev.warden.bench.compare.ResyncStallCommand());
         cli.addSubcommand(new ResourcesCommand());
         cli.addSubcommand(new MicroCommand());
         cli.addSubcommand(new dev.warden.bench.startup.StartupCommand());

@@ -121,33 +121,12 @@ public final class ReconfigStallCommand implements Callable<Integer> {
     static String summary(List<ReconfigStallRun.Stalls> warden, List<ReconfigStallRun.Stalls> apache) {
         StringBuilder text = new StringBuilder("| change | Warden, longest write stall (median) | Apache ZooKeeper"
                 + " | Warden / Apache |\n|---|---|---|---|\n");
-        row(text, "add a 4th member", warden.stream().mapToLong(ReconfigStallRun.Stalls::addMs).toArray(),
+        StallTable.row(text, "add a 4th member", warden.stream().mapToLong(ReconfigStallRun.Stalls::addMs).toArray(),
                 apache.stream().mapToLong(ReconfigStallRun.Stalls::addMs).toArray());
-        row(text, "remove it", warden.stream().mapToLong(ReconfigStallRun.Stalls::removeMs).toArray(),
+        StallTable.row(text, "remove it", warden.stream().mapToLong(ReconfigStallRun.Stalls::removeMs).toArray(),
                 apache.stream().mapToLong(ReconfigStallRun.Stalls::removeMs).toArray());
-        row(text, "no change (the 3 s before the add)", warden.stream().mapToLong(ReconfigStallRun.Stalls::unchangedMs)
+        StallTable.row(text, "no change (the 3 s before the add)", warden.stream().mapToLong(ReconfigStallRun.Stalls::unchangedMs)
                 .toArray(), apache.stream().mapToLong(ReconfigStallRun.Stalls::unchangedMs).toArray());
         return text.toString();
-    }
-
-    private static void row(StringBuilder text, String change, long[] warden, long[] apache) {
-        String ratio = warden.length == 0 || apache.length == 0 || median(apache) == 0 ? "–"
-                : String.format(Locale.ROOT, "%.2f×", (double) median(warden) / median(apache));
-        text.append("| ").append(change).append(" | ").append(figure(warden)).append(" | ").append(figure(apache))
-                .append(" | ").append(ratio).append(" |\n");
-    }
-
-    private static String figure(long[] values) {
-        if (values.length == 0) {
-            return "–";
-        }
-        return median(values) + " ms " + java.util.Arrays.toString(values);
-    }
-
-    static long median(long[] values) {
-        long[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

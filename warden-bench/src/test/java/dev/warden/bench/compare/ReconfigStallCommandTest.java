@@ -51,6 +51,6 @@ class ReconfigStallCommandTest {
                 table);
         assertTrue(table.contains("| remove it | 30 ms [40, 20, 30] | 70 ms [60, 80, 70] | 0.43× |"), table);
         assertTrue(table.contains("| no change (the 3 s before the add) | 7 ms [7, 7, 7] | 7 ms [7, 7, 7] | 1.00× |"), table);
-        assertEquals(25, ReconfigStallCommand.median(new long[] {30, 20}));
+        assertEquals(25, StallTable.median(new long[] {30, 20}));
     }
 }
