@@ -9,6 +9,13 @@ import java.util.List;
  * sit in a packed array scanned linearly; beyond that, an open-addressing table (linear
  * probing, power-of-two size, at most 3/4 full) of the child nodes themselves. Also holds the
  * parent-only Stat fields, so leaves do not carry them.
+ *
+ * <p>A child's home slot depends on the table's size as well as on its name ({@link #home}).
+ * Children are listed, and written to snapshots, in slot order; inserted in that order into a
+ * table of another size that used the same slot function, each batch of them would land on a
+ * crowded stretch of the new table, and probe runs would grow with the children (restoring
+ * 300,000 children of one node took seconds instead of a tenth of one). A snapshot's reader
+ * also sizes the table for all of a node's children before adding them ({@link #reserve}).
  */
 final class ChildTable {
     private static final DataNode[] NONE = new DataNode[0];
@@ -45,7 +52,7 @@ final class ChildTable {
             return null;
         }
         int mask = slots.length - 1;
-        for (int i = spread(hash) & mask; ; i = (i + 1) & mask) {
+        for (int i = home(hash, mask); ; i = (i + 1) & mask) {
             DataNode child = slots[i];
             if (child == null) {
                 return null;
@@ -56,23 +63,48 @@ final class ChildTable {
         }
     }
 
-    /** Whether a child of this exact name is present (used when loading snapshots). */
-    boolean containsName(byte[] name, int hash) {
+    /**
+     * Adds a child read from a snapshot unless one of the same name is here already (a damaged
+     * snapshot); false then, and nothing changes. One probe run serves both the check and the insert.
+     */
+    boolean addIfAbsent(DataNode child) {
         if (!hashed()) {
             for (int i = 0; i < size; i++) {
-                if (slots[i].nameHash == hash && Arrays.equals(slots[i].name, name)) {
-                    return true;
+                if (slots[i].nameHash == child.nameHash && Arrays.equals(slots[i].name, child.name)) {
+                    return false;
                 }
             }
-            return false;
+            add(child);
+            return true;
+        }
+        if ((size + 1) * 4L > slots.length * 3L) {
+            rehash(slots.length * 2);
         }
         int mask = slots.length - 1;
-        for (int i = spread(hash) & mask; slots[i] != null; i = (i + 1) & mask) {
-            if (slots[i].nameHash == hash && Arrays.equals(slots[i].name, name)) {
-                return true;
+        int i = home(child.nameHash, mask);
+        for (; slots[i] != null; i = (i + 1) & mask) {
+            if (slots[i].nameHash == child.nameHash && Arrays.equals(slots[i].name, child.name)) {
+                return false;
             }
         }
-        return false;
+        slots[i] = child;
+        size++;
+        return true;
+    }
+
+    /**
+     * Sizes an empty table for {@code children} children, as it would have grown to holding
+     * them, so a snapshot's reader adds them without rehashing on the way.
+     */
+    void reserve(int children) {
+        if (size > 0 || children <= DENSE_MAX) {
+            return;
+        }
+        int capacity = DENSE_MAX * 4;
+        while (children * 4L > capacity * 3L) {
+            capacity *= 2;
+        }
+        slots = new DataNode[capacity];
     }
 
     /** Adds a child; the caller has checked that no child of that name exists. */
@@ -113,7 +145,7 @@ final class ChildTable {
             return false;
         }
         int mask = slots.length - 1;
-        int i = spread(child.nameHash) & mask;
+        int i = home(child.nameHash, mask);
         while (slots[i] != child) {
             if (slots[i] == null) {
                 return false;
@@ -142,7 +174,7 @@ final class ChildTable {
             }
         } else {
             int mask = slots.length - 1;
-            for (int i = spread(child.nameHash) & mask; slots[i] != null; i = (i + 1) & mask) {
+            for (int i = home(child.nameHash, mask); slots[i] != null; i = (i + 1) & mask) {
                 if (slots[i] == child) {
                     slots[i] = replacement;
                     return;
@@ -155,7 +187,7 @@ final class ChildTable {
     /** Moves later members of the probe run back so that no lookup stops early at the gap. */
     private void closeGap(int gap, int mask) {
         for (int i = (gap + 1) & mask; slots[i] != null; i = (i + 1) & mask) {
-            int home = spread(slots[i].nameHash) & mask;
+            int home = home(slots[i].nameHash, mask);
             // Move slots[i] into the gap unless its home lies cyclically in (gap, i].
             boolean homeAfterGap = gap <= i ? home > gap && home <= i : home > gap || home <= i;
             if (!homeAfterGap) {
@@ -189,15 +221,26 @@ final class ChildTable {
 
     private static void insertHashed(DataNode[] table, DataNode child) {
         int mask = table.length - 1;
-        int i = spread(child.nameHash) & mask;
+        int i = home(child.nameHash, mask);
         while (table[i] != null) {
             i = (i + 1) & mask;
         }
         table[i] = child;
     }
 
-    private static int spread(int hash) {
-        return hash ^ (hash >>> 16);
+    /**
+     * The slot a name hashes to in a table of {@code mask + 1} slots: the name's hash and the
+     * table's size, mixed (MurmurHash3's 32-bit finalizer), so that tables of different sizes
+     * place the same names independently of each other (see the class comment).
+     */
+    private static int home(int hash, int mask) {
+        int h = hash + mask * 0x9E3779B9;
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        h *= 0xC2B2AE35;
+        h ^= h >>> 16;
+        return h & mask;
     }
 
     /** The children at this moment, for walks that must not see later changes to the table. */

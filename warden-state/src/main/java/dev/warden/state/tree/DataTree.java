@@ -453,11 +453,9 @@ public final class DataTree {
             approximateDataBytes = dataLength(node);
             return;
         }
-        ChildTable siblings = parent.childTable();
-        if (siblings.containsName(node.name, node.nameHash)) {
+        if (!parent.childTable().addIfAbsent(node)) {
             throw new IllegalStateException("two children named '" + node.name() + "' under one parent");
         }
-        siblings.add(node);
         nodeCount++;
         digest += TreeDigest.of(pathHash, node);
         approximateDataBytes += pathChars + dataLength(node);

@@ -138,6 +138,8 @@ public final class TreeSnapshot {
     /** Reads nodes depth first, with an explicit stack of the parents still expecting children. */
     private static final class Loader {
         private static final long CONFIG_PATH_HASH = TreeDigest.pathHash(DataTree.CONFIG);
+        /** The most children a table is sized for ahead of reading them; beyond, it grows as they come. */
+        private static final int MAX_RESERVED_CHILDREN = 1 << 20;
         private final DataTree tree;
         private final DataInputStream in;
         /** Installed instead of the snapshot's /zookeeper/config, if not null (see {@link #read}). */
@@ -179,6 +181,8 @@ public final class TreeSnapshot {
 
         private void expectChildren(DataNode node, long pathHash, int pathChars) {
             if (header.childCount > 0) {
+                // sized for the count the snapshot claims, up to a bound a damaged count cannot pass
+                node.childTable().reserve(Math.min(header.childCount, MAX_RESERVED_CHILDREN));
                 parents.push(new Parent(node, pathHash, pathChars, header.childCount));
             }
         }

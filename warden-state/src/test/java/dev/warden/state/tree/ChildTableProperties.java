@@ -49,6 +49,37 @@ class ChildTableProperties {
         assertEquals(model.size(), table.toArray().length);
     }
 
+    /**
+     * A snapshot's reader adds a node's children in the order another table listed them, into a
+     * table sized ahead ({@code reserve}) or not: every child is found afterwards, and a second
+     * child of the same name is refused without changing anything.
+     */
+    @Property(tries = 50)
+    void childrenCopiedInListedOrderAreAllFoundAndDuplicatesRefused(
+            @ForAll @IntRange(min = 1, max = 5000) int count, @ForAll boolean reserved,
+            @ForAll @IntRange(min = 0, max = 4999) int duplicateIndex) {
+        ChildTable source = new ChildTable(0);
+        for (int i = 0; i < count; i++) {
+            source.add(node("n" + i));
+        }
+        ChildTable copy = new ChildTable(0);
+        if (reserved) {
+            copy.reserve(count);
+        }
+        for (DataNode child : source.toArray()) {
+            assertEquals(true, copy.addIfAbsent(child));
+        }
+        assertEquals(count, copy.size());
+        String duplicate = "n" + (duplicateIndex % count);
+        assertEquals(false, copy.addIfAbsent(node(duplicate)), duplicate);
+        assertEquals(count, copy.size());
+        for (int i = 0; i < count; i++) {
+            String path = "/n" + i;
+            DataNode found = copy.get(path, 1, path.length(), NodeNames.hash(path, 1, path.length()));
+            assertSame(source.get(path, 1, path.length(), NodeNames.hash(path, 1, path.length())), found, path);
+        }
+    }
+
     @Property(tries = 50)
     void manyChildrenGrowAndShrinkTheTable(@ForAll @IntRange(min = 1, max = 3000) int count) {
         ChildTable table = new ChildTable(0);

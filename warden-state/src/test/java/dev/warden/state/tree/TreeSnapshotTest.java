@@ -95,6 +95,53 @@ class TreeSnapshotTest {
         assertEquals(TreeDump.of(tree), TreeDump.of(read(good)));
     }
 
+    /**
+     * Children are written in their table's slot order and read into a table of the size their
+     * count needs, which after deletions is smaller than the writer's: the tree comes back whole.
+     */
+    @Test
+    void aNodeThatLostMostOfItsChildrenComesBackWhole() throws IOException {
+        DataTree tree = new DataTree();
+        long zxid = 1;
+        tree.apply(Txns.create(zxid++, "/big", ""));
+        for (int i = 0; i < 6_000; i++) {
+            tree.apply(Txns.create(zxid++, "/big/n" + i, "v" + i));
+        }
+        for (int i = 0; i < 6_000; i += 6) {
+            for (int j = 1; j < 6; j++) {
+                tree.apply(Txns.delete(zxid++, "/big/n" + (i + j)));
+            }
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TreeSnapshot.write(tree, new DataOutputStream(bytes));
+        DataTree restored = read(bytes.toByteArray());
+        assertEquals(TreeDump.of(tree), TreeDump.of(restored));
+        assertEquals(tree.digest(), restored.digest());
+        assertEquals(1_000, restored.node("/big").numChildren());
+        assertEquals(new java.util.HashSet<>(tree.node("/big").children()),
+                new java.util.HashSet<>(restored.node("/big").children()));
+    }
+
+    @Test
+    void twoChildrenOfOneNameUnderOneParentAreRefused() {
+        DataTree tree = new DataTree();
+        DataNode root = DataNode.create(NodeNames.EMPTY, NodeNames.hash(NodeNames.EMPTY), new byte[0],
+                dev.warden.protocol.Perms.OPEN_ACL_UNSAFE, 0, 0, NodeOwner.PERSISTENT);
+        tree.restore(null, root, TreeDigest.ROOT_PATH_HASH, 1, "/");
+        tree.restore(root, child("a"), TreeDigest.childPathHash(TreeDigest.ROOT_PATH_HASH, NodeNames.hash(
+                NodeNames.encode("a", 0, 1))), 2, null);
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> tree.restore(root,
+                child("a"), 0, 2, null));
+        assertTrue(refused.getMessage().contains("two children named 'a'"), refused.getMessage());
+        assertEquals(1, root.numChildren());
+    }
+
+    private static DataNode child(String name) {
+        byte[] bytes = NodeNames.encode(name, 0, name.length());
+        return DataNode.create(bytes, NodeNames.hash(bytes), new byte[0], dev.warden.protocol.Perms.OPEN_ACL_UNSAFE,
+                1, 1, NodeOwner.PERSISTENT);
+    }
+
     private static DataTree read(byte[] bytes) throws IOException {
         DataTree tree = new DataTree();
         TreeSnapshot.read(tree, new DataInputStream(new ByteArrayInputStream(bytes)), 1);
