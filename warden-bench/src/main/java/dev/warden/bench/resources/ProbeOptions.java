@@ -10,13 +10,15 @@ import java.util.List;
  * the restarted server must show that.
  */
 record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, boolean restartPhase, int logTail,
-                    int snapCount) {
+                    int snapCount, int idleSessions) {
     static final int DEFAULT_ZNODES = 1_000_000;
     static final int DEFAULT_IN_FLIGHT = 1000;
     /** Both servers' default: a snapshot every 50,000 to 100,000 transactions. */
     static final int DEFAULT_SNAP_COUNT = 100_000;
+    /** Idle sessions weighed: as many as the performance targets name, well inside the 20,000 file descriptors. */
+    static final int DEFAULT_IDLE_SESSIONS = 10_000;
     static final String USAGE = "usage: ResourceProbe --flavour warden|apache --data-dir DIR [--znodes N] "
-            + "[--in-flight N] [--snap-count N]";
+            + "[--in-flight N] [--snap-count N] [--idle-sessions N]";
 
     ProbeOptions {
         if (znodes < 1) {
@@ -27,6 +29,9 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
         }
         if (snapCount < 2) {
             throw new IllegalArgumentException("--snap-count must be >= 2: " + snapCount);
+        }
+        if (idleSessions < 1) {
+            throw new IllegalArgumentException("--idle-sessions must be >= 1: " + idleSessions);
         }
         if (logTail < 0 || logTail > znodes) {
             throw new IllegalArgumentException("--log-tail must be within 0.." + znodes + ": " + logTail);
@@ -41,6 +46,7 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
         boolean restart = false;
         int logTail = 0;
         int snapCount = DEFAULT_SNAP_COUNT;
+        int idleSessions = DEFAULT_IDLE_SESSIONS;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -51,13 +57,14 @@ record ProbeOptions(Flavour flavour, int znodes, Path dataDir, int maxInFlight, 
                 case "--restart-phase" -> restart = true;
                 case "--log-tail" -> logTail = intValue(args, ++i, arg);
                 case "--snap-count" -> snapCount = intValue(args, ++i, arg);
+                case "--idle-sessions" -> idleSessions = intValue(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown option '" + arg + "'; " + USAGE);
             }
         }
         if (flavour == null || dataDir == null) {
             throw new IllegalArgumentException("--flavour and --data-dir are required; " + USAGE);
         }
-        return new ProbeOptions(flavour, znodes, dataDir, inFlight, restart, logTail, snapCount);
+        return new ProbeOptions(flavour, znodes, dataDir, inFlight, restart, logTail, snapCount, idleSessions);
     }
 
     /** The arguments that start this probe's restart phase on the same data, with {@code logTail} set after the snapshot. */

@@ -28,14 +28,15 @@ final class ResourceComparison {
     private ResourceComparison() {
     }
 
-    static ProbeReport runProbe(Flavour flavour, int znodes, String xmx, int snapCount, Path workDir)
+    static ProbeReport runProbe(Flavour flavour, int znodes, String xmx, int snapCount, int idleSessions, Path workDir)
             throws IOException, InterruptedException {
         Path dataDir = workDir.resolve(flavour.cliName());
         Path log = workDir.resolve(flavour.cliName() + "-probe.log");
         Files.createDirectories(workDir);
         Process probe = ChildJvm.start(List.of("-Xms" + xmx, "-Xmx" + xmx), ResourceProbe.class,
                 List.of("--flavour", flavour.cliName(), "--znodes", Integer.toString(znodes),
-                        "--data-dir", dataDir.toString(), "--snap-count", Integer.toString(snapCount)), log);
+                        "--data-dir", dataDir.toString(), "--snap-count", Integer.toString(snapCount),
+                        "--idle-sessions", Integer.toString(idleSessions)), log);
         String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!probe.waitFor(PROBE_TIMEOUT_MS, TimeUnit.MILLISECONDS) || probe.exitValue() != 0) {
             probe.destroyForcibly();

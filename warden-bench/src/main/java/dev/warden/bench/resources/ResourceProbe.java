@@ -28,8 +28,6 @@ public final class ResourceProbe {
      */
     static final int LOG_TAIL_WRITES = 40_000;
     private static final long CHILD_TIMEOUT_MS = 900_000;
-    /** Idle sessions weighed: as many as the performance targets name, well inside the 20,000 file descriptors. */
-    static final int IDLE_SESSIONS = 10_000;
 
     private final ProbeOptions options;
 
@@ -95,8 +93,9 @@ public final class ResourceProbe {
                     .put(ProbeReport.RSS_BYTES_PER_ZNODE, perItem(rssLoaded - rssBaseline, total));
             report.put(ProbeReport.WATCHES, znodes)
                     .put(ProbeReport.HEAP_BYTES_PER_WATCH, perItem(weighWatches(server), znodes));
-            report.put(ProbeReport.IDLE_SESSIONS, IDLE_SESSIONS)
-                    .put(ProbeReport.HEAP_BYTES_PER_IDLE_SESSION, perItem(weighIdleSessions(server), IDLE_SESSIONS));
+            int idleSessions = options.idleSessions();
+            report.put(ProbeReport.IDLE_SESSIONS, idleSessions)
+                    .put(ProbeReport.HEAP_BYTES_PER_IDLE_SESSION, perItem(weighIdleSessions(server), idleSessions));
             long snapshotStartNs = System.nanoTime();
             Path snapshot = server.snapshotNow();
             report.put(ProbeReport.SNAPSHOT_MS, elapsedMs(snapshotStartNs))
@@ -143,14 +142,14 @@ public final class ResourceProbe {
     }
 
     /**
-     * Heap growth while a child JVM holds {@link #IDLE_SESSIONS} sessions that only ping: the
+     * Heap growth while a child JVM holds {@code --idle-sessions} sessions that only ping: the
      * session, its connection and their buffers, as the server keeps them.
      */
     private long weighIdleSessions(EmbeddedServer server) throws IOException, InterruptedException {
         String connect = server.connectString();
         Process holder = ChildJvm.start(List.of("-Xmx256m"), SessionHolder.class,
                 List.of(connect.substring(0, connect.lastIndexOf(':')), connect.substring(connect.lastIndexOf(':') + 1),
-                        Integer.toString(IDLE_SESSIONS)),
+                        Integer.toString(options.idleSessions())),
                 options.dataDir().resolveSibling(options.dataDir().getFileName() + "-session-holder.log"));
         try (BufferedReader out = lines(holder);
              Writer in = new OutputStreamWriter(holder.getOutputStream(), StandardCharsets.UTF_8)) {

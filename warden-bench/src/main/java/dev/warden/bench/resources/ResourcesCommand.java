@@ -45,6 +45,10 @@ public final class ResourcesCommand implements Callable<Integer> {
                     + " both servers' default). A large tree needs a larger one: each snapshot holds the whole tree.")
     private int snapCount;
 
+    @Option(names = "--idle-sessions", defaultValue = "10000", paramLabel = "N",
+            description = "Sessions that only ping, opened to weigh a session's heap (default ${DEFAULT-VALUE}).")
+    private int idleSessions;
+
     @Option(names = "--work-dir", paramLabel = "DIR",
             description = "Where both servers keep data and the child JVMs' logs; must be empty or absent and on a"
                     + " real disk (default: a temporary directory, deleted afterwards).")
@@ -60,6 +64,10 @@ public final class ResourcesCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (znodes < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--znodes must be at least 1: " + znodes);
+        }
+        if (idleSessions < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--idle-sessions must be at least 1: "
+                    + idleSessions);
         }
         if (snapCount < 2) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--snap-count must be at least 2: " + snapCount);
@@ -101,9 +109,9 @@ public final class ResourcesCommand implements Callable<Integer> {
         ExitCleanup.Registration deleteAtExit = temporaryDir ? ExitCleanup.deleteOnExit(dir) : null;
         try {
             say(out, "Warden: %,d znodes, -Xmx%s, work directory %s", znodes, heap, dir);
-            ProbeReport warden = ResourceComparison.runProbe(Flavour.WARDEN, znodes, heap, snapCount, dir);
+            ProbeReport warden = ResourceComparison.runProbe(Flavour.WARDEN, znodes, heap, snapCount, idleSessions, dir);
             say(out, "Apache ZooKeeper: %,d znodes, -Xmx%s", znodes, heap);
-            ProbeReport apache = ResourceComparison.runProbe(Flavour.APACHE, znodes, heap, snapCount, dir);
+            ProbeReport apache = ResourceComparison.runProbe(Flavour.APACHE, znodes, heap, snapCount, idleSessions, dir);
             String section = ResourceComparison.section(warden, apache, znodes, heap, snapCount);
             out.println();
             out.print(section);

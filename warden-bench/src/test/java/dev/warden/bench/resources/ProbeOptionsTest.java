@@ -20,6 +20,9 @@ class ProbeOptionsTest {
         assertEquals(false, options.restartPhase());
         assertEquals(0, options.logTail());
         assertEquals(ProbeOptions.DEFAULT_SNAP_COUNT, options.snapCount());
+        assertEquals(ProbeOptions.DEFAULT_IDLE_SESSIONS, options.idleSessions());
+        assertEquals(250, ProbeOptions.parse(new String[] {"--flavour", "apache", "--data-dir", "/d",
+                "--idle-sessions", "250"}).idleSessions());
     }
 
     @Test
@@ -27,8 +30,8 @@ class ProbeOptionsTest {
         ProbeOptions options = ProbeOptions.parse(new String[] {"--flavour", "warden", "--data-dir", "/d",
                 "--znodes", "5", "--snap-count", "2000000"});
         ProbeOptions restart = ProbeOptions.parse(options.restartArgs(3).toArray(String[]::new));
-        assertEquals(new ProbeOptions(Flavour.WARDEN, 5, Path.of("/d"), ProbeOptions.DEFAULT_IN_FLIGHT, true, 3, 2_000_000),
-                restart);
+        assertEquals(new ProbeOptions(Flavour.WARDEN, 5, Path.of("/d"), ProbeOptions.DEFAULT_IN_FLIGHT, true, 3, 2_000_000,
+                ProbeOptions.DEFAULT_IDLE_SESSIONS), restart);
     }
 
     @Test
@@ -42,6 +45,8 @@ class ProbeOptionsTest {
         assertMessage("--log-tail must be within 0..5: 6", "--flavour", "warden", "--data-dir", "/d", "--znodes", "5",
                 "--log-tail", "6");
         assertMessage("--snap-count must be >= 2: 1", "--flavour", "warden", "--data-dir", "/d", "--snap-count", "1");
+        assertMessage("--idle-sessions must be >= 1: 0", "--flavour", "warden", "--data-dir", "/d", "--idle-sessions",
+                "0");
         assertMessage("unknown option '--fast'", "--fast");
     }
 

@@ -17,7 +17,7 @@ class ResourceComparisonTest {
     void wardenProbeOnATinyTreeReportsEveryFigure() throws Exception {
         int znodes = 3000;
         // A small snapCount: the server snapshots every 500 to 1,000 creates while loading.
-        ProbeReport report = ResourceComparison.runProbe(Flavour.WARDEN, znodes, "512m", 1_000, dir);
+        ProbeReport report = ResourceComparison.runProbe(Flavour.WARDEN, znodes, "512m", 1_000, 200, dir);
         try (var snapshots = java.nio.file.Files.list(dir.resolve("warden").resolve("snapshots"))) {
             assertTrue(snapshots.count() >= 4, "the probe's --snap-count reached the server");
         }
@@ -64,7 +64,7 @@ class ResourceComparisonTest {
     private static ProbeReport sample(String heapPerZnode, String restartMs) {
         ProbeReport report = new ProbeReport();
         for (String key : new String[] {ProbeReport.RSS_BYTES_PER_ZNODE, ProbeReport.HEAP_BYTES_PER_WATCH,
-                ProbeReport.HEAP_BYTES_PER_IDLE_SESSION,
+                ProbeReport.IDLE_SESSIONS, ProbeReport.HEAP_BYTES_PER_IDLE_SESSION,
                 ProbeReport.SNAPSHOT_BYTES, ProbeReport.SNAPSHOT_MS, ProbeReport.RESTART_SERVER_START_MS,
                 ProbeReport.LOG_TAIL_WRITES, ProbeReport.RESTART_WITH_LOG_TO_SERVING_MS,
                 ProbeReport.RESTART_WITH_LOG_SERVER_START_MS,

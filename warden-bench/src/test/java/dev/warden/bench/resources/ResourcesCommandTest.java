@@ -34,8 +34,9 @@ class ResourcesCommandTest {
                 + ResourceComparison.FIGURES.end() + "\n## How\nprose\n");
         Path work = dir.resolve("work");
 
-        int status = run("resources", "--znodes", "2000", "--xmx", "256m", "--work-dir", work.toString(),
-                "--doc", doc.toString());
+        // few idle sessions: opening 10,000 (the default) takes Apache ZooKeeper a minute here
+        int status = run("resources", "--znodes", "2000", "--idle-sessions", "300", "--xmx", "256m", "--work-dir",
+                work.toString(), "--doc", doc.toString());
 
         assertEquals(0, status, () -> out + "\n" + err);
         String written = Files.readString(doc);
@@ -43,6 +44,7 @@ class ResourcesCommandTest {
         assertTrue(written.endsWith(ResourceComparison.FIGURES.end() + "\n## How\nprose\n"), written);
         assertTrue(!written.contains("old figures"), written);
         assertTrue(written.contains("with 2,000 znodes"), written);
+        assertTrue(written.contains("| idle sessions held, for the next row | sessions | 300 | 300 | 1.00 |"), written);
         // a figure for each server and their ratio
         assertTrue(written.matches("(?s).*\\| heap per znode \\| bytes \\| [0-9,]+ \\| [0-9,]+ \\| [0-9.]+ \\|.*"), written);
         assertTrue(written.matches("(?s).*\\| restart: JVM launch to first read served \\| ms \\| [0-9,]+ \\| [0-9,]+ \\|.*"),
@@ -58,6 +60,9 @@ class ResourcesCommandTest {
     void usageErrorsAreRefusedBeforeAnythingRuns() throws Exception {
         assertEquals(2, run("resources", "--znodes", "0"));
         assertTrue(err.toString().contains("--znodes must be at least 1"), err::toString);
+
+        assertEquals(2, run("resources", "--idle-sessions", "0"));
+        assertTrue(err.toString().contains("--idle-sessions must be at least 1"), err::toString);
 
         assertEquals(2, run("resources", "--xmx", "lots"));
         assertTrue(err.toString().contains("--xmx must look like 4g"), err::toString);
