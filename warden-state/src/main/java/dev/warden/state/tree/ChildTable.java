@@ -65,7 +65,8 @@ final class ChildTable {
 
     /**
      * Adds a child read from a snapshot unless one of the same name is here already (a damaged
-     * snapshot); false then, and nothing changes. One probe run serves both the check and the insert.
+     * snapshot); false then, with the children as they were (the table may have grown). One
+     * probe run serves both the check and the insert.
      */
     boolean addIfAbsent(DataNode child) {
         if (!hashed()) {
