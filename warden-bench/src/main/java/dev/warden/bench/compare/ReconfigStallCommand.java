@@ -1,20 +1,12 @@
 package dev.warden.bench.compare;
 
-import dev.warden.bench.BenchMain;
-import dev.warden.bench.ExitCleanup;
-import dev.warden.bench.WorkDirectories;
-import dev.warden.cli.cluster.Flavour;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -35,13 +27,8 @@ public final class ReconfigStallCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--rounds", defaultValue = "3", paramLabel = "N",
-            description = "Measurements of each server (default ${DEFAULT-VALUE}).")
-    private int rounds;
-
-    @Option(names = "--servers", split = ",", defaultValue = "warden,apache", paramLabel = "S[,S]",
-            description = "warden, apache or both (default ${DEFAULT-VALUE}); the ratio needs both.")
-    private List<String> servers;
+    @Mixin
+    private StallRounds rounds;
 
     @Option(names = "--writers", defaultValue = "8", paramLabel = "N",
             description = "Sessions writing, one write at a time each (default ${DEFAULT-VALUE}).")
@@ -54,67 +41,26 @@ public final class ReconfigStallCommand implements Callable<Integer> {
     @Option(names = "--heap-mb", defaultValue = "512", description = "Heap of every member (default ${DEFAULT-VALUE}).")
     private int heapMb;
 
-    @Option(names = "--work-dir", paramLabel = "DIR",
-            description = "Where members keep data and logs (default: a temporary directory, deleted afterwards).")
-    private Path workDir;
-
     @Option(names = "--ready-timeout", defaultValue = "90", paramLabel = "SECONDS",
             description = "How long members may take to serve (default ${DEFAULT-VALUE}).")
     private int readyTimeoutSeconds;
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        if (rounds < 1 || writers < 1 || settleSeconds < 0) {
+        if (rounds.rounds < 1 || writers < 1 || settleSeconds < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--rounds and --writers must be at least 1, --settle at least 0");
         }
-        List<Flavour> flavours = servers.stream().map(Flavour::parse).distinct().toList();
-        boolean temporaryDir = workDir == null;
-        Path dir;
-        try {
-            dir = temporaryDir ? Files.createTempDirectory("warden-bench-reconfig") : workDir;
-        } catch (IOException e) {
-            err.println("cannot create a work directory: " + e.getMessage());
-            return BenchMain.EXIT_FAILED;
-        }
-        ExitCleanup.Registration deleteAtExit = temporaryDir ? ExitCleanup.deleteOnExit(dir) : null;
         ReconfigStallRun run = new ReconfigStallRun(JvmSettings.ofThisJvm(heapMb), writers, settleSeconds * 1000L,
                 readyTimeoutSeconds * 1000L);
-        List<ReconfigStallRun.Stalls> warden = new ArrayList<>();
-        List<ReconfigStallRun.Stalls> apache = new ArrayList<>();
-        try {
-            for (int round = 1; round <= rounds; round++) {
-                List<Flavour> order = new ArrayList<>(flavours);
-                if (round % 2 == 0) {
-                    java.util.Collections.reverse(order);
-                }
-                for (Flavour flavour : order) {
-                    Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
-                    ReconfigStallRun.Stalls stalls = run.measure(flavour, roundDir);
-                    (flavour == Flavour.WARDEN ? warden : apache).add(stalls);
-                    out.printf(Locale.ROOT, "round %d %-16s add: longest stall %5d ms (from +%d ms)   remove: %5d ms"
-                            + " (from +%d ms)   no change: %d ms   (%d failed writes; requests sent at %s and %s UTC)%n",
-                            round, flavour.title(), stalls.addMs(), stalls.addStartsAfterMs(), stalls.removeMs(),
-                            stalls.removeStartsAfterMs(), stalls.unchangedMs(), stalls.failedWrites(), TIME_OF_DAY.format(stalls.addRequestedAt()),
-                            TIME_OF_DAY.format(stalls.removeRequestedAt()));
-                    out.flush();
-                }
-            }
-        } catch (IllegalStateException e) {
-            err.println("reconfig run failed: " + e.getMessage());
-            return BenchMain.EXIT_FAILED;
-        } finally {
-            if (temporaryDir) {
-                WorkDirectories.deleteTree(dir);
-                deleteAtExit.close();
-            }
-        }
-        out.println();
-        out.println(summary(warden, apache));
-        out.flush();
-        return 0;
+        return rounds.run("reconfig", spec.commandLine().getOut(), spec.commandLine().getErr(), run::measure,
+                (round, flavour, stalls) -> String.format(Locale.ROOT, "round %d %-16s add: longest stall %5d ms"
+                                + " (from +%d ms)   remove: %5d ms (from +%d ms)   no change: %d ms   (%d failed writes;"
+                                + " requests sent at %s and %s UTC)",
+                        round, flavour.title(), stalls.addMs(), stalls.addStartsAfterMs(), stalls.removeMs(),
+                        stalls.removeStartsAfterMs(), stalls.unchangedMs(), stalls.failedWrites(),
+                        TIME_OF_DAY.format(stalls.addRequestedAt()), TIME_OF_DAY.format(stalls.removeRequestedAt())),
+                ReconfigStallCommand::summary);
     }
 
     /** The medians as a markdown table, with the Warden/Apache ratio when both ran. */

@@ -1,20 +1,11 @@
 package dev.warden.bench.compare;
 
-import dev.warden.bench.BenchMain;
-import dev.warden.bench.ExitCleanup;
-import dev.warden.bench.WorkDirectories;
-import dev.warden.cli.cluster.Flavour;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,13 +24,8 @@ public final class ResyncStallCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--rounds", defaultValue = "3", paramLabel = "N",
-            description = "Measurements of each server (default ${DEFAULT-VALUE}).")
-    private int rounds;
-
-    @Option(names = "--servers", split = ",", defaultValue = "warden,apache", paramLabel = "S[,S]",
-            description = "warden, apache or both (default ${DEFAULT-VALUE}); the ratio needs both.")
-    private List<String> servers;
+    @Mixin
+    private StallRounds rounds;
 
     @Option(names = "--znodes", defaultValue = "300000", paramLabel = "N",
             description = "Znodes of 100 bytes in the tree before the follower is emptied (default ${DEFAULT-VALUE}).")
@@ -56,66 +42,24 @@ public final class ResyncStallCommand implements Callable<Integer> {
     @Option(names = "--heap-mb", defaultValue = "2048", description = "Heap of every member (default ${DEFAULT-VALUE}).")
     private int heapMb;
 
-    @Option(names = "--work-dir", paramLabel = "DIR",
-            description = "Where members keep data and logs (default: a temporary directory, deleted afterwards).")
-    private Path workDir;
-
     @Option(names = "--ready-timeout", defaultValue = "120", paramLabel = "SECONDS",
             description = "How long members may take to serve (default ${DEFAULT-VALUE}).")
     private int readyTimeoutSeconds;
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        if (rounds < 1 || writers < 1 || settleSeconds < 0 || znodes < 0) {
+        if (rounds.rounds < 1 || writers < 1 || settleSeconds < 0 || znodes < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--rounds and --writers must be at least 1, --settle and --znodes at least 0");
         }
-        List<Flavour> flavours = servers.stream().map(Flavour::parse).distinct().toList();
-        boolean temporaryDir = workDir == null;
-        Path dir;
-        try {
-            dir = temporaryDir ? Files.createTempDirectory("warden-bench-resync") : workDir;
-        } catch (IOException e) {
-            err.println("cannot create a work directory: " + e.getMessage());
-            return BenchMain.EXIT_FAILED;
-        }
-        ExitCleanup.Registration deleteAtExit = temporaryDir ? ExitCleanup.deleteOnExit(dir) : null;
         ResyncStallRun run = new ResyncStallRun(JvmSettings.ofThisJvm(heapMb), writers, znodes, settleSeconds * 1000L,
                 readyTimeoutSeconds * 1000L);
-        List<ResyncStallRun.Stalls> warden = new ArrayList<>();
-        List<ResyncStallRun.Stalls> apache = new ArrayList<>();
-        try {
-            for (int round = 1; round <= rounds; round++) {
-                List<Flavour> order = new ArrayList<>(flavours);
-                if (round % 2 == 0) {
-                    Collections.reverse(order);
-                }
-                for (Flavour flavour : order) {
-                    Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
-                    ResyncStallRun.Stalls stalls = run.measure(flavour, roundDir);
-                    (flavour == Flavour.WARDEN ? warden : apache).add(stalls);
-                    out.printf(Locale.ROOT, "round %d %-16s rejoin: longest stall %5d ms (from +%d ms), follower"
-                                    + " serving after %d ms   no change: %d ms   (%d failed writes)%n",
-                            round, flavour.title(), stalls.resyncMs(), stalls.resyncStartsAfterMs(),
-                            stalls.followerBackMs(), stalls.unchangedMs(), stalls.failedWrites());
-                    out.flush();
-                }
-            }
-        } catch (IllegalStateException e) {
-            err.println("resync run failed: " + e.getMessage());
-            return BenchMain.EXIT_FAILED;
-        } finally {
-            if (temporaryDir) {
-                WorkDirectories.deleteTree(dir);
-                deleteAtExit.close();
-            }
-        }
-        out.println();
-        out.println(summary(znodes, warden, apache));
-        out.flush();
-        return 0;
+        return rounds.run("resync", spec.commandLine().getOut(), spec.commandLine().getErr(), run::measure,
+                (round, flavour, stalls) -> String.format(Locale.ROOT, "round %d %-16s rejoin: longest stall %5d ms"
+                                + " (from +%d ms), follower serving after %d ms   no change: %d ms   (%d failed writes)",
+                        round, flavour.title(), stalls.resyncMs(), stalls.resyncStartsAfterMs(),
+                        stalls.followerBackMs(), stalls.unchangedMs(), stalls.failedWrites()),
+                (warden, apache) -> summary(znodes, warden, apache));
     }
 
     /** The medians as a markdown table, with the Warden/Apache ratio when both ran. */

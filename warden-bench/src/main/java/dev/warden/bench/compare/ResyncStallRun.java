@@ -12,12 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Op;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -33,7 +31,6 @@ final class ResyncStallRun {
     private static final String ROOT = "/bench-resync";
     private static final int VALUE_BYTES = 100;
     private static final int CREATES_PER_MULTI = 1_000;
-    private static final int SESSION_TIMEOUT_MS = 30_000;
 
     /**
      * The longest write stall while the emptied follower rejoined, in ms, and when it began (ms
@@ -101,7 +98,7 @@ final class ResyncStallRun {
     /** {@code znodes} znodes of {@link #VALUE_BYTES} bytes under {@link #ROOT}, a thousand per multi. */
     private void fill(String connectString) throws Exception {
         byte[] value = "v".repeat(VALUE_BYTES).getBytes(StandardCharsets.UTF_8);
-        try (ZooKeeper zk = connect(connectString)) {
+        try (ZooKeeper zk = WriteStalls.session(connectString)) {
             zk.create(ROOT, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             for (int first = 0; first < znodes; first += CREATES_PER_MULTI) {
                 List<Op> creates = new ArrayList<>(CREATES_PER_MULTI);
@@ -134,24 +131,10 @@ final class ResyncStallRun {
         if (znodes == 0) {
             return;
         }
-        try (ZooKeeper zk = connect(followerOnly)) {
+        try (ZooKeeper zk = WriteStalls.session(followerOnly)) {
             if (zk.exists(nodePath(znodes - 1), false) == null) {
                 throw new IllegalStateException(flavour.title() + ": the rejoined follower lacks " + nodePath(znodes - 1));
             }
         }
-    }
-
-    private static ZooKeeper connect(String connectString) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, SESSION_TIMEOUT_MS, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            zk.close();
-            throw new IllegalStateException("no session with " + connectString);
-        }
-        return zk;
     }
 }

@@ -64,14 +64,21 @@ final class WriteStalls implements AutoCloseable {
     }
 
     private ZooKeeper connect(String connectString) throws Exception {
+        ZooKeeper zk = session(connectString);
+        sessions.add(zk);
+        return zk;
+    }
+
+    /** A session with {@code connectString}, once connected; closed again if it does not connect in time. */
+    static ZooKeeper session(String connectString) throws Exception {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk = new ZooKeeper(connectString, SESSION_TIMEOUT_MS, event -> {
             if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
         });
-        sessions.add(zk);
         if (!connected.await(CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+            zk.close();
             throw new IllegalStateException("no session with " + connectString + " within " + CONNECT_TIMEOUT_MS
                     + " ms");
         }
