@@ -263,13 +263,9 @@ final class LeaderPrep {
                 return;
             }
         }
-        // The forwarded list holds the address identity too; adding it again would only build
-        // the identity set that a connection without addauth never needs, once per write.
         AuthIdentities identities = new AuthIdentities(forward.address());
         for (Id id : forward.identities()) {
-            if (!id.scheme().equals("ip") || !id.id().equals(forward.address())) {
-                identities.add(id);
-            }
+            identities.add(id);
         }
         RemoteOrigin origin = new RemoteOrigin(identities);
         Request request;

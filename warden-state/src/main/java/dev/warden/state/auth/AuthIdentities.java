@@ -56,6 +56,9 @@ public final class AuthIdentities {
     }
 
     public synchronized void add(Id id) {
+        if (ids == null && id.equals(ordered.get(0))) {
+            return; // the address identity, held already: no set is needed for it
+        }
         if (ids == null) {
             ids = Collections.newSetFromMap(new ConcurrentHashMap<>());
             ids.add(new IdKey(ordered.get(0)));

@@ -2,6 +2,7 @@ package dev.warden.state.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,6 +18,14 @@ class AuthIdentitiesTest {
         assertEquals(List.of(new Id("ip", "10.0.0.7")), who.ids());
         assertFalse(who.isSuper());
         assertThrows(UnsupportedOperationException.class, () -> who.ids().add(new Id("digest", "x")));
+    }
+
+    @Test
+    void addingTheAddressIdentityAgainChangesNothing() {
+        AuthIdentities who = new AuthIdentities("10.0.0.9");
+        List<Id> before = who.ids();
+        who.add(new Id("ip", "10.0.0.9"));
+        assertSame(before, who.ids(), "the same list: nothing was rebuilt");
     }
 
     @Test
