@@ -30,12 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
 class CuratorTestingServerDropInTest {
     private TestingServer server;
     private CuratorFramework client;
+    private final BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
 
     @BeforeEach
     void setUp() throws Exception {
         server = new TestingServer();
         client = CuratorFrameworkFactory.newClient(server.getConnectString(), 10_000, 5_000,
                 new ExponentialBackoffRetry(100, 10));
+        // before start: Curator hands CONNECTED to listeners on its own thread, which may come
+        // after blockUntilConnected returns, so one added later may or may not see it
+        client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
         client.start();
         assertTrue(client.blockUntilConnected(10, TimeUnit.SECONDS));
     }
@@ -48,8 +52,7 @@ class CuratorTestingServerDropInTest {
 
     @Test
     void recipesWorkAndTheClientRidesThroughARestart() throws Exception {
-        BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
-        client.getConnectionStateListenable().addListener((c, state) -> states.add(state));
+        assertEquals(ConnectionState.CONNECTED, states.poll(10, TimeUnit.SECONDS));
 
         client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath("/app/config", "a".getBytes());
         InterProcessMutex mutex = new InterProcessMutex(client, "/app/lock");
