@@ -194,24 +194,24 @@ public final class MemberDriver implements AutoCloseable {
     }
 
     public int logBatchesInFlight() {
-        return member.logBatchesInFlight();
+        return member.figures().logBatchesInFlight();
     }
 
     public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
-        return member.transactionCounts();
+        return member.figures().transactionCounts();
     }
 
     public long diffSyncs() {
-        return member.diffSyncs();
+        return member.figures().diffSyncs();
     }
 
     public long snapSyncs() {
-        return member.snapSyncs();
+        return member.figures().snapSyncs();
     }
 
     /** A serving leader's followers and how many transactions each is behind; any thread. */
     public java.util.Map<Long, Long> followerLag() {
-        return member.followerLag();
+        return member.figures().followerLag();
     }
 
     public Set<Long> peersHeardWithin(long windowMs) {
@@ -220,7 +220,7 @@ public final class MemberDriver implements AutoCloseable {
 
     /** The member this learner syncs from (its leader, or an observer's master), -1 if none; any thread. */
     public long learnerMasterId() {
-        return member.learnerMasterId();
+        return member.figures().learnerMasterId();
     }
 
     /** An observer syncs from {@code memberId} from its next attempt on (ZooKeeper's setLearnerMaster); any thread. */
@@ -230,12 +230,12 @@ public final class MemberDriver implements AutoCloseable {
 
     /** The learners linked to this member as their leader or observer master (see ZabPeer); any thread. */
     public java.util.Set<Long> learnersLinked() {
-        return member.learnersLinked();
+        return member.figures().learnersLinked();
     }
 
     /** Observers this follower serves as their observer master; any thread. */
     public int observersServed() {
-        return member.observersServed();
+        return member.figures().observersServed();
     }
 
     public boolean isRunning() {

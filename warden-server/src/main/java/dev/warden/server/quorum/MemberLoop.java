@@ -380,14 +380,6 @@ public final class MemberLoop {
         core.advance(ready);
     }
 
-    /**
-     * ZooKeeper's proposal_count, commit_count, learner_proposal_received_count and
-     * learner_commit_received_count, in transactions; any thread.
-     */
-    public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
-        return figures.transactionCounts();
-    }
-
     private void changeRole(RoleChange change) {
         standing = standing.after(change.role(), change.leaderId(), change.epoch(), change.serving(),
                 clock.wallTimeMs());
@@ -421,22 +413,23 @@ public final class MemberLoop {
         return standing;
     }
 
+    /**
+     * The loop's figures for readers on any thread: transactions and syncs counted, and what it
+     * publishes every {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} (followers' lag, batches
+     * with the log writer, the learner master and the learners linked).
+     */
+    MemberLoopFigures figures() {
+        return figures;
+    }
+
     /** The host stopped the loop (it failed, or the member closes): it serves no longer. */
     public void stopServing() {
         standing = standing.notServing();
     }
 
     /**
-     * A serving leader's followers and how many transactions each is behind, as of at most
-     * {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} ago; empty on other members. Any thread.
-     */
-    public Map<Long, Long> followerLag() {
-        return figures.followerLag();
-    }
-
-    /**
      * Logs the observer master an observer follows when it takes one, so the log says which
-     * member an observer syncs from (its figures say it too: {@link #learnerMasterId()}).
+     * member an observer syncs from (its figures say it too: {@link MemberLoopFigures#learnerMasterId()}).
      */
     private void noteLearnerMaster() {
         long master = core.learnerMasterId();
@@ -448,42 +441,9 @@ public final class MemberLoop {
         }
     }
 
-    /**
-     * The member this learner syncs from (its leader, or an observer's master), -1 if none, as of
-     * at most {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} ago; any thread.
-     */
-    public long learnerMasterId() {
-        return figures.learnerMasterId();
-    }
-
     /** Driver thread: an observer syncs from {@code memberId} from its next attempt on (see ConsensusCore). */
     public void requestLearnerMaster(long memberId) {
         core.requestLearnerMaster(memberId);
-    }
-
-    /** Learners linked to this member as their leader or observer master, as of at most a lag period ago; any thread. */
-    public java.util.Set<Long> learnersLinked() {
-        return figures.learnersLinked();
-    }
-
-    /** Observers this follower serves as their master, as of at most a lag period ago; any thread. */
-    public int observersServed() {
-        return figures.observersServed();
-    }
-
-    /** Batches at the log writer as of at most {@link MemberLoopFigures#FOLLOWER_LAG_PERIOD_MS} ago; any thread. */
-    public int logBatchesInFlight() {
-        return figures.logBatchesInFlight();
-    }
-
-    /** Members brought up to date with a diff (after a truncation or not) while this one led; any thread. */
-    public long diffSyncs() {
-        return figures.diffSyncs();
-    }
-
-    /** Members brought up to date with a snapshot while this one led; any thread. */
-    public long snapSyncs() {
-        return figures.snapSyncs();
     }
 
     /** Peers heard from within the last {@code windowMs}, for the leader's admin figures; any thread. */
