@@ -182,7 +182,7 @@ public final class SimServer {
         // the leader's prep works on this member's own state, as on a server
         PendingState pending = new PendingState(machine.tree());
         Preparer preparer = new Preparer(pending, machine.state().sessions(), clock, random, false, 0);
-        loop = new MemberLoop(id, new ZabCore(peer), sender, effects, this::write,
+        loop = new MemberLoop(id, new ZabCore(peer), sender, effects, logDisk,
                 new MemberLoop.PrepState(preparer, pending, machine.state().sessions(), machine.tree(), true),
                 task -> inbox.add(new LoopEvent.Chore(task)), logView::lastZxid, clock, ackBeforePersist);
         up = true;
@@ -263,13 +263,37 @@ public final class SimServer {
         }
     }
 
-    /** The simulated log writer: the entries are written now and are durable once the fsync finishes. */
+    /**
+     * The simulated log writer: the entries are written now and are durable once the fsync
+     * finishes, at once (in the same step, as a server's idle writer does) when the fsync drawn
+     * takes no time, the disk is not stalled and no earlier fsync is pending.
+     */
+    private final MemberLoop.LogDisk logDisk = new MemberLoop.LogDisk() {
+        @Override
+        public void submit(LogBatch batch) {
+            write(batch);
+        }
+
+        @Override
+        public boolean writesNextAtOnce() {
+            nextFsyncMs = fsyncLatencyMs();
+            return writesAtOnce(nextFsyncMs);
+        }
+    };
+    /** The fsync latency drawn for the next batch by {@code writesNextAtOnce}; -1 when none was. */
+    private long nextFsyncMs = -1;
+
+    private boolean writesAtOnce(long latencyMs) {
+        return !pipelined && latencyMs == 0 && !diskStalled && writing.isEmpty();
+    }
+
     private void write(LogBatch batch) {
         for (Entry entry : batch.entries()) {
             disk.append(entry);
         }
-        long latencyMs = fsyncLatencyMs();
-        if (!pipelined && latencyMs == 0 && !diskStalled && writing.isEmpty()) {
+        long latencyMs = nextFsyncMs >= 0 ? nextFsyncMs : fsyncLatencyMs();
+        nextFsyncMs = -1;
+        if (writesAtOnce(latencyMs)) {
             disk.fsync();
             batch.durable();
             inbox.add(new LoopEvent.LogProgress());

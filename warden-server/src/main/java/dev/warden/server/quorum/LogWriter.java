@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * <p>After a failed write it stops: that batch and every later one are reported failed, none
  * is ever reported durable, so nothing written after the failure is acknowledged.
  */
-final class LogWriter implements AutoCloseable {
+final class LogWriter implements MemberLoop.LogDisk, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LogWriter.class);
 
     /** Appends the entries and forces them to disk with one fsync; durable on return. */
@@ -35,24 +37,77 @@ final class LogWriter implements AutoCloseable {
     private final ArrayBlockingQueue<LogBatch> queue = new ArrayBlockingQueue<>(MemberLoop.MAX_BATCHES_IN_FLIGHT);
     private final Thread thread;
     private volatile boolean running = true;
+    /** False while the submitter has other work waiting, or others wait on its thread: then no write on it. */
+    private final BooleanSupplier atOnceAllowed;
+    /** Batches submitted and not yet written (or failed); zero when no write runs or waits. */
+    private final AtomicInteger unwritten = new AtomicInteger();
+    /** How long the last write took, append and fsync. */
+    private volatile long lastWriteNs;
+    /** What {@link #writesNextAtOnce} answered, for the submit that follows it (submitter's thread). */
+    private boolean nextAtOnce;
 
     LogWriter(Persist persist, Runnable onProgress, String threadName) {
+        this(persist, onProgress, threadName, () -> false);
+    }
+
+    /**
+     * @param atOnceAllowed asked on the submitter's thread before each batch: a batch submitted
+     *                      while no other is written or queued and the last write took under
+     *                      {@link #AT_ONCE_MAX_WRITE_NS} is written on the submitter's thread if
+     *                      it says yes
+     */
+    LogWriter(Persist persist, Runnable onProgress, String threadName, BooleanSupplier atOnceAllowed) {
         this.persist = persist;
         this.onProgress = onProgress;
         this.thread = ServerThreads.newThread(threadName, this::run);
+        this.atOnceAllowed = atOnceAllowed;
     }
+
+    /** Longest write after which the next idle batch is still written at once: a slow disk holds the submitter once at most. */
+    static final long AT_ONCE_MAX_WRITE_NS = 2_000_000;
 
     void start() {
         thread.start();
     }
 
-    /** Queues a batch; it is reported failed at once if the writer has stopped. */
-    void submit(LogBatch batch) {
+    @Override
+    public boolean writesNextAtOnce() {
+        nextAtOnce = running && unwritten.get() == 0 && lastWriteNs < AT_ONCE_MAX_WRITE_NS
+                && atOnceAllowed.getAsBoolean();
+        return nextAtOnce;
+    }
+
+    /**
+     * Queues a batch, or writes it now if {@link #writesNextAtOnce} just said so; it is reported
+     * failed at once if the writer has stopped.
+     */
+    @Override
+    public void submit(LogBatch batch) {
         if (!running) {
             batch.failed(new IllegalStateException("the log writer has stopped"));
             return;
         }
+        if (nextAtOnce) {
+            nextAtOnce = false;
+            write(List.of(batch), batch.entries(), Thread.currentThread().getName());
+            return;
+        }
+        unwritten.incrementAndGet();
         queue.add(batch);
+    }
+
+    /** Writes the entries of {@code batches} with one fsync and marks them durable, or failed and stops. */
+    private void write(List<LogBatch> batches, List<Entry> entries, String where) {
+        long startNs = System.nanoTime();
+        try {
+            persist.persist(entries);
+            lastWriteNs = System.nanoTime() - startNs;
+            batches.forEach(LogBatch::durable);
+        } catch (Exception | Error e) {
+            running = false;
+            log.error("{}: the log write failed; no later batch is written", where, e);
+            batches.forEach(batch -> batch.failed(e));
+        }
     }
 
     private void run() {
@@ -69,14 +124,8 @@ final class LogWriter implements AutoCloseable {
                 for (LogBatch batch : batches) {
                     entries.addAll(batch.entries());
                 }
-                try {
-                    persist.persist(entries);
-                    batches.forEach(LogBatch::durable);
-                } catch (Exception | Error e) {
-                    running = false;
-                    log.error("{}: the log write failed; no later batch is written", thread.getName(), e);
-                    batches.forEach(batch -> batch.failed(e));
-                }
+                write(batches, entries, thread.getName());
+                unwritten.addAndGet(-batches.size());
                 batches.clear();
                 entries.clear();
                 onProgress.run();

@@ -140,7 +140,8 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
                         config.reconfigEnabled(), config.multiAddress().enabled(),
                         Math.max(JoinerReach.MIN_CONTACT_WAIT_MS, config.tickTimeMs()),
                         (long) config.initLimitTicks() * config.tickTimeMs()),
-                memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver");
+                memberLog::lastZxid, clock, idlePollMs, DRIVER_INBOX_CAPACITY, name + "-driver",
+                config.inlineIdleWrites() ? () -> outstanding.count() <= 1 : () -> false);
         syncSnapshots.deliverThrough(driver::runOnDriverThread);
         this.readOnly = new ReadOnlyMode(myId, config.readOnlyModeEnabled(), config.tickTimeMs(), registry,
                 this::afterDelay);

@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +37,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The log's appends and fsyncs run on a {@link LogWriter} thread of its own (the loop's
  * {@link MemberLoop.LogDisk}), so a slow disk never holds up the peers' reads and pings; when it
- * finishes batches it queues one {@link LoopEvent.LogProgress}.
+ * finishes batches it queues one {@link LoopEvent.LogProgress}. The one exception is a member
+ * that leads an ensemble of itself alone, where no peer waits on this thread: when nothing else
+ * is in flight anywhere in the member (inlineIdleWrites, {@code idleElsewhere}) and the disk is
+ * fast (see {@link LogWriter}), it writes the batch itself and commits and hands it to the apply
+ * thread in the same cycle.
  *
  * <p>If the loop cannot persist (the log or the epochs cannot be written), or fails in any other
  * way (an {@code OutOfMemoryError} above all), the driver stops before advancing the core further,
@@ -61,16 +66,21 @@ public final class MemberDriver implements AutoCloseable {
     private ScheduledFuture<?> ticker;
     private volatile boolean running = true;
     private final LogWriter logWriter;
+    /** True while the rest of the member has no work in flight that a write on the driver would delay. */
+    private final BooleanSupplier idleElsewhere;
     /** Set while a LogProgress is queued, so the writer queues at most one at a time. */
     private final AtomicBoolean progressQueued = new AtomicBoolean();
 
     /**
      * @param idlePollMs      longest wait for an event before the core is ticked anyway
      * @param inboxCapacity   bound on queued events; producers wait when it is full
+     * @param idleElsewhere   whether the rest of the member is idle (at most the request this
+     *                        batch carries in flight), so that a member alone in its ensemble may
+     *                        write an idle batch on the driver thread; always false when it may not
      */
     public MemberDriver(long myId, ConsensusCore core, PeerSender sender, DriverEffects effects,
                         MemberLoop.PrepState prepState, LongSupplier logLastZxid, Clock clock, long idlePollMs,
-                        int inboxCapacity, String threadName) {
+                        int inboxCapacity, String threadName, BooleanSupplier idleElsewhere) {
         this.clock = clock;
         this.effects = effects;
         this.idlePollMs = Math.max(1, idlePollMs);
@@ -81,9 +91,19 @@ public final class MemberDriver implements AutoCloseable {
         group.setIoRatio(100);
         this.loopGroup = group;
         this.loop = group.next();
-        this.logWriter = new LogWriter(effects::persist, this::logProgress, threadName + "-log");
-        this.member = new MemberLoop(myId, core, sender, effects, logWriter::submit, prepState,
+        this.idleElsewhere = idleElsewhere;
+        this.logWriter = new LogWriter(effects::persist, this::logProgress, threadName + "-log",
+                this::writeAtOnceAllowed);
+        this.member = new MemberLoop(myId, core, sender, effects, logWriter, prepState,
                 this::runOnDriverThread, logLastZxid, clock);
+    }
+
+    /**
+     * Driver thread: a log batch may be written on it only when no peer depends on it, nothing
+     * waits for it and the rest of the member is idle too.
+     */
+    private boolean writeAtOnceAllowed() {
+        return member.leadsAlone() && inbox.isEmpty() && idleElsewhere.getAsBoolean();
     }
 
     /** From the log writer: batches are done; wake the driver, with at most one such event queued. */

@@ -1,5 +1,6 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Configurations;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Role;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>A cycle takes the events, ticks the core, feeds it the events and performs every Ready it
  * hands out. A Ready that only appends entries goes to the log writer, and what it promises
  * waits in a {@link LogBatch} until the writer reports the batch durable (a later cycle, on a
- * {@link LoopEvent.LogProgress} event): its acknowledgements, any later message to a peer that already has
+ * {@link LoopEvent.LogProgress} event; the same cycle when the writer wrote it at once, see
+ * {@link LogDisk#writesNextAtOnce}): its acknowledgements, any later message to a peer that already has
  * one waiting, and, in the order the core handed the batches out, its commits, finished syncs and
  * the core's {@code advance}. A Ready that changes the role, the epochs or the log's start waits
  * until no batch is in flight; meanwhile the loop settles finished batches and keeps what arrives
@@ -48,14 +51,25 @@ import org.slf4j.LoggerFactory;
 public final class MemberLoop {
     private static final Logger log = LoggerFactory.getLogger(MemberLoop.class);
 
-    /** The log's writer: appends and fsyncs batches off the loop's thread. */
+    /** The log's writer: appends and fsyncs batches, off the loop's thread unless the disk is idle. */
     public interface LogDisk {
         /**
          * Appends the batch's entries after those of every batch submitted before it and makes
          * them durable, then marks it {@link LogBatch#durable()} (or {@link LogBatch#failed}),
-         * and the host feeds the loop a {@link LoopEvent.LogProgress}. Must not block.
+         * and the host feeds the loop a {@link LoopEvent.LogProgress}. Does not block, unless
+         * {@link #writesNextAtOnce()} just said it would write this batch at once.
          */
         void submit(LogBatch batch);
+
+        /**
+         * Asked just before each {@link #submit}: true if the disk is idle and will write the next
+         * batch on the caller's thread, so it is durable (or failed) when {@code submit} returns.
+         * The loop then sends what need not wait for the disk first, and settles the batch in the
+         * same cycle instead of a later one.
+         */
+        default boolean writesNextAtOnce() {
+            return false;
+        }
     }
 
     /**
@@ -111,6 +125,9 @@ public final class MemberLoop {
     private RoleChange lastChange;
     /** The core's configuration change count when the member was last told. */
     private long configurationChangesSeen = -1;
+    /** Whether every configuration known had this member alone in it, as of the core's change count aloneCheckedAt. */
+    private boolean alone;
+    private long aloneCheckedAt = -1;
 
     /**
      * @param toLoop       runs a task on the loop's thread, from any thread (the prep's caller on
@@ -208,6 +225,23 @@ public final class MemberLoop {
         }
     }
 
+    /**
+     * Loop's thread: true while this member leads an ensemble of itself alone, so no peer waits
+     * on the loop's thread for pings or proposals (a host may then write the log on it).
+     */
+    public boolean leadsAlone() {
+        if (standing.role() != Role.LEADING) {
+            return false;
+        }
+        if (core.configurationChanges() != aloneCheckedAt) {
+            aloneCheckedAt = core.configurationChanges();
+            Configurations known = core.configurations();
+            alone = Stream.concat(Stream.of(known.committed()), known.logged().stream())
+                    .allMatch(c -> c.quorum().voters().equals(Set.of(myId)) && c.quorum().observers().isEmpty());
+        }
+        return alone;
+    }
+
     /** Performs the waiting reset once nothing is in flight; false while it still waits. */
     private boolean performWaitingReset() throws IOException {
         if (waitingReset == null) {
@@ -231,6 +265,7 @@ public final class MemberLoop {
     private void performReadies() throws IOException {
         while (waitingReset == null && inFlight.size() < MAX_BATCHES_IN_FLIGHT && core.hasReady()) {
             perform(core.ready());
+            settleDurableBatches(); // a batch written at once: its commits may make the next Ready
         }
     }
 
@@ -284,13 +319,19 @@ public final class MemberLoop {
             return;
         }
         List<Outbound> sendNow = inFlight.sendableNow(ready.sendImmediately());
-        if (!ready.entriesToPersist().isEmpty()) {
+        if (ready.entriesToPersist().isEmpty()) {
+            peers.send(sendNow);
+        } else if (disk.writesNextAtOnce()) {
+            // The proposals first, so the followers' fsyncs run while this thread does its own.
+            peers.send(sendNow);
+            disk.submit(inFlight.add(ready.entriesToPersist()));
+        } else {
             // The disk first: a leader's fsync then overlaps the writes of its proposals to the
             // peers instead of starting after them, and is more often done before their
             // acknowledgements come back (then its followers may commit on LeaderDurable).
             disk.submit(inFlight.add(ready.entriesToPersist()));
+            peers.send(sendNow);
         }
-        peers.send(sendNow);
         if (acknowledgeBeforeFsync) {
             peers.send(inFlight.sendableNow(ready.sendAfterPersist()));
         } else {

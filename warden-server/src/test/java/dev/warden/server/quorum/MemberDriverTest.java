@@ -72,6 +72,105 @@ class MemberDriverTest {
     }
 
     @Test
+    void anIdleDriverSendsFirstThenWritesOnItsOwnThreadAndSettlesInTheSameCycle() throws Exception {
+        Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
+        // a leader's proposal and its own acknowledgement; the commit is handed out only after
+        // the core has advanced past the appended batch, as a core of one member does
+        Ready appends = new Ready(null, List.of(new Outbound(2, new ZabMessage.Ping(1, 0))), null, -1, null,
+                List.of(entry), List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(),
+                List.of());
+        Ready commits = new Ready(null, List.of(), null, -1, null, List.of(), List.of(), List.of(entry), List.of(),
+                List.of());
+        List<Long> cycles = Collections.synchronizedList(new ArrayList<>());
+        ScriptedCore core = new ScriptedCore(3, leadsAlone(), appends) {
+            private boolean commitHandedOut;
+
+            @Override public dev.warden.consensus.Configurations configurations() { return ofMemberOneAlone(); }
+            @Override public void tick(long nowMs) { cycles.add(nowMs); }
+            @Override public boolean hasReady() { return super.hasReady() || (advanced.getCount() == 1 && !commitHandedOut); }
+
+            @Override
+            public Ready ready() {
+                if (super.hasReady()) {
+                    return super.ready();
+                }
+                commitHandedOut = true;
+                return commits;
+            }
+        };
+        RecordingEffects effects = new RecordingEffects(false) {
+            @Override
+            public void persist(List<Entry> entries) throws IOException {
+                trace.add("persist " + entries.size() + " on " + Thread.currentThread().getName());
+            }
+        };
+        try (MemberDriver driver = driver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+                effects, Clock.SYSTEM, 60_000, 16, "test-driver", true)) {
+            driver.start();
+            assertTrue(core.advanced.await(5, TimeUnit.SECONDS));
+            assertEquals(1, cycles.size(), "all of it in the first cycle (closing runs one more)");
+        }
+        assertEquals(List.of("role LEADING", "advance", "send Ping", "persist 1 on test-driver", "send Ack", "advance",
+                "committed 1", "advance"), trace);
+    }
+
+    @Test
+    void aFailedWriteAtOnceStopsTheDriverBeforeAcknowledging() throws Exception {
+        Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
+        Ready ready = new Ready(null, List.of(), null, -1, null, List.of(entry),
+                List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(), List.of());
+        ScriptedCore core = new ScriptedCore(2, leadsAlone(), ready) {
+            @Override public dev.warden.consensus.Configurations configurations() { return ofMemberOneAlone(); }
+        };
+        RecordingEffects effects = new RecordingEffects(true) {
+            @Override
+            public void persist(List<Entry> entries) throws IOException {
+                trace.add("on " + Thread.currentThread().getName());
+                super.persist(entries);
+            }
+        };
+        try (MemberDriver driver = driver(core, (to, m) -> trace.add("send " + m.getClass().getSimpleName()),
+                effects, Clock.SYSTEM, 1, 16, "test-driver", true)) {
+            driver.start();
+            assertTrue(effects.failed.await(5, TimeUnit.SECONDS));
+            assertFalse(driver.isRunning());
+        }
+        assertEquals(List.of("role LEADING", "advance", "on test-driver", "persist 1", "failed"), trace);
+        assertEquals(1, core.advanced.getCount());
+    }
+
+    @Test
+    void aLeaderWithFollowersLeavesEveryWriteToTheLogThreadSoAHungDiskNeverStopsItsPings() throws Exception {
+        Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
+        Ready appends = new Ready(null, List.of(), null, -1, null, List.of(entry), List.of(), List.of(), List.of(),
+                List.of());
+        ScriptedCore core = new ScriptedCore(2, leadsAlone(), appends); // voters 1, 2 and 3
+        RecordingEffects effects = new RecordingEffects(false) {
+            @Override
+            public void persist(List<Entry> entries) throws IOException {
+                trace.add("persist " + entries.size() + " on " + Thread.currentThread().getName());
+            }
+        };
+        try (MemberDriver driver = driver(core, (to, m) -> { }, effects, Clock.SYSTEM, 1, 16, "test-driver", true)) {
+            driver.start();
+            assertTrue(core.advanced.await(5, TimeUnit.SECONDS));
+        }
+        assertEquals(List.of("role LEADING", "advance", "persist 1 on test-driver-log", "advance"), trace);
+    }
+
+    /** A Ready that makes member 1 a serving leader. */
+    private static Ready leadsAlone() {
+        return new Ready(new RoleChange(Role.LEADING, 1, 1, true), List.of(), null, -1, null, List.of(), List.of(),
+                List.of(), List.of(), List.of());
+    }
+
+    /** Member 1 the only voter, with no observer. */
+    private static dev.warden.consensus.Configurations ofMemberOneAlone() {
+        return dev.warden.consensus.Configurations.of(
+                dev.warden.consensus.Configuration.majority(0, java.util.Set.of(1L), java.util.Set.of()));
+    }
+
+    @Test
     void anErrorInTheCoreStopsTheDriverAndTheServingInsteadOfKillingTheThreadSilently() throws Exception {
         ScriptedCore core = new ScriptedCore(new Ready(null, List.of(), null, -1, null, List.of(), List.of(),
                 List.of(), List.of(), List.of())) {
@@ -327,12 +426,18 @@ class MemberDriverTest {
     /** A driver for member 1 whose prep has a state of its own (these tests never lead). */
     private static MemberDriver driver(ConsensusCore core, PeerSender sender, DriverEffects effects, Clock clock,
                                        long idlePollMs, int inboxCapacity, String threadName) {
+        return driver(core, sender, effects, clock, idlePollMs, inboxCapacity, threadName, false);
+    }
+
+    private static MemberDriver driver(ConsensusCore core, PeerSender sender, DriverEffects effects, Clock clock,
+                                       long idlePollMs, int inboxCapacity, String threadName,
+                                       boolean writeIdleAtOnce) {
         DataTree tree = new DataTree();
         SessionTracker sessions = new SessionTracker(clock, 1000, 1);
         PendingState pending = new PendingState(tree);
         Preparer preparer = new Preparer(pending, sessions, clock, new SplittableRandom(1), false, 0);
         return new MemberDriver(1, core, sender, effects, new MemberLoop.PrepState(preparer, pending, sessions, tree, false),
-                () -> 0, clock, idlePollMs, inboxCapacity, threadName);
+                () -> 0, clock, idlePollMs, inboxCapacity, threadName, () -> writeIdleAtOnce);
     }
 
     private class RecordingEffects implements DriverEffects {
