@@ -70,8 +70,11 @@ public final class Pipeline implements RequestPipeline {
     private final BlockingQueue<Request> logQueue;
     private final BlockingQueue<Request> applyQueue;
     private final OutstandingRequests outstanding;
-    /** Longest fsync after which the next idle request still runs inline. */
-    static final long INLINE_MAX_FLUSH_NS = 2_000_000;
+    /**
+     * Longest fsync after which the next idle request still runs inline (and a member alone
+     * still writes an idle batch on its driver): a slow disk holds a thread once at most.
+     */
+    public static final long INLINE_MAX_FLUSH_NS = 2_000_000;
     /** Guards {@link #inlineRunning}; the prep thread waits on it. */
     private final Object inlineGate = new Object();
     private boolean inlineRunning;

@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Entry;
+import dev.warden.server.pipeline.Pipeline;
 import dev.warden.server.threads.ServerThreads;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class LogWriter implements MemberLoop.LogDisk, AutoCloseable {
     /**
      * @param atOnceAllowed asked on the submitter's thread before each batch: a batch submitted
      *                      while no other is written or queued and the last write took under
-     *                      {@link #AT_ONCE_MAX_WRITE_NS} is written on the submitter's thread if
+     *                      {@link Pipeline#INLINE_MAX_FLUSH_NS} is written on the submitter's thread if
      *                      it says yes
      */
     LogWriter(Persist persist, Runnable onProgress, String threadName, BooleanSupplier atOnceAllowed) {
@@ -63,16 +64,13 @@ final class LogWriter implements MemberLoop.LogDisk, AutoCloseable {
         this.atOnceAllowed = atOnceAllowed;
     }
 
-    /** Longest write after which the next idle batch is still written at once: a slow disk holds the submitter once at most. */
-    static final long AT_ONCE_MAX_WRITE_NS = 2_000_000;
-
     void start() {
         thread.start();
     }
 
     @Override
     public boolean writesNextAtOnce() {
-        nextAtOnce = running && unwritten.get() == 0 && lastWriteNs < AT_ONCE_MAX_WRITE_NS
+        nextAtOnce = running && unwritten.get() == 0 && lastWriteNs < Pipeline.INLINE_MAX_FLUSH_NS
                 && atOnceAllowed.getAsBoolean();
         return nextAtOnce;
     }

@@ -207,40 +207,14 @@ public final class MemberDriver implements AutoCloseable {
         return member.leaderHeardQuorumWithin(windowMs);
     }
 
-    /** Peers heard from within the last {@code windowMs}. */
     /** Events waiting for the driver thread; any thread. */
     public int inboxDepth() {
         return inbox.size();
     }
 
-    public int logBatchesInFlight() {
-        return member.figures().logBatchesInFlight();
-    }
-
-    public dev.warden.server.net.MemberStatus.TransactionCounts transactionCounts() {
-        return member.figures().transactionCounts();
-    }
-
-    public long diffSyncs() {
-        return member.figures().diffSyncs();
-    }
-
-    public long snapSyncs() {
-        return member.figures().snapSyncs();
-    }
-
-    /** A serving leader's followers and how many transactions each is behind; any thread. */
-    public java.util.Map<Long, Long> followerLag() {
-        return member.figures().followerLag();
-    }
-
+    /** Peers heard from within the last {@code windowMs}. */
     public Set<Long> peersHeardWithin(long windowMs) {
         return member.peersHeardWithin(windowMs);
-    }
-
-    /** The member this learner syncs from (its leader, or an observer's master), -1 if none; any thread. */
-    public long learnerMasterId() {
-        return member.figures().learnerMasterId();
     }
 
     /** An observer syncs from {@code memberId} from its next attempt on (ZooKeeper's setLearnerMaster); any thread. */
@@ -248,14 +222,9 @@ public final class MemberDriver implements AutoCloseable {
         runOnDriverThread(() -> member.requestLearnerMaster(memberId));
     }
 
-    /** The learners linked to this member as their leader or observer master (see ZabPeer); any thread. */
-    public java.util.Set<Long> learnersLinked() {
-        return member.figures().learnersLinked();
-    }
-
-    /** Observers this follower serves as their observer master; any thread. */
-    public int observersServed() {
-        return member.figures().observersServed();
+    /** The member loop's figures (transactions, syncs, followers' lag, learners); any thread. */
+    MemberLoopFigures figures() {
+        return member.figures();
     }
 
     public boolean isRunning() {

@@ -40,7 +40,7 @@ final class MemberStatusView implements MemberStatus {
     public java.util.Map<String, Long> queueDepths() {
         java.util.Map<String, Long> depths = new java.util.LinkedHashMap<>();
         depths.put("driver_inbox", (long) driver.inboxDepth());
-        depths.put("log_batches_in_flight", (long) driver.logBatchesInFlight());
+        depths.put("log_batches_in_flight", (long) driver.figures().logBatchesInFlight());
         depths.put("apply_queue", (long) applyQueueDepth.getAsInt());
         return depths;
     }
@@ -62,17 +62,17 @@ final class MemberStatusView implements MemberStatus {
 
     @Override
     public TransactionCounts transactionCounts() {
-        return driver.transactionCounts();
+        return driver.figures().transactionCounts();
     }
 
     @Override
     public long diffSyncs() {
-        return driver.diffSyncs();
+        return driver.figures().diffSyncs();
     }
 
     @Override
     public long snapSyncs() {
-        return driver.snapSyncs();
+        return driver.figures().snapSyncs();
     }
 
     @Override
@@ -137,13 +137,13 @@ final class MemberStatusView implements MemberStatus {
 
     @Override
     public java.util.Map<Long, Long> followerLag() {
-        return leading.getAsBoolean() ? driver.followerLag() : java.util.Map.of();
+        return leading.getAsBoolean() ? driver.figures().followerLag() : java.util.Map.of();
     }
 
     @Override
     public java.util.OptionalLong observerMasterId() {
         MemberStanding now = driver.standing();
-        long master = driver.learnerMasterId();
+        long master = driver.figures().learnerMasterId();
         return now.role() == Role.OBSERVING && now.serving() && master > 0 ? java.util.OptionalLong.of(master)
                 : java.util.OptionalLong.empty();
     }
@@ -168,13 +168,13 @@ final class MemberStatusView implements MemberStatus {
     public java.util.OptionalInt observersServed() {
         MemberStanding now = driver.standing();
         return now.role() == Role.FOLLOWING && now.serving() && config.observer().masterPort() > 0
-                ? java.util.OptionalInt.of(driver.observersServed()) : java.util.OptionalInt.empty();
+                ? java.util.OptionalInt.of(driver.figures().observersServed()) : java.util.OptionalInt.empty();
     }
 
     @Override
     public java.util.Map<Long, String> learnerConnections() {
         java.util.Map<Long, String> connections = new java.util.TreeMap<>();
-        for (long id : driver.learnersLinked()) {
+        for (long id : driver.figures().learnersLinked()) {
             peers.connectedFrom(id).ifPresent(from -> connections.put(id,
                     from.getAddress().getHostAddress() + ":" + from.getPort()));
         }
@@ -183,7 +183,7 @@ final class MemberStatusView implements MemberStatus {
 
     @Override
     public boolean terminateLearnerConnection(long memberId) {
-        if (!driver.learnersLinked().contains(memberId)) {
+        if (!driver.figures().learnersLinked().contains(memberId)) {
             return false;
         }
         peers.dropConnections(memberId);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.warden.consensus.Entry;
+import dev.warden.server.pipeline.Pipeline;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,8 +27,8 @@ class LogWriterTest {
     private final AtomicLong writeNanos = new AtomicLong();
     private final AtomicBoolean allowed = new AtomicBoolean(true);
 
-    private LogWriter writer(boolean atOnce, LogWriter.Persist persist) {
-        return new LogWriter(persist, () -> { }, "test-log", () -> atOnce && allowed.get());
+    private LogWriter writer(LogWriter.Persist persist) {
+        return new LogWriter(persist, () -> { }, "test-log", allowed::get);
     }
 
     private void recordingPersist(List<Entry> entries) {
@@ -52,7 +53,7 @@ class LogWriterTest {
 
     @Test
     void anIdleBatchIsDurableWhenSubmitReturnsAndWrittenOnTheSubmittersThread() {
-        try (LogWriter writer = writer(true, this::recordingPersist)) {
+        try (LogWriter writer = writer(this::recordingPersist)) {
             writer.start();
             assertTrue(writer.writesNextAtOnce());
             LogBatch batch = batch(1);
@@ -64,21 +65,9 @@ class LogWriterTest {
     }
 
     @Test
-    void withoutTheSettingEveryBatchGoesToTheWritersThread() throws Exception {
-        try (LogWriter writer = writer(false, this::recordingPersist)) {
-            writer.start();
-            assertFalse(writer.writesNextAtOnce());
-            LogBatch batch = batch(1);
-            writer.submit(batch);
-            awaitDone(batch);
-            assertEquals(List.of("test-log 1"), writtenOn);
-        }
-    }
-
-    @Test
     void whereTheSubmitterDoesNotAllowItTheBatchGoesToTheWriter() throws Exception {
         allowed.set(false);
-        try (LogWriter writer = writer(true, this::recordingPersist)) {
+        try (LogWriter writer = writer(this::recordingPersist)) {
             writer.start();
             assertFalse(writer.writesNextAtOnce());
             LogBatch batch = batch(1);
@@ -90,8 +79,8 @@ class LogWriterTest {
 
     @Test
     void afterASlowWriteTheNextGoesToTheWriterUntilOneIsFastAgain() throws Exception {
-        writeNanos.set(LogWriter.AT_ONCE_MAX_WRITE_NS + 1_000_000);
-        try (LogWriter writer = writer(true, this::recordingPersist)) {
+        writeNanos.set(Pipeline.INLINE_MAX_FLUSH_NS + 1_000_000);
+        try (LogWriter writer = writer(this::recordingPersist)) {
             writer.start();
             assertTrue(writer.writesNextAtOnce(), "no write yet: the disk counts as fast");
             writer.submit(batch(1));
@@ -112,7 +101,7 @@ class LogWriterTest {
     void whileABatchIsWithTheWriterTheNextQueuesBehindIt() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        try (LogWriter writer = writer(true, entries -> {
+        try (LogWriter writer = writer(entries -> {
             recordingPersist(entries);
             started.countDown();
             try {
@@ -140,7 +129,7 @@ class LogWriterTest {
 
     @Test
     void aFailedWriteAtOnceFailsTheBatchAndStopsTheWriter() throws Exception {
-        try (LogWriter writer = writer(true, entries -> {
+        try (LogWriter writer = writer(entries -> {
             throw new IOException("disk full");
         })) {
             writer.start();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.warden.server.ApacheClients;
 import dev.warden.storage.FaultInjectingChannels;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -60,14 +59,8 @@ class MemberAloneWritesTest {
     }
 
     private ZooKeeper connect(String connectString) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
+        ZooKeeper zk = ApacheClients.connect(connectString);
         clients.add(zk);
-        assertTrue(connected.await(10, TimeUnit.SECONDS), "connected to " + connectString);
         return zk;
     }
 
