@@ -45,7 +45,7 @@ final class FaultTally {
         for (SimServer member : members) {
             lostWrites += member.disk.lostWriteCount();
             torn += member.disk.tornTailCount();
-            slow += member.slowFsyncs;
+            slow += member.logWriter.slowFsyncs;
             resyncStarts += member.resyncStarts;
             startLost += member.startLostStarts;
             abandoned += member.historiesAbandoned;

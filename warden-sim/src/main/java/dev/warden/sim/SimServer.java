@@ -16,7 +16,6 @@ import dev.warden.protocol.ReconfigRequest;
 import dev.warden.server.peer.PeerSender;
 import dev.warden.server.quorum.AppMessage;
 import dev.warden.server.quorum.DriverEffects;
-import dev.warden.server.quorum.LogBatch;
 import dev.warden.server.quorum.LoopEvent;
 import dev.warden.server.quorum.MemberLoop;
 import dev.warden.server.quorum.ReconfigEntries;
@@ -26,9 +25,7 @@ import dev.warden.state.common.Clock;
 import dev.warden.state.pipeline.PendingState;
 import dev.warden.state.pipeline.Preparer;
 import dev.warden.state.pipeline.Request;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -65,9 +62,6 @@ public final class SimServer {
         void configurationCommitted(SimServer member, Configuration configuration);
     }
 
-    /** A batch with the simulated log writer, and when its fsync finishes. */
-    private record Writing(LogBatch batch, long doneAtMs) { }
-
     final long id;
     private final ZabConfig config;
     /** The configuration in the member's start files, until it records a newer committed one on its disk. */
@@ -86,27 +80,16 @@ public final class SimServer {
     private final List<LoopEvent> inbox = new ArrayList<>();
     /** Work for the member's next step: a snapshot for a SNAP, taken "in the background" as the server does. */
     private final List<LoopEvent> nextStep = new ArrayList<>();
-    private final Deque<Writing> writing = new ArrayDeque<>();
     /** Refusals from the leader's prep, delivered once this member applied what preceded them. */
     private final List<AppMessage.Failed> refusals = new ArrayList<>();
     private long nowMs;
-    /** Batches whose fsync had to wait for a slow disk. */
-    long slowFsyncs;
-    /** Maximum extra fsync latency; 0 means fsync completes at once. */
-    long slowDiskMaxMs;
-    /** Scripted scenarios: batches with the log writer never finish their fsync until this is cleared. */
-    boolean diskStalled;
+    /** The log writer, in place of the server's log thread; its fsync latencies and stalls are the simulation's. */
+    final SimLogWriter logWriter;
     /**
      * A fault planted in the production member loop, for checker tests: acknowledgements leave
      * before the fsync of what they promise. Takes effect at the next start ({@code Simulation.breakDriverAckBeforePersist} restarts a member that is up).
      */
     boolean ackBeforePersist;
-    /**
-     * True: a batch's fsync finishes at the earliest in the next step, while the member goes on
-     * (as on a server, where the log writer is a thread of its own); false: a fast disk whose fsync
-     * is done before the member's next cycle.
-     */
-    boolean pipelined;
     /**
      * The recovery rule from before it had to prove continuity ({@link SimRecovery#trusting}), for
      * showing the checkers catch what it got wrong: never a resync.
@@ -128,6 +111,7 @@ public final class SimServer {
         this.initialConfiguration = initialConfiguration;
         this.world = world;
         this.random = random;
+        this.logWriter = new SimLogWriter(disk, random, () -> nowMs, () -> inbox.add(new LoopEvent.LogProgress()));
         this.clock = clock;
         this.ledger = ledger;
         this.machine = new TreeMachine(clock, id);
@@ -170,7 +154,7 @@ public final class SimServer {
         }
         inbox.clear();
         nextStep.clear();
-        writing.clear();
+        logWriter.clear();
         refusals.clear();
         logView.reset();
         // as the server finds them: the recorded committed one, and the changes its log holds after it
@@ -182,7 +166,7 @@ public final class SimServer {
         // the leader's prep works on this member's own state, as on a server
         PendingState pending = new PendingState(machine.tree());
         Preparer preparer = new Preparer(pending, machine.state().sessions(), clock, random, false, 0);
-        loop = new MemberLoop(id, new ZabCore(peer), sender, effects, logDisk,
+        loop = new MemberLoop(id, new ZabCore(peer), sender, effects, logWriter,
                 new MemberLoop.PrepState(preparer, pending, machine.state().sessions(), machine.tree(), true),
                 task -> inbox.add(new LoopEvent.Chore(task)), logView::lastZxid, clock, ackBeforePersist);
         up = true;
@@ -222,7 +206,7 @@ public final class SimServer {
         peer = null;
         inbox.clear();
         nextStep.clear();
-        writing.clear();
+        logWriter.clear();
         refusals.clear();
         disk.crash(random, tornTail);
     }
@@ -247,7 +231,7 @@ public final class SimServer {
         nowMs = stepMs;
         inbox.addAll(nextStep);
         nextStep.clear();
-        finishDueFsyncs();
+        logWriter.finishDue();
         for (int cycles = 0; cycles < MAX_CYCLES_PER_STEP && up; cycles++) {
             List<LoopEvent> events = new ArrayList<>(inbox);
             inbox.clear();
@@ -256,73 +240,11 @@ public final class SimServer {
             } catch (java.io.IOException e) {
                 throw new IllegalStateException("member " + id + ": the simulated disk failed", e);
             }
-            finishDueFsyncs();
+            logWriter.finishDue();
             if (inbox.isEmpty() && !loop.hasOwnEvents()) {
                 return;
             }
         }
-    }
-
-    /**
-     * The simulated log writer: the entries are written now and are durable once the fsync
-     * finishes, at once (in the same step, as a server's idle writer does) when the fsync drawn
-     * takes no time, the disk is not stalled and no earlier fsync is pending.
-     */
-    private final MemberLoop.LogDisk logDisk = new MemberLoop.LogDisk() {
-        @Override
-        public void submit(LogBatch batch) {
-            write(batch);
-        }
-
-        @Override
-        public boolean writesNextAtOnce() {
-            nextFsyncMs = fsyncLatencyMs();
-            return writesAtOnce(nextFsyncMs);
-        }
-    };
-    /** The fsync latency drawn for the next batch by {@code writesNextAtOnce}; -1 when none was. */
-    private long nextFsyncMs = -1;
-
-    private boolean writesAtOnce(long latencyMs) {
-        return !pipelined && latencyMs == 0 && !diskStalled && writing.isEmpty();
-    }
-
-    private void write(LogBatch batch) {
-        for (Entry entry : batch.entries()) {
-            disk.append(entry);
-        }
-        long latencyMs = nextFsyncMs >= 0 ? nextFsyncMs : fsyncLatencyMs();
-        nextFsyncMs = -1;
-        if (writesAtOnce(latencyMs)) {
-            disk.fsync();
-            batch.durable();
-            inbox.add(new LoopEvent.LogProgress());
-            return;
-        }
-        // a batch's fsync cannot finish before the one ahead of it, nor in the step it was written
-        long previousDoneMs = writing.isEmpty() ? nowMs : writing.peekLast().doneAtMs();
-        writing.add(new Writing(batch, Math.max(previousDoneMs, nowMs + Math.max(latencyMs, 1))));
-    }
-
-    private void finishDueFsyncs() {
-        boolean finished = false;
-        while (!writing.isEmpty() && writing.peekFirst().doneAtMs() <= nowMs && !diskStalled) {
-            disk.fsync();
-            writing.pollFirst().batch().durable();
-            finished = true;
-        }
-        if (finished) {
-            inbox.add(new LoopEvent.LogProgress());
-        }
-    }
-
-    /** How long this fsync takes: up to {@link #slowDiskMaxMs}, drawn from the seeded random. */
-    private long fsyncLatencyMs() {
-        long latencyMs = slowDiskMaxMs > 0 ? random.nextLong(slowDiskMaxMs + 1) : 0;
-        if (latencyMs > 0) {
-            slowFsyncs++;
-        }
-        return latencyMs;
     }
 
     private final PeerSender sender = new PeerSender() {
@@ -499,7 +421,7 @@ public final class SimServer {
      */
     void purge() {
         SnapshotFile newest = disk.newestSnapshot();
-        if (isServing() && writing.isEmpty() && !loop.hasBatchesInFlight() && !disk.hasUnsynced()
+        if (isServing() && logWriter.isIdle() && !loop.hasBatchesInFlight() && !disk.hasUnsynced()
                 && machine.lastZxid() == peer.committedZxid()
                 && machine.lastZxid() > (newest == null ? 0 : newest.zxid())) {
             disk.takeSnapshot(machine.snapshot(ledger));

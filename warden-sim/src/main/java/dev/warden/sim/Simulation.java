@@ -331,16 +331,16 @@ public final class Simulation implements SimServer.World, SimNetwork.Endpoint {
     /** A stalled disk takes writes but never completes their fsync until un-stalled; batches without writes go on. */
     public void stallDisk(long id, boolean stalled) {
         events.trace(6, id, stalled ? 1 : 0);
-        member(id).diskStalled = stalled;
+        member(id).logWriter.diskStalled = stalled;
     }
 
     public void setSlowDisk(long id, long maxFsyncMs) {
-        member(id).slowDiskMaxMs = maxFsyncMs;
+        member(id).logWriter.slowDiskMaxMs = maxFsyncMs;
     }
 
     /** Drive this member as the server does, with its fsyncs in flight while it goes on (see SimServer). */
     public void setPipelined(long id, boolean pipelined) {
-        member(id).pipelined = pipelined;
+        member(id).logWriter.pipelined = pipelined;
     }
 
     /**

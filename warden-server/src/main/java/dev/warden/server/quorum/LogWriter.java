@@ -47,10 +47,6 @@ final class LogWriter implements MemberLoop.LogDisk, AutoCloseable {
     /** What {@link #writesNextAtOnce} answered, for the submit that follows it (submitter's thread). */
     private boolean nextAtOnce;
 
-    LogWriter(Persist persist, Runnable onProgress, String threadName) {
-        this(persist, onProgress, threadName, () -> false);
-    }
-
     /**
      * @param atOnceAllowed asked on the submitter's thread before each batch: a batch submitted
      *                      while no other is written or queued and the last write took under
