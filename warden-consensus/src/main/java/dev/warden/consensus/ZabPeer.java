@@ -305,7 +305,7 @@ public final class ZabPeer {
         return state.membership.snapshot();
     }
 
-    /** The zxid the next {@link #propose} must use (leader only; meaningless otherwise). */
+    /** The zxid the next {@link #propose} must use on a serving leader; -1 on any other member. */
     public long nextZxid() {
         return leader != null && leader.established() ? leader.broadcast.nextZxid() : -1;
     }

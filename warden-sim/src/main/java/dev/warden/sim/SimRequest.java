@@ -47,10 +47,10 @@ record SimRequest(Kind kind, long origin, long sessionId, int xid, int expectedV
         }
     }
 
-    /** The request as a member forwards it to the leader, encoded. */
-    byte[] forward() {
-        return AppMessage.encode(switch (kind) {
-            case CREATE_SESSION -> new AppMessage.Forward(origin, sessionId, xid, OpCode.CREATE_SESSION, new byte[0],
+    /** The request as a member forwards it to the leader (encoded only if it leaves the member). */
+    AppMessage.Forward forward() {
+        return switch (kind) {
+            case CREATE_SESSION -> new AppMessage.Forward(origin, sessionId, xid, OpCode.CREATE_SESSION, null,
                     CLIENT_ADDRESS, List.of(), SimClient.SESSION_TIMEOUT_MS, password);
             case SETUP_REGISTER -> create(REGISTER, CreateMode.PERSISTENT);
             case SETUP_SEQUENCE -> create(SEQUENCE_PARENT, CreateMode.PERSISTENT);
@@ -58,7 +58,7 @@ record SimRequest(Kind kind, long origin, long sessionId, int xid, int expectedV
             case EPHEMERAL -> create(ephemeralPath(sessionId), CreateMode.EPHEMERAL);
             case CLOSE_SESSION -> forward(OpCode.CLOSE_SESSION, null);
             case CAS -> forward(OpCode.SET_DATA, new SetDataRequest(REGISTER, valueBytes(value), expectedVersion));
-        });
+        };
     }
 
     private AppMessage.Forward create(String path, CreateMode mode) {
@@ -66,7 +66,7 @@ record SimRequest(Kind kind, long origin, long sessionId, int xid, int expectedV
     }
 
     private AppMessage.Forward forward(int opcode, Record body) {
-        return new AppMessage.Forward(origin, sessionId, xid, opcode, body == null ? new byte[0] : body.toBytes(),
+        return new AppMessage.Forward(origin, sessionId, xid, opcode, body,
                 CLIENT_ADDRESS, List.of(), 0, new byte[0]);
     }
 

@@ -15,6 +15,7 @@ import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ReconfigRequest;
 import dev.warden.server.peer.PeerSender;
 import dev.warden.server.quorum.AppMessage;
+import dev.warden.server.quorum.CommittedEntries;
 import dev.warden.server.quorum.DriverEffects;
 import dev.warden.server.quorum.LoopEvent;
 import dev.warden.server.quorum.MemberLoop;
@@ -341,9 +342,11 @@ public final class SimServer {
         }
 
         @Override
-        public void committed(List<Entry> entries) {
-            for (Entry entry : entries) {
-                TreeMachine.Applied applied = machine.apply(entry);
+        public void committed(CommittedEntries entries) {
+            for (int i = 0; i < entries.size(); i++) {
+                Entry entry = entries.entries().get(i);
+                TreeMachine.Applied applied = machine.apply(entry, entries.txn(i));
+                entries.applied(i);
                 loop.applied(entry.zxid());
                 world.applied(SimServer.this, applied);
             }
@@ -410,7 +413,7 @@ public final class SimServer {
     /** A client with a session reconnected here: the member tells the leader its requests now come from here. */
     void attach(long sessionId) {
         if (isServing()) {
-            inbox.add(new LoopEvent.ToLeader(AppMessage.encode(new AppMessage.Attach(id, sessionId))));
+            inbox.add(new LoopEvent.ToLeader(new AppMessage.Attach(id, sessionId)));
         }
     }
 

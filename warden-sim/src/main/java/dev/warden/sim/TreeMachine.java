@@ -85,9 +85,13 @@ public final class TreeMachine {
         return snapshot;
     }
 
-    /** Applies a committed entry, checking it meets the state it was prepped against. */
-    public Applied apply(Entry entry) {
-        Txn txn = decode(entry);
+    /**
+     * Applies a committed entry as {@code txn}, checking it meets the state it was prepped
+     * against: on the member that prepared it, the leader's own transaction object (as the
+     * server's leader applies it), elsewhere the payload decoded.
+     */
+    public Applied apply(Entry entry, Txn txn) {
+        checkZxid(entry, txn);
         checkPreparedAgainstThisState(txn);
         history.record(entry.zxid(), entry.payload());
         return new Applied(txn, state.apply(txn));
@@ -106,11 +110,15 @@ public final class TreeMachine {
 
     private static Txn decode(Entry entry) {
         Txn txn = Txn.decode(entry.payload());
+        checkZxid(entry, txn);
+        return txn;
+    }
+
+    private static void checkZxid(Entry entry, Txn txn) {
         if (txn.zxid() != entry.zxid()) {
             throw new Checkers.Violation("entry " + Long.toHexString(entry.zxid()) + " carries a txn with zxid "
                     + Long.toHexString(txn.zxid()));
         }
-        return txn;
     }
 
     private void checkPreparedAgainstThisState(Txn txn) {

@@ -3,8 +3,11 @@ package dev.warden.server.quorum;
 import dev.warden.protocol.Id;
 import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.JuteWriter;
+import dev.warden.protocol.OpCode;
 import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.Record;
+import dev.warden.server.net.RequestBodies;
+import dev.warden.state.pipeline.RestoreRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,12 +26,21 @@ public sealed interface AppMessage {
     byte RESYNC = 7;
 
     /**
-     * A client request a member could not answer itself. {@code body} is the request body as
-     * the client sent it; {@code address} and {@code identities} are the connection's, for ACL
+     * A client request a member could not answer itself. {@code body} is the request body the
+     * client sent, decoded (null for createSession, whose body is empty on the wire); {@code
+     * address} and {@code identities} are the connection's when the request was read, for ACL
      * checks. For createSession, {@code timeoutMs} and {@code password} are what the member chose.
+     * The leader's own members' requests reach its prep as they are, never encoded.
      */
-    record Forward(long memberId, long sessionId, int xid, int opcode, byte[] body, String address,
+    record Forward(long memberId, long sessionId, int xid, int opcode, Record body, String address,
                    List<Id> identities, int timeoutMs, byte[] password) implements AppMessage {
+    }
+
+    /**
+     * A forward whose body the leader could not decode: its prep refuses it MARSHALLINGERROR.
+     * Only {@link #decode} makes one; it is never sent.
+     */
+    record UnreadableForward(long memberId, long sessionId, int xid) implements AppMessage {
     }
 
     /**
@@ -64,27 +76,19 @@ public sealed interface AppMessage {
     }
 
     /**
-     * The encoded {@link Forward} of a decoded request body, written in one pass: the body goes
-     * straight into the message, where its length is filled in after it, instead of being
-     * encoded into an array of its own and copied. A null body is an empty one.
+     * Writes a forward in one pass: the body goes straight into the message, where its length is
+     * filled in after it, instead of being encoded into an array of its own and copied. A null
+     * body is an empty one.
      */
-    static byte[] encodeForward(long memberId, long sessionId, int xid, int opcode, Record body, String address,
-                                List<Id> identities, int timeoutMs, byte[] password) {
-        int hint = 1 + 8 + 8 + 4 + 4 + 4 + (body == null ? 0 : body.sizeHintBytes())
-                + JuteWriter.stringSizeHint(address) + 4 + 4 + JuteWriter.bufferSizeHint(password);
-        for (Id id : identities) {
-            hint += JuteWriter.stringSizeHint(id.scheme()) + JuteWriter.stringSizeHint(id.id());
-        }
-        JuteWriter out = new JuteWriter(hint);
-        out.writeByte(FORWARD).writeLong(memberId).writeLong(sessionId).writeInt(xid).writeInt(opcode);
+    private static void writeForward(JuteWriter out, Forward f) {
+        out.writeByte(FORWARD).writeLong(f.memberId()).writeLong(f.sessionId()).writeInt(f.xid()).writeInt(f.opcode());
         int lengthAt = out.size();
         out.writeInt(0);
-        if (body != null) {
-            body.writeTo(out);
+        if (f.body() != null) {
+            f.body().writeTo(out);
         }
         out.setInt(lengthAt, out.size() - lengthAt - 4);
-        writeForwardTail(out, address, identities, timeoutMs, password);
-        return out.toExactArray();
+        writeForwardTail(out, f.address(), f.identities(), f.timeoutMs(), f.password());
     }
 
     private static void writeForwardTail(JuteWriter out, String address, List<Id> identities, int timeoutMs,
@@ -99,9 +103,7 @@ public sealed interface AppMessage {
     static byte[] encode(AppMessage message) {
         JuteWriter out = new JuteWriter(sizeHintBytes(message));
         if (message instanceof Forward f) {
-            out.writeByte(FORWARD).writeLong(f.memberId()).writeLong(f.sessionId()).writeInt(f.xid())
-                    .writeInt(f.opcode()).writeBuffer(f.body());
-            writeForwardTail(out, f.address(), f.identities(), f.timeoutMs(), f.password());
+            writeForward(out, f);
         } else if (message instanceof Failed f) {
             out.writeByte(FAILED).writeLong(f.sessionId()).writeInt(f.xid()).writeLong(f.afterZxid())
                     .writeInt(f.errorCode()).writeInt(f.multiErrors().size());
@@ -119,9 +121,10 @@ public sealed interface AppMessage {
             out.writeByte(DIGEST_REPORT).writeLong(d.zxid()).writeLong(d.digest());
         } else if (message instanceof Resync r) {
             out.writeByte(RESYNC).writeLong(r.zxid()).writeLong(r.digest());
-        } else {
-            Attach a = (Attach) message;
+        } else if (message instanceof Attach a) {
             out.writeByte(ATTACH).writeLong(a.memberId()).writeLong(a.sessionId());
+        } else {
+            throw new IllegalArgumentException("not sent between members: " + message);
         }
         return out.toExactArray();
     }
@@ -131,7 +134,8 @@ public sealed interface AppMessage {
         if (!(message instanceof Forward f)) {
             return 64;
         }
-        int bytes = 1 + 8 + 8 + 4 + 4 + JuteWriter.bufferSizeHint(f.body()) + JuteWriter.stringSizeHint(f.address())
+        int bytes = 1 + 8 + 8 + 4 + 4 + 4 + (f.body() == null ? 0 : f.body().sizeHintBytes())
+                + JuteWriter.stringSizeHint(f.address())
                 + 4 + 4 + JuteWriter.bufferSizeHint(f.password());
         for (Id id : f.identities()) {
             bytes += JuteWriter.stringSizeHint(id.scheme()) + JuteWriter.stringSizeHint(id.id());
@@ -156,7 +160,17 @@ public sealed interface AppMessage {
                 for (int i = 0; i < count; i++) {
                     ids.add(new Id(in.readString(), in.readString()));
                 }
-                yield new Forward(memberId, sessionId, xid, opcode, body, address, ids, in.readInt(), in.readBuffer());
+                int timeoutMs = in.readInt();
+                byte[] password = in.readBuffer();
+                if (opcode == OpCode.CREATE_SESSION) {
+                    yield new Forward(memberId, sessionId, xid, opcode, null, address, ids, timeoutMs, password);
+                }
+                try {
+                    Record decoded = decodeBody(opcode, body);
+                    yield new Forward(memberId, sessionId, xid, opcode, decoded, address, ids, timeoutMs, password);
+                } catch (ProtocolException e) {
+                    yield new UnreadableForward(memberId, sessionId, xid);
+                }
             }
             case FAILED -> {
                 long sessionId = in.readLong();
@@ -186,6 +200,11 @@ public sealed interface AppMessage {
         };
         in.expectEnd("member message");
         return message;
+    }
+
+    private static Record decodeBody(int opcode, byte[] body) {
+        JuteReader in = new JuteReader(body, 0, body.length, Integer.MAX_VALUE);
+        return opcode == RestoreRequest.OPCODE ? RestoreRequest.read(in) : RequestBodies.decode(opcode, in);
     }
 
     private static int boundedCount(int count, JuteReader in) {

@@ -21,6 +21,7 @@ public interface ConsensusCore {
 
     boolean propose(long zxid, byte[] payload);
 
+    /** The zxid the next proposal must use on a serving leader; -1 on any other member. */
     long nextZxid();
 
     boolean sendToLeader(byte[] payload);

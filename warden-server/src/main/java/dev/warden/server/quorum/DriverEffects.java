@@ -49,7 +49,7 @@ public interface DriverEffects {
     }
 
     /** Entries now committed, in order, for the apply thread. */
-    void committed(List<Entry> entries);
+    void committed(CommittedEntries entries);
 
     /**
      * Member traffic for the rest of the member (a refusal from the leader's prep, session

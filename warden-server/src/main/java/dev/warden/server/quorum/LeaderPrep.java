@@ -1,27 +1,22 @@
 package dev.warden.server.quorum;
 
+import dev.warden.consensus.Entry;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.Id;
-import dev.warden.protocol.JuteReader;
 import dev.warden.protocol.OpCode;
-import dev.warden.protocol.ProtocolException;
 import dev.warden.protocol.ReconfigRequest;
-import dev.warden.protocol.Record;
-import dev.warden.server.net.RequestBodies;
 import dev.warden.state.auth.AuthIdentities;
-import dev.warden.state.pipeline.PendingNode;
 import dev.warden.state.pipeline.PendingState;
 import dev.warden.state.pipeline.Preparer;
 import dev.warden.state.pipeline.Request;
-import dev.warden.state.pipeline.RestoreRequest;
 import dev.warden.state.session.SessionTracker;
 import dev.warden.state.tree.DataTree;
 import dev.warden.state.txn.TxnBody;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaderPrep {
     private static final Logger log = LoggerFactory.getLogger(LeaderPrep.class);
-    private static final int MAX_JUTE_FIELD_BYTES = Integer.MAX_VALUE;
 
     /** Where prep's output goes: proposals, and refusals to a member. Called on the driver thread. */
     public interface Output {
@@ -93,8 +87,11 @@ final class LeaderPrep {
     private final SessionTracker sessions;
     private final DataTree tree;
     private final Output output;
-    /** Records prep published for each proposed zxid, until the apply thread applied it. */
-    private final Map<Long, List<PendingNode>> pendingByZxid = new ConcurrentHashMap<>();
+    /**
+     * What prep kept for each transaction it proposed, oldest first, until the core commits it
+     * ({@link #committed}). Driver thread only: it reaches the apply thread with the commit.
+     */
+    private final ArrayDeque<CommittedEntries.Prepared> proposed = new ArrayDeque<>();
     /** The member each session last used; requests through another member get SESSIONMOVED. */
     private final Map<Long, Long> ownerBySession = new HashMap<>();
     /**
@@ -157,6 +154,12 @@ final class LeaderPrep {
         whenLeading(() -> prepareForwarded(forward));
     }
 
+    /** A forward whose body did not decode: refused in its place among the member's requests. */
+    public void unreadable(AppMessage.UnreadableForward forward) {
+        whenLeading(() -> output.refuse(forward.memberId(), new AppMessage.Failed(forward.sessionId(), forward.xid(),
+                lastProposedZxid, ErrorCode.MARSHALLING_ERROR.code(), List.of())));
+    }
+
     public void attached(AppMessage.Attach attach) {
         whenLeading(() -> ownerBySession.put(attach.sessionId(), attach.memberId()));
     }
@@ -166,12 +169,30 @@ final class LeaderPrep {
         whenLeading(() -> prepare(request, -1));
     }
 
-    /** Apply thread: {@code zxid} is applied, so its pending records are now in the tree. */
-    public void applied(long zxid) {
-        List<PendingNode> records = pendingByZxid.remove(zxid);
-        if (records != null) {
-            pending.applied(records);
+    /**
+     * Driver thread: the core committed {@code entries}; each one this leader proposed leaves
+     * {@link #proposed} with them. A proposal older than a committed entry was never logged (the
+     * core refused it) and is dropped.
+     */
+    CommittedEntries committed(List<Entry> entries) {
+        if (proposed.isEmpty()) {
+            return CommittedEntries.decoded(entries);
         }
+        CommittedEntries.Prepared[] mine = new CommittedEntries.Prepared[entries.size()];
+        for (int i = 0; i < mine.length; i++) {
+            long zxid = entries.get(i).zxid();
+            while (!proposed.isEmpty() && proposed.peek().txn().zxid() < zxid) {
+                proposed.poll();
+            }
+            if (!proposed.isEmpty() && proposed.peek().txn().zxid() == zxid) {
+                mine[i] = proposed.poll();
+            }
+        }
+        return new CommittedEntries(entries, mine, pending);
+    }
+
+    /** Apply thread: {@code zxid} is applied; prep waiting for the tree to reach its log may start. */
+    public void applied(long zxid) {
         long awaited = awaitedZxid;
         if (awaited >= 0 && zxid >= awaited) {
             output.onDriverThread(this::resumeIfCaughtUp);
@@ -220,7 +241,7 @@ final class LeaderPrep {
         awaitedZxid = -1;
         heldBack.clear();
         pending.clear();
-        pendingByZxid.clear();
+        proposed.clear();
         ownerBySession.clear();
     }
 
@@ -272,19 +293,9 @@ final class LeaderPrep {
         if (forward.opcode() == OpCode.CREATE_SESSION) {
             request = Request.createSession(origin, sessionId, forward.password(), forward.timeoutMs(), true);
         } else {
-            Record body;
-            try {
-                byte[] bytes = forward.body();
-                JuteReader in = new JuteReader(bytes, 0, bytes.length, MAX_JUTE_FIELD_BYTES);
-                body = forward.opcode() == RestoreRequest.OPCODE ? RestoreRequest.read(in)
-                        : RequestBodies.decode(forward.opcode(), in);
-            } catch (ProtocolException e) {
-                refuse(forward, ErrorCode.MARSHALLING_ERROR, List.of());
-                return;
-            }
-            request = new Request(origin, sessionId, forward.xid(), forward.opcode(), body);
+            request = new Request(origin, sessionId, forward.xid(), forward.opcode(), forward.body());
             if (!passedGate && forward.opcode() == OpCode.RECONFIG
-                    && mustWaitAtGate((ReconfigRequest) body, origin, sessionId)) {
+                    && mustWaitAtGate((ReconfigRequest) forward.body(), origin, sessionId)) {
                 waitingAtGate.add(forward);
                 sessionsAtGate.add(sessionId);
                 return;
@@ -337,9 +348,7 @@ final class LeaderPrep {
             ownerBySession.put(request.txn().sessionId(), memberId);
         }
         long zxid = request.txn().zxid();
-        if (!request.pendingRecords().isEmpty()) {
-            pendingByZxid.put(zxid, request.pendingRecords());
-        }
+        proposed.add(new CommittedEntries.Prepared(request.txn(), request.pendingRecords()));
         lastProposedZxid = zxid;
         output.propose(zxid, request.txn().encode());
     }

@@ -16,8 +16,11 @@ public sealed interface LoopEvent {
     record Propose(long zxid, byte[] payload) implements LoopEvent {
     }
 
-    /** Member traffic for the leader (a forwarded request, session activity). */
-    record ToLeader(byte[] payload) implements LoopEvent {
+    /**
+     * Member traffic for the leader (a forwarded request, session activity). Encoded only when it
+     * leaves this member: a leader hands its own straight to its prep, in the order it came.
+     */
+    record ToLeader(AppMessage message) implements LoopEvent {
     }
 
     /** Leader: member traffic for one member, ordered with the proposals and commits sent to it. */

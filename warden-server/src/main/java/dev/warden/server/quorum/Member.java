@@ -393,7 +393,7 @@ public final class Member implements DriverEffects, ApplyHooks, AutoCloseable {
     }
 
     @Override
-    public void committed(List<Entry> entries) {
+    public void committed(CommittedEntries entries) {
         applier.committed(entries);
     }
 

@@ -1,6 +1,5 @@
 package dev.warden.server.quorum;
 
-import dev.warden.consensus.Entry;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Record;
@@ -63,7 +62,7 @@ final class MemberApplier implements AutoCloseable {
     private record Local(Request request, long syncToken) implements Event {
     }
 
-    private record Committed(List<Entry> entries) implements Event {
+    private record Committed(CommittedEntries entries) implements Event {
     }
 
     private record Refused(AppMessage.Failed failure) implements Event {
@@ -137,7 +136,7 @@ final class MemberApplier implements AutoCloseable {
         enqueue(new Local(request, syncToken), false);
     }
 
-    public void committed(List<Entry> entries) {
+    public void committed(CommittedEntries entries) {
         enqueue(new Committed(entries), true);
     }
 
@@ -239,8 +238,10 @@ final class MemberApplier implements AutoCloseable {
         if (event instanceof Local local) {
             addLocal(local);
         } else if (event instanceof Committed committed) {
-            for (Entry entry : committed.entries()) {
-                apply(Txn.decode(entry.payload()));
+            CommittedEntries entries = committed.entries();
+            for (int i = 0; i < entries.size(); i++) {
+                apply(entries.txn(i));
+                entries.applied(i);
             }
             deliverDeferred();
         } else if (event instanceof Refused refused) {

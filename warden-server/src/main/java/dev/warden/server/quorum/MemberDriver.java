@@ -143,8 +143,8 @@ public final class MemberDriver implements AutoCloseable {
         offer(new LoopEvent.Propose(zxid, payload));
     }
 
-    public void sendToLeader(byte[] payload) {
-        offer(new LoopEvent.ToLeader(payload));
+    public void sendToLeader(AppMessage message) {
+        offer(new LoopEvent.ToLeader(message));
     }
 
     public void sendTo(long peerId, byte[] payload) {

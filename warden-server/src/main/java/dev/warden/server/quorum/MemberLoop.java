@@ -1,6 +1,7 @@
 package dev.warden.server.quorum;
 
 import dev.warden.consensus.Configurations;
+import dev.warden.consensus.Entry;
 import dev.warden.consensus.Outbound;
 import dev.warden.consensus.Ready;
 import dev.warden.consensus.Role;
@@ -35,15 +36,16 @@ import org.slf4j.LoggerFactory;
  * ({@link DriverEffects}). The server's host is {@link MemberDriver} (an event-loop thread, a log
  * thread, TCP links); the simulator drives this same class with a simulated disk and network.
  *
- * <p>A cycle takes the events, ticks the core, feeds it the events and performs every Ready it
- * hands out. A Ready that only appends entries goes to the log writer, and what it promises
- * waits in a {@link LogBatch} until the writer reports the batch durable (a later cycle, on a
- * {@link LoopEvent.LogProgress} event; the same cycle when the writer wrote it at once, see
- * {@link LogDisk#writesNextAtOnce}): its acknowledgements, any later message to a peer that already has
- * one waiting, and, in the order the core handed the batches out, its commits, finished syncs and
- * the core's {@code advance}. A Ready that changes the role, the epochs or the log's start waits
- * until no batch is in flight; meanwhile the loop settles finished batches and keeps what arrives
- * for later, feeding the core nothing.
+ * <p>A cycle takes the events, ticks the core, feeds it the events and performs every Ready it hands
+ * out. A Ready that only appends entries goes to the log writer, and what it promises waits in a
+ * {@link LogBatch} until the writer reports the batch durable (a later cycle, on a {@link
+ * LoopEvent.LogProgress} event; the same cycle when the writer wrote it at once, see {@link
+ * LogDisk#writesNextAtOnce}): its acknowledgements, any later message to a peer that already has one
+ * waiting, and, in the order the core handed the batches out, its commits (with what the leader's
+ * prep kept for its own entries, {@link CommittedEntries}), finished syncs and the core's {@code
+ * advance}. A Ready that changes the role, the epochs or the log's start waits until no batch is in
+ * flight; meanwhile the loop settles finished batches and keeps what arrives for later, feeding the
+ * core nothing.
  *
  * <p>The leader's prep ({@link LeaderPrep}) runs here too: a forwarded request is prepared in the
  * cycle that received it and proposed in the next, which follows at once.
@@ -230,25 +232,20 @@ public final class MemberLoop {
      * on the loop's thread for pings or proposals (a host may then write the log on it).
      */
     public boolean leadsAlone() {
-        if (standing.role() != Role.LEADING) {
-            return false;
-        }
-        if (core.configurationChanges() != aloneCheckedAt) {
+        boolean leading = standing.role() == Role.LEADING;
+        if (leading && core.configurationChanges() != aloneCheckedAt) {
             aloneCheckedAt = core.configurationChanges();
             Configurations known = core.configurations();
             alone = Stream.concat(Stream.of(known.committed()), known.logged().stream())
                     .allMatch(c -> c.quorum().voters().equals(Set.of(myId)) && c.quorum().observers().isEmpty());
         }
-        return alone;
+        return leading && alone;
     }
 
     /** Performs the waiting reset once nothing is in flight; false while it still waits. */
     private boolean performWaitingReset() throws IOException {
-        if (waitingReset == null) {
-            return true;
-        }
-        if (!inFlight.isEmpty()) {
-            return false;
+        if (waitingReset == null || !inFlight.isEmpty()) {
+            return waitingReset == null;
         }
         Ready ready = waitingReset;
         waitingReset = null;
@@ -285,7 +282,9 @@ public final class MemberLoop {
                 log.debug("proposal {} refused: no longer a serving leader", Long.toHexString(p.zxid()));
             }
         } else if (event instanceof LoopEvent.ToLeader t) {
-            if (!core.sendToLeader(t.payload())) {
+            if (core.nextZxid() >= 0) { // a serving leader: this member's own traffic, never encoded
+                traffic.deliver(myId, t.message());
+            } else if (!core.sendToLeader(AppMessage.encode(t.message()))) {
                 log.debug("no serving leader for a forwarded message");
             }
         } else if (event instanceof LoopEvent.ToMember t) {
@@ -356,10 +355,7 @@ public final class MemberLoop {
             effects.logged(batch.entries());
             peers.send(batch.sendsWhenDurable);
             for (Ready ready : batch.settleWhenDurable) {
-                if (!ready.committed().isEmpty()) {
-                    figures.committed(standing.role() == Role.LEADING, ready.committed().size());
-                    effects.committed(ready.committed());
-                }
+                commit(ready.committed());
                 if (!ready.syncsDone().isEmpty()) {
                     effects.syncsDone(ready.syncsDone());
                 }
@@ -373,6 +369,14 @@ public final class MemberLoop {
                 }
                 core.advance(ready);
             }
+        }
+    }
+
+    /** Hands committed entries to the apply thread, with what the leader's prep kept for its own. */
+    private void commit(List<Entry> committed) {
+        if (!committed.isEmpty()) {
+            figures.committed(standing.role() == Role.LEADING, committed.size());
+            effects.committed(prep.committed(committed));
         }
     }
 
@@ -404,10 +408,7 @@ public final class MemberLoop {
         if (!acknowledgeBeforeFsync) {
             peers.send(ready.sendAfterPersist());
         }
-        if (!ready.committed().isEmpty()) {
-            figures.committed(standing.role() == Role.LEADING, ready.committed().size());
-            effects.committed(ready.committed());
-        }
+        commit(ready.committed());
         traffic.deliver(ready.received());
         if (!ready.syncsDone().isEmpty()) {
             effects.syncsDone(ready.syncsDone());
@@ -444,7 +445,7 @@ public final class MemberLoop {
 
     // ---- any thread ---------------------------------------------------------------------------
 
-    /** Apply thread: {@code zxid} is applied (the leader's prep may forget what it kept pending for it). */
+    /** Apply thread: {@code zxid} is applied (a new leader's prep waits for its whole log to be). */
     public void applied(long zxid) {
         prep.applied(zxid);
     }

@@ -2,20 +2,22 @@ package dev.warden.server.quorum;
 
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.OpCode;
+import dev.warden.protocol.Record;
 import dev.warden.server.config.LocalSessionSettings;
 import dev.warden.server.pipeline.OutstandingRequests;
 import dev.warden.server.pipeline.RequestPipeline;
 import dev.warden.state.pipeline.Preparer;
 import dev.warden.state.pipeline.Request;
 import dev.warden.state.session.SessionTracker;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
 /**
  * An ensemble member's request path, as client connections see it. Every request is first
  * registered with the apply thread (which answers it in its session's order); writes then go
- * to the leader (the leader forwards to itself the same way) and syncs to the core. Reads are
- * answered from the local tree.
+ * to the leader (a leader hands its own to its prep as they are, unencoded) and syncs to the
+ * core. Reads are answered from the local tree.
  *
  * <p>With localSessionsEnabled a new session is local: this member opens and closes it without
  * the quorum. Its writes still go to the leader; its first ephemeral create first sends the
@@ -137,10 +139,12 @@ final class MemberPipeline implements RequestPipeline {
         }
     }
 
-    private byte[] forward(Request request, byte[] password) {
+    /** The request as the leader's prep takes it, with the connection's identities as they are now. */
+    private AppMessage.Forward forward(Request request, byte[] password) {
         var identities = request.origin.identities();
-        return AppMessage.encodeForward(memberId, request.sessionId, request.xid, request.opcode, request.body,
-                identities.address(), identities.ids(), request.sessionTimeoutMs(), password);
+        Record body = request.opcode == OpCode.CREATE_SESSION ? null : request.body;
+        return new AppMessage.Forward(memberId, request.sessionId, request.xid, request.opcode, body,
+                identities.address(), List.copyOf(identities.ids()), request.sessionTimeoutMs(), password);
     }
 
     @Override
@@ -148,7 +152,7 @@ final class MemberPipeline implements RequestPipeline {
         if (sessions.isLocal(sessionId)) {
             return; // the leader does not know it: a local session lives on this member alone
         }
-        driver.sendToLeader(AppMessage.encode(new AppMessage.Attach(memberId, sessionId)));
+        driver.sendToLeader(new AppMessage.Attach(memberId, sessionId));
     }
 
     @Override

@@ -89,7 +89,7 @@ final class MemberSessionChecks {
             } else {
                 List<Long> active = sessions.drainActive();
                 if (!active.isEmpty()) {
-                    driver.sendToLeader(AppMessage.encode(new AppMessage.Activity(active)));
+                    driver.sendToLeader(new AppMessage.Activity(active));
                 }
             }
         } catch (RuntimeException e) {

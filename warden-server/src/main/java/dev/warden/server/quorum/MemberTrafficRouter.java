@@ -6,7 +6,11 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Routes member traffic the core received: forwarded requests and session moves to the leader's prep, the rest to the member. */
+/**
+ * Routes member traffic to where it is handled: forwarded requests and session moves to the
+ * leader's prep, the rest to the member. Traffic from other members arrives encoded, through the
+ * core; a leader's own arrives as it was made (see {@link LoopEvent.ToLeader}).
+ */
 final class MemberTrafficRouter {
     /** The loop's logger: these lines are the loop's. */
     private static final Logger log = LoggerFactory.getLogger(MemberLoop.class);
@@ -30,13 +34,20 @@ final class MemberTrafficRouter {
                 log.warn("member {}: undecodable message from member {}: {}", myId, message.from(), e.getMessage());
                 continue;
             }
-            if (decoded instanceof AppMessage.Forward forward) {
-                prep.forwarded(forward);
-            } else if (decoded instanceof AppMessage.Attach attach) {
-                prep.attached(attach);
-            } else {
-                effects.memberMessage(message.from(), decoded);
-            }
+            deliver(message.from(), decoded);
+        }
+    }
+
+    /** One message, from another member (decoded) or from this leader itself (as it was made). */
+    void deliver(long from, AppMessage message) {
+        if (message instanceof AppMessage.Forward forward) {
+            prep.forwarded(forward);
+        } else if (message instanceof AppMessage.UnreadableForward forward) {
+            prep.unreadable(forward);
+        } else if (message instanceof AppMessage.Attach attach) {
+            prep.attached(attach);
+        } else {
+            effects.memberMessage(from, message);
         }
     }
 }

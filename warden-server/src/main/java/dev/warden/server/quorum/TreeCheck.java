@@ -125,7 +125,7 @@ final class TreeCheck {
                     + " the leader, which decides with a quorum who diverged", myId, Long.toHexString(sample.zxid()),
                     hex(sample.ours()), hex(sample.leaders()));
         }
-        byte[] report = AppMessage.encode(new AppMessage.DigestReport(sample.zxid(), sample.ours()));
+        AppMessage report = new AppMessage.DigestReport(sample.zxid(), sample.ours());
         sender.execute(() -> driver.sendToLeader(report));
     }
 

@@ -132,7 +132,7 @@ final class InOrderCore implements ConsensusCore {
 
     @Override
     public long nextZxid() {
-        return nextZxid;
+        return role == Role.LEADING && started ? nextZxid : -1;
     }
 
     @Override

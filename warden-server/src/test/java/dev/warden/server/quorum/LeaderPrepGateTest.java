@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.warden.protocol.CreateRequest;
 import dev.warden.protocol.ErrorCode;
-import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.Perms;
 import dev.warden.protocol.ReconfigRequest;
@@ -118,9 +117,7 @@ class LeaderPrepGateTest {
     }
 
     private static AppMessage.Forward forward(long sessionId, int xid, int opcode, Record body) {
-        JuteWriter out = new JuteWriter();
-        body.writeTo(out);
-        return new AppMessage.Forward(1, sessionId, xid, opcode, out.toByteArray(), "127.0.0.1:40000", List.of(),
+        return new AppMessage.Forward(1, sessionId, xid, opcode, body, "127.0.0.1:40000", List.of(),
                 30_000, new byte[16]);
     }
 }

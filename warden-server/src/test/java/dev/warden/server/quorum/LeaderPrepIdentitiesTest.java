@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.warden.protocol.Acl;
 import dev.warden.protocol.ErrorCode;
 import dev.warden.protocol.Id;
-import dev.warden.protocol.JuteWriter;
 import dev.warden.protocol.OpCode;
 import dev.warden.protocol.SetDataRequest;
 import dev.warden.state.common.ManualClock;
@@ -87,11 +86,9 @@ class LeaderPrepIdentitiesTest {
     }
 
     private static AppMessage.Forward setData(String path, List<Id> identities) {
-        JuteWriter out = new JuteWriter(64);
-        new SetDataRequest(path, new byte[] {1}, -1).writeTo(out);
         String address = identities.stream().filter(id -> id.scheme().equals("ip")).map(Id::id).findFirst()
                 .orElseThrow();
-        return new AppMessage.Forward(2, SESSION, 7, OpCode.SET_DATA, out.toExactArray(), address, identities,
-                30_000, new byte[0]);
+        return new AppMessage.Forward(2, SESSION, 7, OpCode.SET_DATA, new SetDataRequest(path, new byte[] {1}, -1),
+                address, identities, 30_000, new byte[0]);
     }
 }

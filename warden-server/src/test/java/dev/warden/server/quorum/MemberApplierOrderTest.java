@@ -119,7 +119,7 @@ class MemberApplierOrderTest {
 
     private void commit(long sessionId, int cxid, TxnBody body) {
         long zxid = nextZxid++;
-        applier.committed(List.of(new Entry(zxid, new Txn(sessionId, cxid, zxid, 0, body).encode())));
+        applier.committed(CommittedEntries.decoded(List.of(new Entry(zxid, new Txn(sessionId, cxid, zxid, 0, body).encode()))));
     }
 
     private static final class RecordingOrigin implements Origin {

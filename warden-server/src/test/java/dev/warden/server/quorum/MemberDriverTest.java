@@ -365,7 +365,7 @@ class MemberDriverTest {
             proposed.add(zxid);
             return true;
         }
-        @Override public long nextZxid() { return 0; }
+        @Override public long nextZxid() { return -1; }
         @Override public boolean sendToLeader(byte[] payload) { return false; }
         @Override public boolean sendTo(long peerId, byte[] payload) { return false; }
         @Override public boolean sync(long token) { return false; }
@@ -467,7 +467,7 @@ class MemberDriverTest {
             }
         }
 
-        @Override public void committed(List<Entry> entries) { trace.add("committed " + entries.size()); }
+        @Override public void committed(CommittedEntries entries) { trace.add("committed " + entries.size()); }
         @Override public void memberMessage(long from, AppMessage message) { trace.add("received " + from); }
         @Override public void syncsDone(List<Long> tokens) { trace.add("syncs " + tokens); }
         @Override public void syncRefused(long token) { trace.add("sync refused " + token); }
