@@ -78,9 +78,7 @@ final class DirectWriter {
         int usedBytes = chunk.position();
         if (usedBytes > 0) {
             int paddedBytes = (int) roundUpToBlock(usedBytes);
-            for (int i = usedBytes; i < paddedBytes; i++) {
-                chunk.put(i, (byte) 0);
-            }
+            chunk.put(usedBytes, zeros, 0, paddedBytes - usedBytes);
             chunk.position(0).limit(paddedBytes);
             writeFully(channel, chunk, chunkStartBytes);
             int lastBlockStart = usedBytes & -blockBytes;
