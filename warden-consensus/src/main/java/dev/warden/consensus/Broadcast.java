@@ -5,9 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -24,7 +22,7 @@ final class Broadcast {
     /** The epoch we were established in: acks for anything since then count, across bumps. */
     private long establishedEpoch;
     /** Entries we proposed that are not both committed and on our own disk. */
-    private final TreeMap<Long, Entry> inflight = new TreeMap<>();
+    private final EntryRun inflight = new EntryRun();
     private final List<Entry> unsent = new ArrayList<>();
     private final List<Entry> informQueue = new ArrayList<>();
     private long ownPersistedZxid;
@@ -59,7 +57,7 @@ final class Broadcast {
         rounds.startRound();
     }
 
-    NavigableMap<Long, Entry> unpersisted() {
+    EntryRun unpersisted() {
         return inflight;
     }
 
@@ -178,7 +176,7 @@ final class Broadcast {
 
     private void appendOwn(Entry entry) {
         state.append(entry);
-        inflight.put(entry.zxid(), entry);
+        inflight.append(entry);
         unsent.add(entry);
     }
 
@@ -241,11 +239,11 @@ final class Broadcast {
         }
         long target = Math.min(committable(acks), state.lastLoggedZxid);
         if (target > state.committedZxid) {
-            informQueue.addAll(inflight.subMap(state.committedZxid, false, target, true).values());
+            informQueue.addAll(inflight.between(state.committedZxid, target));
             state.commitUpTo(target);
         }
         long settled = Math.min(state.committedZxid, ownPersistedZxid);
-        inflight.headMap(settled, true).clear();
+        inflight.dropUpTo(settled);
     }
 
     /**
@@ -258,8 +256,8 @@ final class Broadcast {
         TreeSet<Long> candidates = new TreeSet<>(acks.values());
         // the entry just before a configuration change may be committable where the acks around it are not
         for (long version : state.membership.loggedVersions()) {
-            Long before = inflight.lowerKey(version);
-            if (before != null) {
+            long before = inflight.lowerZxid(version);
+            if (before >= 0) {
                 candidates.add(before);
             }
         }

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -168,9 +167,9 @@ final class ObserverMaster {
         link.syncedToZxid = upTo;
     }
 
-    private NavigableMap<Long, Entry> unpersistedCommitted() {
+    private EntryRun unpersistedCommitted() {
         recentCommitted.headMap(state.log.lastZxid(), true).clear();
-        return recentCommitted;
+        return EntryRun.of(recentCommitted.values());
     }
 
     private void onAckNewLeader(LeaderLink link, ZabMessage.AckNewLeader ack) {

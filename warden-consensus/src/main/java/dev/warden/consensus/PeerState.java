@@ -5,9 +5,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.random.RandomGenerator;
 
 /**
@@ -46,7 +44,7 @@ final class PeerState {
     /** Everything up to here is in the driver's state machine, or handed out to be applied. */
     long appliedZxid;
     /** Entries logged (or queued) but not applied yet; committing hands them out in order. */
-    private final TreeMap<Long, Entry> unapplied = new TreeMap<>();
+    private final EntryRun unapplied = new EntryRun();
     /** Sync tokens waiting until this member has applied the zxid in the value. */
     private final List<long[]> syncsWaiting = new ArrayList<>();
     private boolean configurationChanged;
@@ -117,7 +115,7 @@ final class PeerState {
             throw Invariants.violated("append " + Zxid.hex(entry.zxid()) + " after " + Zxid.hex(lastLoggedZxid));
         }
         lastLoggedZxid = entry.zxid();
-        unapplied.put(entry.zxid(), entry);
+        unapplied.append(entry);
         out.persist(entry);
         membership.onLogged(entry);
     }
@@ -184,17 +182,13 @@ final class PeerState {
             return List.of();
         }
         committedZxid = target;
-        List<Entry> handedOut = new ArrayList<>();
-        Iterator<Map.Entry<Long, Entry>> it = unapplied.headMap(target, true).entrySet().iterator();
-        while (it.hasNext()) {
-            Entry entry = it.next().getValue();
+        List<Entry> handedOut = unapplied.takeUpTo(target);
+        for (Entry entry : handedOut) {
             if (entry.zxid() <= appliedZxid) {
                 throw Invariants.violated("applying " + Zxid.hex(entry.zxid()) + " twice");
             }
             appliedZxid = entry.zxid();
             out.commit(entry);
-            handedOut.add(entry);
-            it.remove();
         }
         appliedZxid = Math.max(appliedZxid, target);
         membership.committedUpTo(target);

@@ -2,7 +2,6 @@ package dev.warden.consensus;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NavigableMap;
 
 /**
  * Decides how a leader brings one follower from its last zxid to the leader's history: DIFF when
@@ -32,7 +31,7 @@ final class SyncPlanner {
      * @param upToZxid         send entries up to here (the leader's tail, or its committed zxid for observers)
      * @param unpersisted      entries this leader logged that the log view may not show yet
      */
-    Plan plan(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
+    Plan plan(long followerLastZxid, long upToZxid, EntryRun unpersisted) {
         Plan fromLog = planFromLog(followerLastZxid, upToZxid, unpersisted);
         return fromLog != null ? fromLog : planSnapshot(state.snapshots.take(), upToZxid, unpersisted);
     }
@@ -55,7 +54,7 @@ final class SyncPlanner {
     }
 
     /** DIFF or TRUNC with the entries the follower lacks; null if the log cannot serve them within budget (a SNAP then). */
-    Plan planFromLog(long followerLastZxid, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
+    Plan planFromLog(long followerLastZxid, long upToZxid, EntryRun unpersisted) {
         Kind kind;
         long from;
         ZabMessage head;
@@ -98,7 +97,7 @@ final class SyncPlanner {
     }
 
     /** SNAP with {@code snapshot}, then the entries after it up to {@code upToZxid}. */
-    Plan planSnapshot(SnapshotData snapshot, long upToZxid, NavigableMap<Long, Entry> unpersisted) {
+    Plan planSnapshot(SnapshotData snapshot, long upToZxid, EntryRun unpersisted) {
         List<ZabMessage> messages = new ArrayList<>();
         messages.add(new ZabMessage.Snap(snapshot.zxid(), snapshot.bytes()));
         // the entries after the snapshot are the few not yet applied when it was taken
@@ -106,8 +105,8 @@ final class SyncPlanner {
         return new Plan(Kind.SNAP, messages);
     }
 
-    private boolean shares(long zxid, NavigableMap<Long, Entry> unpersisted) {
-        return unpersisted.containsKey(zxid) || state.log.contains(zxid)
+    private boolean shares(long zxid, EntryRun unpersisted) {
+        return unpersisted.contains(zxid) || state.log.contains(zxid)
                 || zxid == state.log.firstReadableZxid() && zxid == 0;
     }
 
@@ -117,14 +116,12 @@ final class SyncPlanner {
      * sharing one means sharing everything before it. An older entry below the follower's tail may
      * be one the follower never had (it followed another leader then).
      */
-    private long commonPoint(long followerLastZxid, NavigableMap<Long, Entry> unpersisted) {
-        Long fromMemory = unpersisted.floorKey(followerLastZxid);
-        long fromLog = state.log.floor(followerLastZxid);
-        long common = Math.max(fromMemory == null ? -1 : fromMemory, fromLog);
+    private long commonPoint(long followerLastZxid, EntryRun unpersisted) {
+        long common = Math.max(unpersisted.floorZxid(followerLastZxid), state.log.floor(followerLastZxid));
         if (common == 0) {
             return 0; // nothing shared: truncate everything (only reachable when our log starts at zero)
         }
-        boolean held = common > 0 && (unpersisted.containsKey(common) || state.log.contains(common));
+        boolean held = common > 0 && (unpersisted.contains(common) || state.log.contains(common));
         if (held && Zxid.epoch(common) == Zxid.epoch(followerLastZxid)) {
             return common;
         }
@@ -136,7 +133,7 @@ final class SyncPlanner {
      * false, having read no more than about the budget, once their payloads exceed {@code budgetBytes}.
      */
     private boolean addEntries(List<ZabMessage> messages, long afterZxid, long upToZxid,
-                               NavigableMap<Long, Entry> unpersisted, long budgetBytes) {
+                               EntryRun unpersisted, long budgetBytes) {
         Batcher batcher = new Batcher(messages, state.config.maxEntriesPerMessage(), budgetBytes, afterZxid);
         long logLast = Math.min(state.log.lastZxid(), upToZxid);
         // one pass over the log: the leader's driver thread waits for it, and every write with it
@@ -146,7 +143,7 @@ final class SyncPlanner {
         }
         Invariants.check(batcher.lastZxid >= logLast, "log has no entries after " + Zxid.hex(batcher.lastZxid)
                 + " up to " + Zxid.hex(logLast));
-        for (Entry entry : unpersisted.subMap(batcher.lastZxid, false, upToZxid, true).values()) {
+        for (Entry entry : unpersisted.between(batcher.lastZxid, upToZxid)) {
             if (!batcher.add(entry)) {
                 return false;
             }

@@ -1,0 +1,134 @@
+package dev.warden.consensus;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Log entries held in memory in zxid order, appended at the tail and dropped from the head: the
+ * entries a leader proposed until they are both committed and on its own disk, and those a member
+ * logged until it hands them out to be applied. A log only grows at its end and is cut back only
+ * by clearing, so an array with a moving head does what a sorted map would, without a tree node
+ * and a boxed key per entry; lookups are binary searches.
+ */
+final class EntryRun {
+    private final ArrayList<Entry> entries = new ArrayList<>();
+    /** Index of the first entry still held; those before it are dropped (null). */
+    private int head;
+
+    /** A run holding {@code entries}, which must be in ascending zxid order. */
+    static EntryRun of(Iterable<Entry> entries) {
+        EntryRun run = new EntryRun();
+        entries.forEach(run::append);
+        return run;
+    }
+
+    /** Adds {@code entry} after every entry held; its zxid must be above theirs. */
+    void append(Entry entry) {
+        if (size() > 0 && entry.zxid() <= last().zxid()) {
+            throw Invariants.violated("entry " + Zxid.hex(entry.zxid()) + " appended after " + Zxid.hex(last().zxid()));
+        }
+        entries.add(entry);
+    }
+
+    int size() {
+        return entries.size() - head;
+    }
+
+    boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /** The entry with exactly {@code zxid}, or null. */
+    Entry get(long zxid) {
+        int at = search(zxid);
+        return at >= 0 ? entries.get(at) : null;
+    }
+
+    boolean contains(long zxid) {
+        return search(zxid) >= 0;
+    }
+
+    /** The greatest zxid held at or below {@code zxid}, or -1 if none. */
+    long floorZxid(long zxid) {
+        int at = search(zxid);
+        if (at >= 0) {
+            return zxid;
+        }
+        int insertion = -at - 1;
+        return insertion > head ? entries.get(insertion - 1).zxid() : -1;
+    }
+
+    /** The greatest zxid held below {@code zxid}, or -1 if none. */
+    long lowerZxid(long zxid) {
+        return floorZxid(zxid - 1);
+    }
+
+    /** The entries with zxids in ({@code afterZxid}, {@code upToZxid}], in order: a view, valid until the run changes. */
+    List<Entry> between(long afterZxid, long upToZxid) {
+        int from = firstAbove(afterZxid);
+        int to = firstAbove(upToZxid);
+        return from >= to ? List.of() : Collections.unmodifiableList(entries.subList(from, to));
+    }
+
+    /** Drops every entry with a zxid at or below {@code zxid}; returns them, in order. */
+    List<Entry> takeUpTo(long zxid) {
+        int to = firstAbove(zxid);
+        if (to <= head) {
+            return List.of();
+        }
+        List<Entry> taken = new ArrayList<>(entries.subList(head, to));
+        dropUpTo(zxid);
+        return taken;
+    }
+
+    /** Drops every entry with a zxid at or below {@code zxid}. */
+    void dropUpTo(long zxid) {
+        int to = firstAbove(zxid);
+        for (int i = head; i < to; i++) {
+            entries.set(i, null);
+        }
+        head = Math.max(head, to);
+        if (head == entries.size()) {
+            entries.clear();
+            head = 0;
+        } else if (head > 1024 && head > entries.size() / 2) {
+            // compact once the dropped prefix is the larger part: each entry moves once on average
+            entries.subList(0, head).clear();
+            head = 0;
+        }
+    }
+
+    void clear() {
+        entries.clear();
+        head = 0;
+    }
+
+    private Entry last() {
+        return entries.get(entries.size() - 1);
+    }
+
+    /** Index of the first held entry with a zxid above {@code zxid} (the end if none). */
+    private int firstAbove(long zxid) {
+        int at = search(zxid);
+        return at >= 0 ? at + 1 : -at - 1;
+    }
+
+    /** Binary search over the held entries: the index of {@code zxid}, else -(insertion point) - 1. */
+    private int search(long zxid) {
+        int low = head;
+        int high = entries.size() - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            long midZxid = entries.get(mid).zxid();
+            if (midZxid < zxid) {
+                low = mid + 1;
+            } else if (midZxid > zxid) {
+                high = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -(low + 1);
+    }
+}
