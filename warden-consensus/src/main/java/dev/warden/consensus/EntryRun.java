@@ -5,52 +5,53 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Log entries held in memory in zxid order, appended at the tail and dropped from the head: the
- * entries a leader proposed until they are both committed and on its own disk, and those a member
- * logged until it hands them out to be applied. A log only grows at its end and is cut back only
- * by clearing, so an array with a moving head does what a sorted map would, without a tree node
- * and a boxed key per entry; lookups are binary searches.
+ * Log entries held in memory in zxid order, appended at the tail and dropped from the head (or
+ * cut back from the tail, as a log is truncated): the entries a leader proposed until they are
+ * both committed and on its own disk, those a member logged until it hands them out to be
+ * applied, and the server's window of its newest log entries. An array with a moving head does
+ * what a sorted map would, without a tree node and a boxed key per entry; lookups are binary
+ * searches. Not thread-safe.
  */
-final class EntryRun {
+public final class EntryRun {
     private final ArrayList<Entry> entries = new ArrayList<>();
     /** Index of the first entry still held; those before it are dropped (null). */
     private int head;
 
     /** A run holding {@code entries}, which must be in ascending zxid order. */
-    static EntryRun of(Iterable<Entry> entries) {
+    public static EntryRun of(Iterable<Entry> entries) {
         EntryRun run = new EntryRun();
         entries.forEach(run::append);
         return run;
     }
 
     /** Adds {@code entry} after every entry held; its zxid must be above theirs. */
-    void append(Entry entry) {
+    public void append(Entry entry) {
         if (size() > 0 && entry.zxid() <= last().zxid()) {
             throw Invariants.violated("entry " + Zxid.hex(entry.zxid()) + " appended after " + Zxid.hex(last().zxid()));
         }
         entries.add(entry);
     }
 
-    int size() {
+    public int size() {
         return entries.size() - head;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size() == 0;
     }
 
     /** The entry with exactly {@code zxid}, or null. */
-    Entry get(long zxid) {
+    public Entry get(long zxid) {
         int at = search(zxid);
         return at >= 0 ? entries.get(at) : null;
     }
 
-    boolean contains(long zxid) {
+    public boolean contains(long zxid) {
         return search(zxid) >= 0;
     }
 
     /** The greatest zxid held at or below {@code zxid}, or -1 if none. */
-    long floorZxid(long zxid) {
+    public long floorZxid(long zxid) {
         int at = search(zxid);
         if (at >= 0) {
             return zxid;
@@ -60,31 +61,35 @@ final class EntryRun {
     }
 
     /** The greatest zxid held below {@code zxid}, or -1 if none. */
-    long lowerZxid(long zxid) {
+    public long lowerZxid(long zxid) {
         return floorZxid(zxid - 1);
     }
 
     /** The entries with zxids in ({@code afterZxid}, {@code upToZxid}], in order: a view, valid until the run changes. */
-    List<Entry> between(long afterZxid, long upToZxid) {
+    public List<Entry> between(long afterZxid, long upToZxid) {
         int from = firstAbove(afterZxid);
         int to = firstAbove(upToZxid);
         return from >= to ? List.of() : Collections.unmodifiableList(entries.subList(from, to));
     }
 
     /** Drops every entry with a zxid at or below {@code zxid}; returns them, in order. */
-    List<Entry> takeUpTo(long zxid) {
+    public List<Entry> takeUpTo(long zxid) {
         int to = firstAbove(zxid);
         if (to <= head) {
             return List.of();
         }
         List<Entry> taken = new ArrayList<>(entries.subList(head, to));
-        dropUpTo(zxid);
+        dropBefore(to);
         return taken;
     }
 
     /** Drops every entry with a zxid at or below {@code zxid}. */
-    void dropUpTo(long zxid) {
-        int to = firstAbove(zxid);
+    public void dropUpTo(long zxid) {
+        dropBefore(firstAbove(zxid));
+    }
+
+    /** Drops the held entries before index {@code to}. */
+    private void dropBefore(int to) {
         for (int i = head; i < to; i++) {
             entries.set(i, null);
         }
@@ -99,7 +104,31 @@ final class EntryRun {
         }
     }
 
-    void clear() {
+    /** Removes and returns the entry with the lowest zxid, or null if none is held. */
+    public Entry pollFirst() {
+        if (isEmpty()) {
+            return null;
+        }
+        Entry first = entries.get(head);
+        dropBefore(head + 1);
+        return first;
+    }
+
+    /** Drops every entry with a zxid above {@code zxid}; returns them, in order. */
+    public List<Entry> takeAfter(long zxid) {
+        int from = Math.max(head, firstAbove(zxid));
+        if (from >= entries.size()) {
+            return List.of();
+        }
+        List<Entry> taken = new ArrayList<>(entries.subList(from, entries.size()));
+        entries.subList(from, entries.size()).clear();
+        if (head == entries.size()) {
+            clear();
+        }
+        return taken;
+    }
+
+    public void clear() {
         entries.clear();
         head = 0;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,15 @@ class EntryRunTest {
             } else if (action < 79) {
                 run.clear();
                 model.clear();
+            } else if (action < 83) {
+                Map.Entry<Long, Entry> first = model.pollFirstEntry();
+                assertEquals(first == null ? null : first.getValue(), run.pollFirst());
+            } else if (action < 85) {
+                long after = probe(random, model, next);
+                List<Entry> expected = new ArrayList<>(model.tailMap(after, false).values());
+                model.tailMap(after, false).clear();
+                assertEquals(expected, run.takeAfter(after));
+                next = Math.max(after, model.isEmpty() ? after : model.lastKey()); // a log cut back grows from there
             } else {
                 long zxid = probe(random, model, next);
                 long other = probe(random, model, next);

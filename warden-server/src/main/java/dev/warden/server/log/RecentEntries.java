@@ -1,6 +1,7 @@
 package dev.warden.server.log;
 
 import dev.warden.consensus.Entry;
+import dev.warden.consensus.EntryRun;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,8 +13,7 @@ import java.util.List;
 final class RecentEntries {
     private final int maxEntries;
     private final long maxBytes;
-    private final ArrayList<Entry> entries = new ArrayList<>();
-    private int head;
+    private final EntryRun entries = new EntryRun();
     private long bytes;
     private long floorZxid;
 
@@ -28,30 +28,25 @@ final class RecentEntries {
     }
 
     void add(Entry entry) {
-        entries.add(entry);
+        entries.append(entry);
         bytes += entry.payload().length;
-        while (size() > maxEntries || (bytes > maxBytes && size() > 0)) {
-            Entry evicted = entries.set(head++, null);
+        while (entries.size() > maxEntries || (bytes > maxBytes && !entries.isEmpty())) {
+            Entry evicted = entries.pollFirst();
             bytes -= evicted.payload().length;
             floorZxid = evicted.zxid();
-        }
-        if (head > 1024 && head > entries.size() / 2) {
-            entries.subList(0, head).clear();
-            head = 0;
         }
     }
 
     /** Forgets entries above {@code zxid}: they were truncated from the log. */
     void truncateAfter(long zxid) {
-        while (size() > 0 && entries.get(entries.size() - 1).zxid() > zxid) {
-            bytes -= entries.remove(entries.size() - 1).payload().length;
+        for (Entry dropped : entries.takeAfter(zxid)) {
+            bytes -= dropped.payload().length;
         }
         floorZxid = Math.min(floorZxid, zxid);
     }
 
     void restartAfter(long zxid) {
         entries.clear();
-        head = 0;
         bytes = 0;
         floorZxid = zxid;
     }
@@ -66,54 +61,18 @@ final class RecentEntries {
     }
 
     boolean contains(long zxid) {
-        int at = search(zxid);
-        return at >= 0;
+        return entries.contains(zxid);
     }
 
     /** The largest cached zxid at or below {@code zxid}, or the floor if none. */
     long floor(long zxid) {
-        int at = search(zxid);
-        if (at >= 0) {
-            return zxid;
-        }
-        int insertion = -at - 1;
-        return insertion > head ? entries.get(insertion - 1).zxid() : floorZxid;
+        long cached = entries.floorZxid(zxid);
+        return cached >= 0 ? cached : floorZxid;
     }
 
     /** Entries with afterZxid &lt; zxid &lt;= upToZxid, at most {@code max}. */
     List<Entry> read(long afterZxid, long upToZxid, int max) {
-        int at = search(afterZxid);
-        int from = at >= 0 ? at + 1 : -at - 1;
-        List<Entry> out = new ArrayList<>(Math.min(max, Math.max(0, entries.size() - from)));
-        for (int i = from; i < entries.size() && out.size() < max; i++) {
-            Entry entry = entries.get(i);
-            if (entry.zxid() > upToZxid) {
-                break;
-            }
-            out.add(entry);
-        }
-        return out;
-    }
-
-    private int size() {
-        return entries.size() - head;
-    }
-
-    /** Binary search over [head, size): index if found, else -(insertion point) - 1. */
-    private int search(long zxid) {
-        int low = head;
-        int high = entries.size() - 1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            long value = entries.get(mid).zxid();
-            if (value < zxid) {
-                low = mid + 1;
-            } else if (value > zxid) {
-                high = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -(low + 1);
+        List<Entry> between = entries.between(afterZxid, upToZxid);
+        return new ArrayList<>(between.subList(0, Math.min(max, between.size())));
     }
 }
