@@ -40,12 +40,6 @@ public final class EntryRun {
         return size() == 0;
     }
 
-    /** The entry with exactly {@code zxid}, or null. */
-    public Entry get(long zxid) {
-        int at = search(zxid);
-        return at >= 0 ? entries.get(at) : null;
-    }
-
     public boolean contains(long zxid) {
         return search(zxid) >= 0;
     }

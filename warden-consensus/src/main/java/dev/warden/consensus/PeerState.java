@@ -226,11 +226,6 @@ final class PeerState {
         return was;
     }
 
-    /** Entry payload for a zxid this member logged but has not applied, or null. */
-    Entry unappliedEntry(long zxid) {
-        return unapplied.get(zxid);
-    }
-
     void awaitApplied(long token, long zxid) {
         syncsWaiting.add(new long[]{token, zxid});
         completeSyncs();

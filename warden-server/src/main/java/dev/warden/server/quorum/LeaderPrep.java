@@ -156,8 +156,8 @@ final class LeaderPrep {
 
     /** A forward whose body did not decode: refused in its place among the member's requests. */
     public void unreadable(AppMessage.UnreadableForward forward) {
-        whenLeading(() -> output.refuse(forward.memberId(), new AppMessage.Failed(forward.sessionId(), forward.xid(),
-                lastProposedZxid, ErrorCode.MARSHALLING_ERROR.code(), List.of())));
+        whenLeading(() -> refuse(forward.memberId(), forward.sessionId(), forward.xid(), ErrorCode.MARSHALLING_ERROR,
+                List.of()));
     }
 
     public void attached(AppMessage.Attach attach) {
@@ -354,7 +354,10 @@ final class LeaderPrep {
     }
 
     private void refuse(AppMessage.Forward forward, ErrorCode error, List<Integer> multiErrors) {
-        output.refuse(forward.memberId(), new AppMessage.Failed(forward.sessionId(), forward.xid(),
-                lastProposedZxid, error.code(), multiErrors));
+        refuse(forward.memberId(), forward.sessionId(), forward.xid(), error, multiErrors);
+    }
+
+    private void refuse(long memberId, long sessionId, int xid, ErrorCode error, List<Integer> multiErrors) {
+        output.refuse(memberId, new AppMessage.Failed(sessionId, xid, lastProposedZxid, error.code(), multiErrors));
     }
 }

@@ -76,9 +76,7 @@ class MemberDriverTest {
         Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
         // a leader's proposal and its own acknowledgement; the commit is handed out only after
         // the core has advanced past the appended batch, as a core of one member does
-        Ready appends = new Ready(null, List.of(new Outbound(2, new ZabMessage.Ping(1, 0))), null, -1, null,
-                List.of(entry), List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(),
-                List.of());
+        Ready appends = pingThenAppendAndAck(entry);
         Ready commits = new Ready(null, List.of(), null, -1, null, List.of(), List.of(), List.of(entry), List.of(),
                 List.of());
         List<Long> cycles = Collections.synchronizedList(new ArrayList<>());
@@ -249,9 +247,7 @@ class MemberDriverTest {
         Entry entry = new Entry(0x1_0000_0001L, new byte[] {1});
         // a follower: its acknowledgement promises the entry; a later ping reply to the same
         // leader must queue behind it, one to another member need not
-        Ready appends = new Ready(null, List.of(new Outbound(2, new ZabMessage.Ping(1, 0))), null, -1, null,
-                List.of(entry), List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(),
-                List.of());
+        Ready appends = pingThenAppendAndAck(entry);
         Ready later = new Ready(null, List.of(new Outbound(2, new ZabMessage.PingAck(1)),
                 new Outbound(3, new ZabMessage.PingAck(2))), null, -1, null, List.of(), List.of(), List.of(entry),
                 List.of(new Received(2, AppMessage.encode(new AppMessage.Activity(List.of())))), List.of(77L));
@@ -424,6 +420,12 @@ class MemberDriverTest {
     }
 
     /** A driver for member 1 whose prep has a state of its own (these tests never lead). */
+    /** A Ready that pings member 2 at once, appends {@code entry} and acknowledges it to member 2 once durable. */
+    private static Ready pingThenAppendAndAck(Entry entry) {
+        return new Ready(null, List.of(new Outbound(2, new ZabMessage.Ping(1, 0))), null, -1, null, List.of(entry),
+                List.of(new Outbound(2, new ZabMessage.Ack(entry.zxid()))), List.of(), List.of(), List.of());
+    }
+
     private static MemberDriver driver(ConsensusCore core, PeerSender sender, DriverEffects effects, Clock clock,
                                        long idlePollMs, int inboxCapacity, String threadName) {
         return driver(core, sender, effects, clock, idlePollMs, inboxCapacity, threadName, false);
