@@ -2,6 +2,7 @@ package dev.warden.bench.compare;
 
 import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.load.LoadResult;
+import dev.warden.bench.load.ProcessCpu;
 import dev.warden.bench.load.LoadRunner;
 import dev.warden.bench.load.LoadSpec;
 import dev.warden.bench.load.Workload;
@@ -133,7 +134,8 @@ public final class CompareRunner {
         String roundNote = options.rounds() > 1 ? ", round " + (round + 1) + " of " + options.rounds() : "";
         say("%s, %s: %s (%s)%s", topology.title(), flavour.title(), scenario.name(), scenario.load(), roundNote);
         try {
-            LoadResult result = new LoadRunner(out).run(scenario.spec(deployment.connectString(),
+            LoadResult result = new LoadRunner(out, new ProcessCpu(deployment.memberPids()))
+                    .run(scenario.spec(deployment.connectString(),
                     options.client(), options.warmupSeconds(), options.measureSeconds())
                     .withTls(deployment.clientTls()));
             runs.computeIfAbsent(flavour, f -> new ArrayList<>()).add(result);

@@ -46,10 +46,12 @@ public record ScenarioOutcome(Topology topology, Scenario scenario, Map<Flavour,
     public OptionalDouble etcdRatio(Target.Metric metric) {
         LoadResult warden = results().get(Flavour.WARDEN);
         Optional<LoadResult> etcd = etcdResult();
-        if (warden == null || etcd.isEmpty() || value(etcd.get(), metric) == 0) {
+        if (warden == null || etcd.isEmpty()) {
             return OptionalDouble.empty();
         }
-        return OptionalDouble.of(value(warden, metric) / value(etcd.get(), metric));
+        double w = value(warden, metric);
+        double e = value(etcd.get(), metric);
+        return e == 0 || Double.isNaN(e) || Double.isNaN(w) ? OptionalDouble.empty() : OptionalDouble.of(w / e);
     }
 
     /** Warden's ops/s over etcd's, round by round; empty unless both ran every round. */
@@ -107,7 +109,7 @@ public record ScenarioOutcome(Topology topology, Scenario scenario, Map<Flavour,
         }
         double w = value(warden, metric);
         double a = value(apache, metric);
-        return a == 0 ? OptionalDouble.empty() : OptionalDouble.of(w / a);
+        return a == 0 || Double.isNaN(a) || Double.isNaN(w) ? OptionalDouble.empty() : OptionalDouble.of(w / a);
     }
 
     static double value(LoadResult result, Target.Metric metric) {
@@ -116,6 +118,7 @@ public record ScenarioOutcome(Topology topology, Scenario scenario, Map<Flavour,
             case P50 -> result.p50Us();
             case P99 -> result.p99Us();
             case P999 -> result.p999Us();
+            case SERVER_CPU -> result.serverCpuUsPerOp();
         };
     }
 }

@@ -2,14 +2,19 @@ package dev.warden.bench.compare;
 
 import java.util.Locale;
 
-/** A goal for Warden/Apache on one metric: at least the ratio for throughput, at most for latency. */
+/**
+ * A goal for Warden/Apache on one metric: at least the ratio for throughput, at most for latency
+ * and for the servers' CPU per operation.
+ */
 public record Target(Metric metric, double ratio) {
-    /** What a target is about; throughput is better higher, latencies lower. */
+    /** What a target is about; throughput is better higher, latencies and CPU lower. */
     public enum Metric {
         THROUGHPUT("ops/s"),
         P50("p50"),
         P99("p99"),
-        P999("p99.9");
+        P999("p99.9"),
+        /** The servers' CPU time per operation over the measured window. */
+        SERVER_CPU("server CPU/op");
 
         private final String label;
 
@@ -36,6 +41,11 @@ public record Target(Metric metric, double ratio) {
         return new Target(metric, ratio);
     }
 
+    /** Warden's servers spend at most {@code ratio} of Apache's CPU time per operation. */
+    public static Target serverCpuAtMost(double ratio) {
+        return new Target(Metric.SERVER_CPU, ratio);
+    }
+
     public boolean isMetBy(double measuredRatio) {
         return metric == Metric.THROUGHPUT ? measuredRatio >= ratio : measuredRatio <= ratio;
     }
@@ -45,7 +55,8 @@ public record Target(Metric metric, double ratio) {
                 trim(ratio));
     }
 
+    /** "2", "0.6", "0.33": at most two decimals, without trailing zeros. */
     static String trim(double value) {
-        return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
+        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.2f", value)).stripTrailingZeros().toPlainString();
     }
 }

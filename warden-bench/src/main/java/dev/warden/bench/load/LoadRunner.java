@@ -22,10 +22,21 @@ public final class LoadRunner {
     private static final int CONNECT_PARALLELISM = 8;
 
     private final PrintWriter progress;
+    private final ServerCpuMeter serverCpu;
 
     /** @param progress where the per-second progress lines go */
     public LoadRunner(PrintWriter progress) {
+        this(progress, ServerCpuMeter.NONE);
+    }
+
+    /**
+     * @param progress  where the per-second progress lines go
+     * @param serverCpu the servers' CPU time, read at both ends of the measured phase, so the
+     *                  result carries their CPU per operation
+     */
+    public LoadRunner(PrintWriter progress, ServerCpuMeter serverCpu) {
         this.progress = progress;
+        this.serverCpu = serverCpu;
     }
 
     public LoadResult run(LoadSpec spec) throws IOException, InterruptedException {
@@ -56,9 +67,12 @@ public final class LoadRunner {
         recorder.takeInterval(); // what the warm-up recorded is dropped here
         recorder.startMeasuring();
         Histogram measured = new Histogram(LoadRecorder.HIGHEST_LATENCY_US, 3);
+        long cpuBeforeNs = serverCpu.cpuNs();
         long measuredMs = runPhase("measure", measureSeconds, recorder, measured);
+        long cpuAfterNs = serverCpu.cpuNs();
         recorder.stopMeasuring();
-        return LoadResult.of(workload, measured, measuredMs, recorder.errorsByCode());
+        long serverCpuNs = cpuBeforeNs < 0 || cpuAfterNs < 0 ? -1 : cpuAfterNs - cpuBeforeNs;
+        return LoadResult.of(workload, measured, measuredMs, recorder.errorsByCode(), serverCpuNs);
     }
 
     /** Runs one phase second by second; adds its latencies to {@code total} unless that is null. */
@@ -93,10 +107,6 @@ public final class LoadRunner {
     }
 
     /**
-     * Sessions to open before starting; the storm opens its own, so it needs one for setup only,
-     * and in plaintext the fan-out's watchers are spoken on the wire, so it needs only the writer.
-     */
-    /**
      * Connections the run holds open at once from this address, library clients and sockets
      * spoken on the wire alike: what a server's maxClientCnxns counts.
      */
@@ -108,6 +118,10 @@ public final class LoadRunner {
         };
     }
 
+    /**
+     * Sessions to open before starting; the storm opens its own, so it needs one for setup only,
+     * and in plaintext the fan-out's watchers are spoken on the wire, so it needs only the writer.
+     */
     static int sessionsNeeded(LoadSpec spec) {
         return switch (spec.workload()) {
             case LOCK -> spec.lockClients();

@@ -26,7 +26,9 @@ public final class MarkdownReport {
                         + " alternates from one scenario to the next. Load client: %s, in the runner's JVM; in"
                         + " plaintext the session storm and the fan-out's watchers speak the protocol on sockets"
                         + " of their own instead (BENCHMARKS.md, \"The workloads\")."
-                        + " Every member: its own JVM, -Xms/-Xmx %d MiB, fsync on, loopback. The disk under the work"
+                        + " Every member: its own JVM, -Xms/-Xmx %d MiB, fsync on, loopback. Server CPU per operation:"
+                        + " the user and system time of every member's JVM over the measured window (Linux's"
+                        + " /proc/<pid>/stat), divided by the operations that completed in it. The disk under the work"
                         + " directory syncs a 1 KiB write in %d µs (p50; p99 %d µs), timed before the run.%n",
                 report.startedAt().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm zzz", Locale.ROOT)),
                 report.machine().describe(), report.options().warmupSeconds(), report.options().measureSeconds(),
@@ -55,8 +57,9 @@ public final class MarkdownReport {
                 notes.forEach(note -> md.append("- ").append(note).append('\n'));
             }
             md.append("\n| scenario | load | Apache ops/s | Warden ops/s | ops/s ratio | Apache p99 ms | Warden p99 ms"
-                    + " | p99 ratio | p99.9 ratio | p50 ratio | targets |").append(rounds > 1 ? " ratio per round |\n" : "\n");
-            md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|").append(rounds > 1 ? "---|\n" : "\n");
+                    + " | p99 ratio | p99.9 ratio | p50 ratio | server CPU/op ratio | targets |")
+                    .append(rounds > 1 ? " ratio per round |\n" : "\n");
+            md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|").append(rounds > 1 ? "---|\n" : "\n");
             for (ScenarioOutcome o : rows) {
                 LoadResult a = o.results().get(Flavour.APACHE);
                 LoadResult w = o.results().get(Flavour.WARDEN);
@@ -69,6 +72,7 @@ public final class MarkdownReport {
                         .append(" | ").append(ratio(o.ratio(Metric.P99)))
                         .append(" | ").append(ratio(o.ratio(Metric.P999)))
                         .append(" | ").append(ratio(o.ratio(Metric.P50)))
+                        .append(" | ").append(ratio(o.ratio(Metric.SERVER_CPU)))
                         .append(" | ").append(targets(o)).append(" |");
                 if (rounds > 1) {
                     md.append(' ').append(perRound(o)).append(" |");
@@ -79,19 +83,22 @@ public final class MarkdownReport {
                     .ifPresent(floor -> md.append('\n').append(floor.describe(topology)).append('\n'));
         }
         md.append("\n### Absolute figures\n\n");
-        md.append("| topology | scenario | server | ops/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |\n");
-        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+        md.append("| topology | scenario | server | ops/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms"
+                + " | server CPU µs/op | errors |\n");
+        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n");
         for (ScenarioOutcome o : report.outcomes()) {
             for (Flavour flavour : Flavour.values()) {
                 LoadResult r = o.results().get(flavour);
                 md.append("| ").append(o.topology().title()).append(" | ").append(o.scenario().name())
                         .append(" | ").append(flavour.title()).append(" | ");
                 if (r == null) {
-                    md.append("n/a | | | | | | ").append(o.missing().containsKey(flavour) ? "not run" : "").append(" |\n");
+                    md.append("n/a | | | | | | | ").append(o.missing().containsKey(flavour) ? "not run" : "").append(" |\n");
                 } else {
                     md.append(ops(r.opsPerSecond())).append(" | ").append(ms(r.p50Us())).append(" | ")
                             .append(ms(r.p90Us())).append(" | ").append(ms(r.p99Us())).append(" | ")
                             .append(ms(r.p999Us())).append(" | ").append(ms(r.maxUs())).append(" | ")
+                            .append(r.hasServerCpu() ? String.format(Locale.ROOT, "%.1f", r.serverCpuUsPerOp()) : "n/a")
+                            .append(" | ")
                             .append(r.errors().isEmpty() ? "0" : r.errors().entrySet().stream()
                                     .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
                             .append(" |\n");

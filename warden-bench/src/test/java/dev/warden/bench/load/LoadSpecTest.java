@@ -59,7 +59,7 @@ class LoadSpecTest {
         for (int us = 1; us <= 1000; us++) {
             histogram.recordValue(us);
         }
-        LoadResult result = LoadResult.of("setData", histogram, 2000, Map.of("NO_NODE", 3L));
+        LoadResult result = LoadResult.of("setData", histogram, 2000, Map.of("NO_NODE", 3L), -1);
         assertEquals(500.0, result.opsPerSecond());
         String line = result.summaryLine();
         assertTrue(line.startsWith("SUMMARY {\"workload\":\"setData\",\"operations\":1000,\"measuredMs\":2000,"
