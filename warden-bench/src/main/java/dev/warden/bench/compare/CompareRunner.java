@@ -2,9 +2,9 @@ package dev.warden.bench.compare;
 
 import dev.warden.bench.WorkDirectories;
 import dev.warden.bench.load.LoadResult;
-import dev.warden.bench.load.ProcessCpu;
 import dev.warden.bench.load.LoadRunner;
 import dev.warden.bench.load.LoadSpec;
+import dev.warden.bench.load.ProcessCpu;
 import dev.warden.bench.load.Workload;
 import dev.warden.bench.report.MachineInfo;
 import dev.warden.cli.cluster.Flavour;

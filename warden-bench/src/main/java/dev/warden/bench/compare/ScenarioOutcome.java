@@ -49,9 +49,7 @@ public record ScenarioOutcome(Topology topology, Scenario scenario, Map<Flavour,
         if (warden == null || etcd.isEmpty()) {
             return OptionalDouble.empty();
         }
-        double w = value(warden, metric);
-        double e = value(etcd.get(), metric);
-        return e == 0 || Double.isNaN(e) || Double.isNaN(w) ? OptionalDouble.empty() : OptionalDouble.of(w / e);
+        return quotient(value(warden, metric), value(etcd.get(), metric));
     }
 
     /** Warden's ops/s over etcd's, round by round; empty unless both ran every round. */
@@ -107,9 +105,13 @@ public record ScenarioOutcome(Topology topology, Scenario scenario, Map<Flavour,
         if (warden == null || apache == null) {
             return OptionalDouble.empty();
         }
-        double w = value(warden, metric);
-        double a = value(apache, metric);
-        return a == 0 || Double.isNaN(a) || Double.isNaN(w) ? OptionalDouble.empty() : OptionalDouble.of(w / a);
+        return quotient(value(warden, metric), value(apache, metric));
+    }
+
+    /** Warden's figure over the other's; none when the other is zero or either was not measured. */
+    private static OptionalDouble quotient(double warden, double other) {
+        return other == 0 || Double.isNaN(other) || Double.isNaN(warden)
+                ? OptionalDouble.empty() : OptionalDouble.of(warden / other);
     }
 
     static double value(LoadResult result, Target.Metric metric) {
