@@ -1,5 +1,6 @@
 package dev.warden.bench.compare;
 
+import java.math.BigDecimal;
 import java.util.Locale;
 
 /**
@@ -57,6 +58,6 @@ public record Target(Metric metric, double ratio) {
 
     /** "2", "0.6", "0.33": at most two decimals, without trailing zeros. */
     static String trim(double value) {
-        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.2f", value)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(String.format(Locale.ROOT, "%.2f", value)).stripTrailingZeros().toPlainString();
     }
 }
